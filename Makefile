@@ -1,0 +1,61 @@
+# Torneo — the two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bench messages backup check-deploy clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	@echo "Serving on http://$(HOST)  (Ctrl+C to stop)"
+	$(PY) manage.py runserver $(HOST)
+
+test: install
+	$(MAKE) test-sqlite
+	$(MAKE) test-postgres
+	$(MAKE) test-browser
+
+test-sqlite: install
+	$(PY) -m pytest -m "not browser and not postgres" -q
+
+test-postgres: install
+	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" -q
+
+test-browser: install
+	$(PY) -m pytest -m browser -q -p no:randomly
+
+bench: install
+	$(PY) bench/bench_scoring.py
+	$(PY) bench/bench_seating.py
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py
+
+messages: install
+	$(PY) manage.py makemessages -l it -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py compilemessages --ignore=.venv
+
+backup: install
+	@mkdir -p backups
+	pg_dump --format=custom --dbname="$${DATABASE_URL:-$(PG_URL)}" --file=backups/torneo-$$(date +%Y%m%d-%H%M%S).dump
+	@ls -1t backups | head -n 1
+
+check-deploy: install
+	DJANGO_PRODUCTION=1 DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=example.org DATABASE_URL=$(PG_URL) \
+		$(PY) manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) staticfiles

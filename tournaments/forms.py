@@ -1,0 +1,159 @@
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
+
+
+class NumericInput(forms.NumberInput):
+    """A number field that opens the numeric keypad on phones."""
+
+    def __init__(self, attrs=None, decimals=True):
+        base = {"inputmode": "decimal" if decimals else "numeric"}
+        base.update(attrs or {})
+        super().__init__(base)
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ["name", "city"]
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("The name cannot be empty."))
+        from tournaments.services import club_find_duplicate
+        if club_find_duplicate(name=name, exclude_pk=self.instance.pk):
+            raise forms.ValidationError(_("A club with this name already exists."))
+        return name
+
+
+def _required_text(value):
+    value = (value or "").strip()
+    if not value:
+        raise forms.ValidationError(_("This field cannot be empty."))
+    return value
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["first_name", "last_name", "nickname", "club", "city", "email"]
+
+    def clean_first_name(self):
+        return _required_text(self.cleaned_data.get("first_name"))
+
+    def clean_last_name(self):
+        return _required_text(self.cleaned_data.get("last_name"))
+
+
+class SignupForm(PlayerForm):
+    """The public sign-up form of a published tournament."""
+
+    privacy = forms.BooleanField(label=_("I agree that my name, club and results are shown on the tournament's public pages."))
+
+    class Meta(PlayerForm.Meta):
+        fields = ["first_name", "last_name", "nickname", "club", "city", "email"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+
+
+class CsvUploadForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), help_text=_(
+        "Columns: name, surname, nickname, club, city, email (nickname, club, city and email may be empty). "
+        "Comma or semicolon separated, UTF-8."))
+
+    MAX_BYTES = 1024 * 1024
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        raw = upload.read()
+        for encoding in ("utf-8-sig", "cp1252"):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        raise forms.ValidationError(_("The file is not text (UTF-8 expected)."))
+
+
+TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
+
+
+class TournamentForm(forms.ModelForm):
+    tiebreak_1 = forms.ChoiceField(label=_("1st tie-break"), choices=TIEBREAK_CHOICES, required=False)
+    tiebreak_2 = forms.ChoiceField(label=_("2nd tie-break"), choices=TIEBREAK_CHOICES, required=False)
+    tiebreak_3 = forms.ChoiceField(label=_("3rd tie-break"), choices=TIEBREAK_CHOICES, required=False)
+    tiebreak_4 = forms.ChoiceField(label=_("4th tie-break"), choices=TIEBREAK_CHOICES, required=False)
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "start_date", "end_date", "venue", "club", "formula", "bonus", "spartaco_malus",
+                  "como_reference", "discard_worst", "best_of", "table_size", "rounds_planned", "entry_fee",
+                  "published", "signup_open", "dispute_window_minutes"]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "bonus": NumericInput(),
+            "spartaco_malus": NumericInput(),
+            "entry_fee": NumericInput(attrs={"step": "0.50"}),
+            "como_reference": NumericInput(decimals=False),
+            "discard_worst": NumericInput(decimals=False),
+            "best_of": NumericInput(decimals=False),
+            "rounds_planned": NumericInput(decimals=False),
+            "dispute_window_minutes": NumericInput(decimals=False),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        chain = list(self.instance.tiebreak_chain) if self.instance.pk else ["best_results"]
+        for i, name in enumerate(chain[:4], start=1):
+            self.fields[f"tiebreak_{i}"].initial = name
+        self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
+
+    def clean_name(self):
+        return _required_text(self.cleaned_data.get("name"))
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The end date is before the start date."))
+        chain = [data.get(f"tiebreak_{i}") for i in range(1, 5)]
+        chain = [c for c in chain if c]
+        if len(set(chain)) != len(chain):
+            self.add_error("tiebreak_2", _("Each tie-break can appear only once."))
+        data["tiebreak"] = ",".join(chain)
+        best_of, discard = data.get("best_of"), data.get("discard_worst")
+        if best_of and discard:
+            self.add_error("best_of", _("Use either discards or best results counted, not both."))
+        rounds = data.get("rounds_planned")
+        if rounds and discard and discard >= rounds:
+            self.add_error("discard_worst", _("Discards must be fewer than the rounds."))
+        return data
+
+    @property
+    def fee_warning(self):
+        fee = self.cleaned_data.get("entry_fee") if hasattr(self, "cleaned_data") else None
+        return fee is not None and fee > OFFICIAL_MAX_FEE
+
+
+class ArbitersForm(forms.Form):
+    arbiters = forms.ModelMultipleChoiceField(label=_("Arbiters"), queryset=get_user_model().objects.none(),
+                                              required=False, widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args, organiser=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        qs = get_user_model().objects.filter(is_active=True).order_by("username")
+        if organiser is not None:
+            qs = qs.exclude(pk=organiser.pk)
+        self.fields["arbiters"].queryset = qs
+
+
+class RegistrationAddForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.select_related("club"))
+    fee_paid = forms.BooleanField(label=_("Fee paid"), required=False)

@@ -1,0 +1,212 @@
+"""Clubs, players, tournaments, registrations, roles and the audit log."""
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+# The official maximum entry fee (seed 004, R.T.U.): above it the form warns.
+OFFICIAL_MAX_FEE = Decimal("10.00")
+
+
+class Formula(models.TextChoices):
+    PUNTI_TAVOLO = "punti_tavolo", _("Table points")
+    CONVERSIONE150 = "conversione150", _("Conversion 150")
+    CONVERSIONE200 = "conversione200", _("Conversion 200")
+    BONUS50 = "bonus50", _("Table points + win bonus")
+    VITTORIE = "vittorie", _("Number of wins")
+    TRIESTINO = "triestino", _("Trieste method")
+    STANDARD = "standard", _("Standard points")
+    FAENTINO = "faentino", _("Faenza method")
+    SPARTACO = "spartaco", _("Spartaco formula")
+    MAIALINO = "maialino", _("Maialino formula")
+    VERONESE = "veronese", _("Verona/Trento formula")
+    MEDAGLIERE = "medagliere", _("Olympic medal table")
+
+
+class TieBreak(models.TextChoices):
+    BEST_RESULTS = "best_results", _("Best single results")
+    WINS = "wins", _("Games won")
+    TABLE_POINTS = "table_points", _("Total table points")
+    HEAD_TO_HEAD = "head_to_head", _("Head to head")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = [Lower("name")]
+        constraints = [models.UniqueConstraint(Lower("name"), name="club_name_unique_ci")]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("name"), max_length=80)
+    last_name = models.CharField(_("surname"), max_length=80)
+    nickname = models.CharField(_("nickname"), max_length=80, blank=True)
+    club = models.ForeignKey(Club, verbose_name=_("club"), null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="players")
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    email = models.EmailField(_("email"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = [Lower("last_name"), Lower("first_name")]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [models.Index(Lower("last_name"), Lower("first_name"), name="player_name_ci")]
+
+    def __str__(self):
+        return self.full_name
+
+    @property
+    def full_name(self):
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def display_name(self):
+        return f"{self.full_name} ({self.nickname})" if self.nickname else self.full_name
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=160)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    club = models.ForeignKey(Club, verbose_name=_("organising club"), null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="tournaments")
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("organiser"),
+                                  on_delete=models.PROTECT, related_name="organised_tournaments")
+    arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, verbose_name=_("arbiters"), blank=True,
+                                      related_name="arbitrated_tournaments")
+    formula = models.CharField(_("scoring formula"), max_length=20, choices=Formula.choices,
+                               default=Formula.CONVERSIONE150)
+    bonus = models.DecimalField(_("win bonus"), max_digits=6, decimal_places=2, default=Decimal("50"),
+                                validators=[MinValueValidator(0), MaxValueValidator(500)],
+                                help_text=_("Bonus to the winner (table points + bonus, number of wins)."))
+    spartaco_malus = models.DecimalField(_("Spartaco RisiKo! malus"), max_digits=6, decimal_places=2,
+                                         default=Decimal("14"), validators=[MinValueValidator(0), MaxValueValidator(100)])
+    como_reference = models.PositiveSmallIntegerField(
+        _("Como correctives: reference table size"), null=True, blank=True,
+        validators=[MinValueValidator(3), MaxValueValidator(6)],
+        help_text=_("Leave empty for no corrective; 5 multiplies by 3/5, 4/5, 6/5 at tables of 3, 4, 6."))
+    discard_worst = models.PositiveSmallIntegerField(_("results discarded (worst)"), default=0,
+                                                     validators=[MaxValueValidator(20)])
+    best_of = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True,
+                                               validators=[MinValueValidator(1), MaxValueValidator(50)])
+    tiebreak = models.CharField(_("tie-break chain"), max_length=120, default="best_results", blank=True,
+                                help_text=_("Comma-separated, in order: best_results, wins, table_points, head_to_head."))
+    table_size = models.PositiveSmallIntegerField(_("preferred table size"), choices=[(4, "4"), (5, "5")], default=4)
+    rounds_planned = models.PositiveSmallIntegerField(_("number of rounds"), default=3,
+                                                      validators=[MinValueValidator(1), MaxValueValidator(30)])
+    entry_fee = models.DecimalField(_("entry fee (EUR)"), max_digits=7, decimal_places=2, default=Decimal("0"),
+                                    validators=[MinValueValidator(0)])
+    published = models.BooleanField(_("published"), default=False,
+                                    help_text=_("Published tournaments have a public page."))
+    signup_open = models.BooleanField(_("public sign-up open"), default=False)
+    dispute_window_minutes = models.PositiveIntegerField(_("dispute window (minutes)"), default=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("public:tournament", args=[self.pk])
+
+    @property
+    def tiebreak_chain(self):
+        return tuple(item.strip() for item in self.tiebreak.split(",") if item.strip())
+
+    @property
+    def fee_above_official_max(self):
+        return self.entry_fee > OFFICIAL_MAX_FEE
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending approval")
+        CONFIRMED = "confirmed", _("confirmed")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.CONFIRMED)
+    fee_paid = models.BooleanField(_("fee paid"), default=False)
+    present = models.BooleanField(_("checked in"), default=False)
+    late_entry = models.BooleanField(_("late entry"), default=False)
+    from_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    self_registered = models.BooleanField(_("signed up online"), default=False)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = [Lower("player__last_name"), Lower("player__first_name")]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_registration_per_player")]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+
+    def __str__(self):
+        return f"{self.player} @ {self.tournament}"
+
+    @property
+    def active(self):
+        return self.status == self.Status.CONFIRMED
+
+
+class AuditLogQuerySet(models.QuerySet):
+    def delete(self):
+        raise PermissionError("the audit log is append-only")
+
+    def update(self, **kwargs):
+        raise PermissionError("the audit log is append-only")
+
+
+class AuditLog(models.Model):
+    """Append-only record of every change: who changed what from what to what."""
+
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    action = models.CharField(max_length=60)
+    object_type = models.CharField(max_length=40)
+    object_id = models.CharField(max_length=40, blank=True)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT)
+    table_label = models.CharField(max_length=40, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = AuditLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError("the audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("the audit log is append-only")
+
+
+class LoginFailure(models.Model):
+    """One failed login, kept to throttle guessing (see tournaments.throttle)."""
+
+    username = models.CharField(max_length=150, db_index=True)
+    address = models.CharField(max_length=64, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -1,0 +1,61 @@
+"""Who may do what. One helper per role; every view calls one of them.
+
+- public: anyone, published tournaments only;
+- arbiter: assigned to a tournament by its organiser (records results, penalties, disputes);
+- organiser: holds the `tournaments.add_tournament` permission and runs the tournaments they created.
+
+A logged-in user who is neither organiser nor arbiter of a tournament gets 404 for its
+objects (its existence is not revealed); an arbiter who asks for an organiser-only page gets 403.
+"""
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import Tournament
+
+
+def is_organiser(user):
+    return user.is_authenticated and user.has_perm("tournaments.add_tournament")
+
+
+def require_organiser(user):
+    """For pages of organisers in general (new tournament, clubs, players)."""
+    if not is_organiser(user):
+        raise PermissionDenied
+
+
+def _staff_role(user, tournament):
+    if not user.is_authenticated:
+        return None
+    if tournament.organiser_id == user.pk or user.is_superuser:
+        return "organiser"
+    if tournament.arbiters.filter(pk=user.pk).exists():
+        return "arbiter"
+    return None
+
+
+def tournament_for_organiser(user, pk):
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "organiser"), pk=pk)
+    role = _staff_role(user, tournament)
+    if role == "organiser":
+        return tournament
+    if role == "arbiter":
+        raise PermissionDenied
+    raise Http404
+
+
+def tournament_for_arbiter(user, pk):
+    """Arbiters of the tournament and its organiser."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "organiser"), pk=pk)
+    if _staff_role(user, tournament) is None:
+        raise Http404
+    return tournament
+
+
+def tournament_for_public(pk):
+    return get_object_or_404(Tournament.objects.select_related("club"), pk=pk, published=True)
+
+
+def staff_role(user, tournament):
+    """'organiser', 'arbiter' or None: what the templates show."""
+    return _staff_role(user, tournament)

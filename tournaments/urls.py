@@ -1,0 +1,31 @@
+from django.urls import path
+
+from tournaments import views
+
+public_patterns = ([
+    path("", views.home, name="home"),
+    path("t/<int:pk>/", views.tournament_public, name="tournament"),
+    path("t/<int:pk>/iscrizione/", views.signup, name="signup"),
+], "public")
+
+manage_patterns = ([
+    path("", views.manage_home, name="home"),
+    path("tornei/nuovo/", views.tournament_create, name="tournament_create"),
+    path("t/<int:pk>/", views.tournament_manage, name="tournament"),
+    path("t/<int:pk>/modifica/", views.tournament_edit, name="tournament_edit"),
+    path("t/<int:pk>/arbitri/", views.tournament_arbiters, name="arbiters"),
+    path("t/<int:pk>/registro/", views.audit_log, name="audit_log"),
+    path("t/<int:pk>/iscritti/", views.registrations, name="registrations"),
+    path("t/<int:pk>/iscritti/cerca/", views.registration_search, name="registration_search"),
+    path("t/<int:pk>/iscritti/aggiungi/", views.registration_add, name="registration_add"),
+    path("t/<int:pk>/iscritti/nuovo/", views.registration_add_new, name="registration_add_new"),
+    path("t/<int:pk>/iscritti/<int:reg_pk>/<slug:action>/", views.registration_action, name="registration_action"),
+    path("t/<int:pk>/presenze/", views.checkin, name="checkin"),
+    path("club/", views.club_list, name="clubs"),
+    path("club/nuovo/", views.club_edit, name="club_create"),
+    path("club/<int:club_pk>/", views.club_edit, name="club_edit"),
+    path("giocatori/", views.player_list, name="players"),
+    path("giocatori/nuovo/", views.player_edit, name="player_create"),
+    path("giocatori/<int:player_pk>/", views.player_edit, name="player_edit"),
+    path("giocatori/importa/", views.player_import, name="player_import"),
+], "manage")

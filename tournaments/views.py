@@ -1,0 +1,355 @@
+"""Pages of clubs, players, tournaments and registrations.
+
+Views parse input, check the role with one helper of `tournaments.rules`, call one service and render."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import services
+from tournaments.forms import (ArbitersForm, ClubForm, CsvUploadForm, PlayerForm, SignupForm,
+                               TournamentForm)
+from tournaments.models import AuditLog, Club, Player, Registration, Tournament
+from tournaments.rules import (is_organiser, require_organiser, staff_role, tournament_for_organiser,
+                               tournament_for_public)
+
+
+def _save_or_errors(form, service, **kwargs):
+    """Run a service with the form's data; its ValidationErrors become the form's errors."""
+    try:
+        return service(data=form.cleaned_data, **kwargs)
+    except ValidationError as exc:
+        if hasattr(exc, "error_dict"):
+            for name, errors in exc.error_dict.items():
+                form.add_error(name if name in form.fields else None, errors)
+        else:
+            form.add_error(None, exc)
+        return None
+
+
+# --- public ------------------------------------------------------------------------------------
+
+@require_GET
+def home(request):
+    tournaments = Tournament.objects.filter(published=True).select_related("club")[:50]
+    return render(request, "tournaments/home.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_public(request, pk):
+    tournament = tournament_for_public(pk)
+    registrations = (tournament.registrations.filter(status=Registration.Status.CONFIRMED)
+                     .select_related("player", "player__club"))
+    return render(request, "tournaments/tournament_public.html", {
+        "tournament": tournament, "registrations": registrations,
+        "role": staff_role(request.user, tournament),
+    })
+
+
+def signup(request, pk):
+    tournament = tournament_for_public(pk)
+    if not tournament.signup_open:
+        return render(request, "tournaments/signup_closed.html", {"tournament": tournament}, status=403)
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k != "privacy"}
+        try:
+            reg = services.registration_signup(tournament=tournament, data=data)
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+        else:
+            return render(request, "tournaments/signup_done.html", {"tournament": tournament, "registration": reg})
+    return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form})
+
+
+# --- organiser: own tournaments --------------------------------------------------------------
+
+@login_required
+@require_GET
+def manage_home(request):
+    user = request.user
+    organised = Tournament.objects.filter(organiser=user).annotate(
+        n_players=Count("registrations", filter=Q(registrations__status=Registration.Status.CONFIRMED)))
+    arbitrated = Tournament.objects.filter(arbiters=user).exclude(organiser=user)
+    return render(request, "tournaments/manage_home.html", {
+        "organised": organised, "arbitrated": arbitrated, "can_create": is_organiser(user)})
+
+
+@login_required
+def tournament_create(request):
+    require_organiser(request.user)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = _save_or_errors(form, services.tournament_save, user=request.user)
+        if tournament:
+            _fee_warning(request, tournament)
+            messages.success(request, _("Tournament created."))
+            return redirect("manage:tournament", pk=tournament.pk)
+    return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": None})
+
+
+def _fee_warning(request, tournament):
+    if tournament.fee_above_official_max:
+        messages.warning(request, _("The entry fee is above %(max)s EUR, the official maximum of the R.T.U.")
+                         % {"max": "10"})
+
+
+@login_required
+def tournament_edit(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament.refresh_from_db()
+        saved = _save_or_errors(form, services.tournament_save, user=request.user, tournament=tournament)
+        if saved:
+            _fee_warning(request, saved)
+            messages.success(request, _("Tournament saved."))
+            return redirect("manage:tournament", pk=pk)
+    return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": tournament})
+
+
+@login_required
+@require_GET
+def tournament_manage(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    counts = tournament.registrations.aggregate(
+        confirmed=Count("pk", filter=Q(status=Registration.Status.CONFIRMED)),
+        pending=Count("pk", filter=Q(status=Registration.Status.PENDING)),
+        present=Count("pk", filter=Q(status=Registration.Status.CONFIRMED, present=True)),
+        paid=Count("pk", filter=Q(fee_paid=True)),
+    )
+    return render(request, "tournaments/tournament_manage.html", {
+        "tournament": tournament, "counts": counts, "arbiters": tournament.arbiters.all()})
+
+
+@login_required
+def tournament_arbiters(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    form = ArbitersForm(request.POST or None, organiser=tournament.organiser,
+                        initial={"arbiters": tournament.arbiters.all()})
+    if request.method == "POST" and form.is_valid():
+        services.tournament_set_arbiters(user=request.user, tournament=tournament,
+                                         arbiters=list(form.cleaned_data["arbiters"]))
+        messages.success(request, _("Arbiters saved."))
+        return redirect("manage:tournament", pk=pk)
+    return render(request, "tournaments/arbiters.html", {"tournament": tournament, "form": form})
+
+
+@login_required
+@require_GET
+def audit_log(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    entries = AuditLog.objects.filter(tournament=tournament).select_related("user", "player")
+    kind = request.GET.get("type", "").strip()
+    player = request.GET.get("player", "").strip()
+    table = request.GET.get("table", "").strip()
+    if kind:
+        entries = entries.filter(action__startswith=kind)
+    if player.isdigit():
+        entries = entries.filter(player_id=int(player))
+    if table:
+        entries = entries.filter(table_label=table)
+    page = Paginator(entries, 50).get_page(request.GET.get("page"))
+    players = Player.objects.filter(registrations__tournament=tournament).order_by("last_name", "first_name")
+    kinds = sorted({a.split(".")[0] for a in AuditLog.objects.filter(tournament=tournament)
+                    .values_list("action", flat=True).distinct()})
+    return render(request, "tournaments/audit_log.html", {
+        "tournament": tournament, "page": page, "players": players, "kinds": kinds,
+        "filters": {"type": kind, "player": player, "table": table}})
+
+
+# --- registrations ---------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def registrations(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    regs = tournament.registrations.select_related("player", "player__club")
+    return render(request, "tournaments/registrations.html", {
+        "tournament": tournament, "registrations": regs, "player_form": PlayerForm(),
+        "search": _player_search(tournament, request.GET.get("q", ""))})
+
+
+def _player_search(tournament, query):
+    query = query.strip()[:80]
+    if len(query) < 2:
+        return {"query": query, "players": []}
+    qs = Player.objects.select_related("club").exclude(registrations__tournament=tournament)
+    for word in query.split():
+        qs = qs.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word)
+                       | Q(nickname__icontains=word) | Q(club__name__icontains=word))
+    return {"query": query, "players": list(qs[:20])}
+
+
+@login_required
+@require_GET
+def registration_search(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    return render(request, "tournaments/registrations.html#search-results", {
+        "tournament": tournament, "search": _player_search(tournament, request.GET.get("q", ""))})
+
+
+@login_required
+@require_POST
+def registration_add(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    player = get_object_or_404(Player, pk=request.POST.get("player"))
+    try:
+        services.registration_add(user=request.user, tournament=tournament, player=player,
+                                  fee_paid=request.POST.get("fee_paid") == "on")
+        messages.success(request, _("%(player)s registered.") % {"player": player})
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("manage:registrations", pk=pk)
+
+
+@login_required
+@require_POST
+def registration_add_new(request, pk):
+    """Create a player and register them in one step."""
+    tournament = tournament_for_organiser(request.user, pk)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        player = _save_or_errors(form, services.player_save, user=request.user, tournament=tournament)
+        if player:
+            services.registration_add(user=request.user, tournament=tournament, player=player,
+                                      fee_paid=request.POST.get("fee_paid") == "on")
+            messages.success(request, _("%(player)s registered.") % {"player": player})
+            return redirect("manage:registrations", pk=pk)
+    regs = tournament.registrations.select_related("player", "player__club")
+    return render(request, "tournaments/registrations.html", {
+        "tournament": tournament, "registrations": regs, "player_form": form,
+        "search": {"query": "", "players": []}}, status=400)
+
+
+REGISTRATION_ACTIONS = {
+    "approve": lambda user, reg, post: services.registration_approve(user=user, registration=reg),
+    "withdraw": lambda user, reg, post: services.registration_withdraw(user=user, registration=reg),
+    "reinstate": lambda user, reg, post: services.registration_reinstate(user=user, registration=reg),
+    "paid": lambda user, reg, post: services.registration_set_fee_paid(user=user, registration=reg,
+                                                                        paid=post.get("value") == "1"),
+    "checkin": lambda user, reg, post: services.registration_check_in(user=user, registration=reg,
+                                                                       present=post.get("value") == "1"),
+}
+
+
+@login_required
+@require_POST
+def registration_action(request, pk, reg_pk, action):
+    tournament = tournament_for_organiser(request.user, pk)
+    reg = get_object_or_404(Registration.objects.select_related("player", "player__club"),
+                            pk=reg_pk, tournament=tournament)
+    handler = REGISTRATION_ACTIONS.get(action)
+    if handler is None:
+        return redirect("manage:registrations", pk=pk)
+    error = None
+    try:
+        reg = handler(request.user, reg, request.POST)
+    except ValidationError as exc:
+        error = " ".join(exc.messages)
+    if request.htmx:
+        reg = Registration.objects.select_related("player", "player__club").get(pk=reg.pk)
+        return render(request, "tournaments/registrations.html#registration-row", {
+            "tournament": tournament, "reg": reg, "row_error": error})
+    if error:
+        messages.error(request, error)
+    next_url = request.POST.get("next", "")
+    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return redirect(next_url)
+    return redirect("manage:registrations", pk=pk)
+
+
+@login_required
+@require_GET
+def checkin(request, pk):
+    """Who is present before the next round: one tap per player."""
+    tournament = tournament_for_organiser(request.user, pk)
+    regs = tournament.registrations.filter(status=Registration.Status.CONFIRMED).select_related("player", "player__club")
+    present = sum(1 for r in regs if r.present)
+    return render(request, "tournaments/checkin.html", {"tournament": tournament, "registrations": regs,
+                                                        "present": present})
+
+
+# --- clubs and players -----------------------------------------------------------------------
+
+@login_required
+@require_GET
+def club_list(request):
+    require_organiser(request.user)
+    query = request.GET.get("q", "").strip()[:80]
+    clubs = Club.objects.annotate(n_players=Count("players"))
+    if query:
+        clubs = clubs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    return render(request, "tournaments/club_list.html", {"clubs": clubs, "query": query})
+
+
+@login_required
+def club_edit(request, club_pk=None):
+    require_organiser(request.user)
+    club = get_object_or_404(Club, pk=club_pk) if club_pk else None
+    form = ClubForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        saved = _save_or_errors(form, services.club_save, user=request.user, club=club)
+        if saved:
+            messages.success(request, _("Club saved."))
+            return redirect("manage:clubs")
+    return render(request, "tournaments/club_form.html", {"form": form, "club": club})
+
+
+@login_required
+@require_GET
+def player_list(request):
+    require_organiser(request.user)
+    query = request.GET.get("q", "").strip()[:80]
+    players = Player.objects.select_related("club")
+    for word in query.split():
+        players = players.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word)
+                                 | Q(nickname__icontains=word) | Q(club__name__icontains=word)
+                                 | Q(city__icontains=word))
+    page = Paginator(players, 50).get_page(request.GET.get("page"))
+    template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
+    return render(request, template, {"page": page, "query": query})
+
+
+@login_required
+def player_edit(request, player_pk=None):
+    require_organiser(request.user)
+    player = get_object_or_404(Player, pk=player_pk) if player_pk else None
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        if player:
+            player.refresh_from_db()
+        saved = _save_or_errors(form, services.player_save, user=request.user, player=player)
+        if saved:
+            messages.success(request, _("Player saved."))
+            return redirect("manage:players")
+    return render(request, "tournaments/player_form.html", {"form": form, "player": player})
+
+
+@login_required
+def player_import(request):
+    """Upload a CSV, see every row with its errors, then confirm (all rows or none)."""
+    require_organiser(request.user)
+    preview, text = None, ""
+    form = CsvUploadForm()
+    if request.method == "POST" and "confirm" in request.POST:
+        text = request.POST.get("csv_text", "")
+        try:
+            created = services.players_import_csv(user=request.user, text=text)
+        except ValidationError:
+            preview = services.players_csv_preview(text)
+        else:
+            messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
+            return redirect("manage:players")
+    elif request.method == "POST":
+        form = CsvUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            text = form.cleaned_data["file"]
+            preview = services.players_csv_preview(text)
+    return render(request, "tournaments/player_import.html", {"form": form, "preview": preview, "csv_text": text},
+                  status=400 if preview is not None and not preview.ok else 200)
