@@ -1,0 +1,150 @@
+"""Every non-public URL, visited by every role, answers with exactly the expected status.
+
+A new URL pattern without an entry here fails `test_every_url_is_in_the_matrix`, so no screen
+ships unguarded."""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
+
+ROLES = ["anonymous", "other_arbiter", "arbiter", "other_organiser", "organiser"]
+
+# What each scope answers to each role; "ok" is the route's own success status.
+SCOPES = {
+    # organiser-only pages of one tournament
+    "organiser": {"anonymous": "login", "other_arbiter": 404, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
+    # pages of one tournament for its arbiters and its organiser
+    "arbiter": {"anonymous": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
+    # pages of organisers in general (clubs, players, new tournament)
+    "organiser_global": {"anonymous": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
+    # any logged-in user
+    "login": {"anonymous": "login", "other_arbiter": "ok", "arbiter": "ok", "other_organiser": "ok", "organiser": "ok"},
+}
+
+# Public pages: no login, no role.
+PUBLIC = {
+    "public:home", "public:tournament", "public:signup", "login", "logout", "set_language",
+}
+# Django's own admin has its own guard (staff only) and is tested by Django.
+IGNORED_NAMESPACES = {"admin"}
+
+
+@dataclass
+class Route:
+    scope: str
+    kwargs: Callable = lambda w: {}
+    method: str = "get"
+    data: Callable = lambda w: {}
+    ok: int = 200
+
+
+def T(w):
+    return {"pk": w["tournament"].pk}
+
+
+MATRIX = {
+    "manage:home": Route("login"),
+    "manage:tournament_create": Route("organiser_global"),
+    "manage:tournament": Route("organiser", T),
+    "manage:tournament_edit": Route("organiser", T),
+    "manage:arbiters": Route("organiser", T),
+    "manage:audit_log": Route("organiser", T),
+    "manage:registrations": Route("organiser", T),
+    "manage:registration_search": Route("organiser", T),
+    "manage:registration_add": Route("organiser", T, "post", lambda w: {"player": w["free_player"].pk}, 302),
+    "manage:registration_add_new": Route("organiser", T, "post",
+                                         lambda w: {"first_name": "Nuovo", "last_name": "Giocatore"}, 302),
+    "manage:registration_action": Route("organiser", lambda w: {**T(w), "reg_pk": w["registration"].pk,
+                                                                "action": "paid"}, "post", lambda w: {"value": "1"}, 302),
+    "manage:checkin": Route("organiser", T),
+    "manage:clubs": Route("organiser_global"),
+    "manage:club_create": Route("organiser_global"),
+    "manage:club_edit": Route("organiser_global", lambda w: {"club_pk": w["club"].pk}),
+    "manage:players": Route("organiser_global"),
+    "manage:player_create": Route("organiser_global"),
+    "manage:player_edit": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}),
+    "manage:player_import": Route("organiser_global"),
+}
+
+
+def _names(resolver, prefix=""):
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace in IGNORED_NAMESPACES:
+                continue
+            ns = f"{prefix}{p.namespace}:" if p.namespace else prefix
+            yield from _names(p, ns)
+        elif isinstance(p, URLPattern) and p.name:
+            yield prefix + p.name
+
+
+def test_every_url_is_in_the_matrix():
+    names = set(_names(get_resolver()))
+    unguarded = sorted(names - PUBLIC - set(MATRIX))
+    assert unguarded == [], f"URL patterns with no role-matrix entry: {unguarded}"
+    assert sorted(set(MATRIX) - names) == []
+
+
+@pytest.fixture
+def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
+    club = ClubFactory(name="Club del mondo")
+    return {
+        "tournament": tournament, "club": club,
+        "registration": RegistrationFactory(tournament=tournament),
+        "free_player": PlayerFactory(club=club),
+        "users": {"anonymous": None, "organiser": organiser, "arbiter": arbiter,
+                  "other_organiser": other_organiser, "other_arbiter": other_arbiter},
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_role_gets_exact_status(name, role, world, client):
+    route = MATRIX[name]
+    user = world["users"][role]
+    if user is not None:
+        client.force_login(user)
+    url = reverse(name, kwargs=route.kwargs(world))
+    response = getattr(client, route.method)(url, route.data(world))
+    expected = SCOPES[route.scope][role]
+    if expected == "login":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    elif expected == "ok":
+        assert response.status_code == route.ok, response.content[:500]
+    else:
+        assert response.status_code == expected
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in MATRIX.items() if r.method == "post"))
+def test_state_changing_url_refuses_get(name, world, client):
+    client.force_login(world["users"]["organiser"])
+    response = client.get(reverse(name, kwargs=MATRIX[name].kwargs(world)))
+    assert response.status_code == 405
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in MATRIX.items() if r.method == "post"))
+def test_state_changing_url_requires_csrf(name, world):
+    from django.test import Client
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world["users"]["organiser"])
+    response = client.post(reverse(name, kwargs=MATRIX[name].kwargs(world)), MATRIX[name].data(world))
+    assert response.status_code == 403
+
+
+def test_organiser_gets_404_for_a_registration_of_another_tournament(world, client):
+    other = RegistrationFactory(tournament=TournamentFactory())
+    client.force_login(world["users"]["organiser"])
+    url = reverse("manage:registration_action", kwargs={"pk": world["tournament"].pk, "reg_pk": other.pk,
+                                                        "action": "paid"})
+    assert client.post(url, {"value": "1"}).status_code == 404
+
+
+def test_public_page_of_unpublished_tournament_is_404(world, client):
+    t = world["tournament"]
+    t.published = False
+    t.save()
+    assert client.get(reverse("public:tournament", args=[t.pk])).status_code == 404
