@@ -1,0 +1,12 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*
+COPY pyproject.toml ./
+COPY . .
+RUN pip install --no-cache-dir .
+RUN DJANGO_PRODUCTION=1 SECRET_KEY=collectstatic-only-not-a-secret-0123456789abcdefghij ALLOWED_HOSTS=build \
+    DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput
+USER nobody
+EXPOSE 8000
+CMD ["gunicorn", "risiko_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -1,0 +1,68 @@
+import pytest
+
+from tests.factories import ClubFactory, PlayerFactory
+from tournaments.models import Registration, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_organiser_creates_tournament_registers_and_checks_in_three_players(live_server, phone, login, shot, organiser):
+    club = ClubFactory(name="RisiKo Club Lariano")
+    for first, last in [("Marco", "Rossi"), ("Giulia", "Bianchi"), ("Luca", "Ferrari")]:
+        PlayerFactory(first_name=first, last_name=last, club=club)
+    page = phone
+    login(page, "olga")
+    shot(page, "01-manage-home")
+    page.click("text=Nuovo torneo")
+    page.fill("#id_name", "Coppa del Lario")
+    page.fill("#id_start_date", "2026-12-01")
+    page.fill("#id_entry_fee", "-5")
+    page.click("main button[type=submit]")
+    assert page.locator(".has-error .field-error").first.inner_text() == \
+        "Assicurati che questo valore sia maggiore o uguale a 0."
+    shot(page, "02-tournament-form-error")
+    assert Tournament.objects.count() == 0
+    page.fill("#id_entry_fee", "8")
+    page.check("#id_published")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Torneo creato.")
+    shot(page, "03-tournament-overview")
+    tournament = Tournament.objects.get(name="Coppa del Lario")
+
+    page.click(".subnav >> text=Giocatori")
+    for surname in ["Rossi", "Bianchi", "Ferrari"]:
+        page.fill("#player-q", surname)
+        page.locator("#search-results button:has-text('Iscrivi')").first.click()
+        page.wait_for_selector(f"table.list >> text={surname}")
+    shot(page, "04-registrations")
+    assert Registration.objects.filter(tournament=tournament).count() == 3
+
+    page.click(".subnav >> text=Presenze")
+    for i in range(3):
+        page.locator(".checkin-btn:not(.is-present)").first.click()
+        page.wait_for_load_state()
+    shot(page, "05-checkin")
+    assert Registration.objects.filter(tournament=tournament, present=True).count() == 3
+    assert page.console_errors == []
+
+
+def test_player_signs_up_on_the_public_form(live_server, phone, shot, tournament):
+    tournament.signup_open = True
+    tournament.save()
+    page = phone
+    page.goto(f"{live_server.url}/t/{tournament.pk}/")
+    shot(page, "10-public-tournament")
+    page.click("text=Iscriviti")
+    page.fill("#id_first_name", "Pia")
+    page.click("main button[type=submit]")
+    assert page.locator("#id_last_name ~ .field-error").inner_text() == "Questo campo è obbligatorio."
+    shot(page, "11-signup-errors")
+    page.fill("#id_last_name", "Verdi")
+    page.fill("#id_email", "pia@example.org")
+    page.check("#id_privacy")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Iscrizione ricevuta")
+    shot(page, "12-signup-done")
+    reg = Registration.objects.get(player__last_name="Verdi")
+    assert (reg.status, reg.self_registered) == (Registration.Status.PENDING, True)
+    assert "RisiKo! è un marchio registrato" in page.inner_text("footer")
