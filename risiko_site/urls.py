@@ -1,12 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tables import urls as tables_urls
 from tournaments import accounts
-from tournaments.urls import manage_patterns, public_patterns
+from tournaments import urls as tournaments_urls
+
+public = (tournaments_urls.public_patterns + tables_urls.public_patterns, "public")
+manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns, "manage")
+arbiter = (tables_urls.arbiter_patterns, "arbiter")
 
 urlpatterns = [
-    path("", include(public_patterns)),
-    path("gestione/", include(manage_patterns)),
+    path("", include(public)),
+    path("gestione/", include(manage)),
+    path("arbitro/", include(arbiter)),
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.logout_view, name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

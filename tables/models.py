@@ -3,7 +3,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Registration, Tournament
+from tournaments.models import AuditLog, Phase, Registration, Tournament
 
 
 class Round(models.Model):
@@ -13,6 +13,7 @@ class Round(models.Model):
         CLOSED = "closed", _("closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    phase = models.ForeignKey(Phase, null=True, blank=True, on_delete=models.PROTECT, related_name="round_set")
     number = models.PositiveSmallIntegerField(_("round"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
     method = models.CharField(_("seating method"), max_length=20, default="random")
@@ -68,3 +69,69 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.table}: {self.registration.player}"
+
+
+class Penalty(models.Model):
+    """An arbiter's decision against a player (seed 001 art. 20, seed 004 casebook)."""
+
+    class Kind(models.TextChoices):
+        POINTS = "points", _("points penalty")
+        WARNING = "warning", _("formal warning")
+        GAME_DISQUALIFICATION = "game_dq", _("disqualification from the game")
+        EXPULSION = "expulsion", _("expulsion from the tournament")
+        FORFEIT = "forfeit", _("forfeit (sconfitta a tavolino)")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="penalties")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties",
+                             help_text=_("The game it applies to; empty for the tournament total."))
+    kind = models.CharField(_("type"), max_length=12, choices=Kind.choices)
+    points = models.DecimalField(_("points"), max_digits=7, decimal_places=2, default=0)
+    reason = models.TextField(_("reason"))
+    internal_note = models.TextField(_("internal note"), blank=True)
+    void_past_results = models.BooleanField(_("void past results"), default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+")
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_reason = models.TextField(_("reason for withdrawal"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+
+class Dispute(models.Model):
+    """A ricorso against a table result, a penalty or a published standing (seed 001 art. 2)."""
+
+    class About(models.TextChoices):
+        RESULT = "result", _("table result")
+        PENALTY = "penalty", _("penalty")
+        STANDING = "standing", _("published standings")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        UPHELD = "upheld", _("upheld")
+        REJECTED = "rejected", _("rejected")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="disputes")
+    about = models.CharField(_("against"), max_length=10, choices=About.choices)
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
+    penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
+    raised_by = models.CharField(_("raised by"), max_length=120)
+    raised_at = models.DateTimeField(_("raised at"), auto_now_add=True)
+    text = models.TextField(_("text"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.OPEN)
+    decision = models.TextField(_("decision"), blank=True)
+    internal_note = models.TextField(_("internal note"), blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    correction = models.ForeignKey(AuditLog, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                   help_text=_("The change the upheld dispute caused."))
+
+    class Meta:
+        ordering = ["-raised_at", "-pk"]

@@ -56,3 +56,27 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
+
+
+def seat_round(tournament, tables, number=None, status="published"):
+    """A round with the given tables (lists of registrations), already published."""
+    from tables.models import Round, Seat, Table
+    number = number or (tournament.rounds.count() + 1)
+    rnd = Round.objects.create(tournament=tournament, number=number, status=status)
+    for t, regs in enumerate(tables, start=1):
+        table = Table.objects.create(round=rnd, number=t)
+        for pos, reg in enumerate(regs, start=1):
+            Seat.objects.create(table=table, registration=reg, position=pos)
+    return rnd
+
+
+def report(table, results, user=None):
+    """Save a table result through the service: results = [(tp, eliminated, risiko), ...] in seat order."""
+    from tables.services import ResultLine, table_result_submit
+    seats = list(table.seats.order_by("position"))
+    lines = []
+    for seat, result in zip(seats, results):
+        tp, eliminated, risiko = (tuple(result) + (None, False)[len(result) - 1:])[:3]
+        lines.append(ResultLine(seat_id=seat.pk, table_points=tp, eliminated=eliminated, risiko=risiko))
+    return table_result_submit(user=user or table.round.tournament.organiser, table=table, lines=lines,
+                               version=table.version)

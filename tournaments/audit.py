@@ -13,7 +13,7 @@ def _jsonable(value):
     if isinstance(value, (list, tuple, set)):
         return [_jsonable(v) for v in value]
     if isinstance(value, Decimal):
-        return str(value.normalize()) if value == value.to_integral() else str(value)
+        return format(value.normalize(), "f")
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
     if value is None or isinstance(value, (bool, int, float, str)):

@@ -210,3 +210,28 @@ class LoginFailure(models.Model):
     username = models.CharField(max_length=150, db_index=True)
     address = models.CharField(max_length=64, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+
+class Phase(models.Model):
+    """A stage of a tournament: qualifying rounds, semifinals, final, finalina, knockout stage."""
+
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", _("qualifying rounds")
+        SEMIFINAL = "semifinal", _("semifinals")
+        FINAL = "final", _("final")
+        FINALINA = "finalina", _("finalina")
+        KNOCKOUT = "knockout", _("knockout")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="phases")
+    order = models.PositiveSmallIntegerField(_("order"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.QUALIFYING)
+    name = models.CharField(_("name"), max_length=80)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=1)
+    settings = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "order"], name="one_phase_order")]
+
+    def __str__(self):
+        return self.name

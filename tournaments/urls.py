@@ -2,13 +2,13 @@ from django.urls import path
 
 from tournaments import views
 
-public_patterns = ([
+public_patterns = [
     path("", views.home, name="home"),
     path("t/<int:pk>/", views.tournament_public, name="tournament"),
     path("t/<int:pk>/iscrizione/", views.signup, name="signup"),
-], "public")
+]
 
-manage_patterns = ([
+manage_patterns = [
     path("", views.manage_home, name="home"),
     path("tornei/nuovo/", views.tournament_create, name="tournament_create"),
     path("t/<int:pk>/", views.tournament_manage, name="tournament"),
@@ -28,4 +28,4 @@ manage_patterns = ([
     path("giocatori/nuovo/", views.player_edit, name="player_create"),
     path("giocatori/<int:player_pk>/", views.player_edit, name="player_edit"),
     path("giocatori/importa/", views.player_import, name="player_import"),
-], "manage")
+]

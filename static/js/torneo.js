@@ -5,3 +5,26 @@ document.addEventListener("click", function (event) {
     event.preventDefault();
   }
 });
+
+// Table-points calculator: ticking objective territories fills the player's table points.
+function updateCalculator(box) {
+  let sum = 0;
+  box.querySelectorAll("input[type=checkbox]:checked").forEach(function (cb) {
+    sum += Number(cb.dataset.value || 0);
+  });
+  const target = document.getElementById(box.dataset.target);
+  const ticked = box.querySelectorAll("input[type=checkbox]:checked").length;
+  if (target && ticked) {
+    target.value = String(sum);
+  }
+  const label = box.querySelector(".calc-sum");
+  if (label) {
+    label.textContent = ticked ? "= " + sum : "";
+  }
+}
+document.addEventListener("change", function (event) {
+  const box = event.target.closest(".territories");
+  if (box) {
+    updateCalculator(box);
+  }
+});

@@ -1,0 +1,118 @@
+"""The adapter between the database and the two pure cores: the scoring engine and the seating optimiser.
+
+Everything here takes and returns plain values; the ORM stays in selectors and services."""
+from collections import defaultdict
+from decimal import Decimal
+
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from scoring.errors import ScoringError
+
+# The engine's rule codes (SCORING.md section 2) in the interface's language.
+RESULT_MESSAGES = {
+    "table_size": _("a table has 3 to 6 players"),
+    "table_points_negative": _("table points cannot be negative"),
+    "table_points_too_high": _("table points cannot exceed 200"),
+    "table_points_decimals": _("table points have at most 2 decimals"),
+    "risiko_twice": _("only one player per table can make RisiKo!"),
+    "risiko_eliminated": _("the RisiKo! player cannot be eliminated"),
+    "eliminated_table_points": _("eliminated players hold 0 table points"),
+    "elimination_order": _("elimination orders must run 1, 2, 3... without gaps or repeats"),
+    "eliminated_type": _("the elimination order must be a whole number from 1"),
+    "all_eliminated": _("at least one player must not be eliminated"),
+    "place_type": _("the place must be a whole number from 1 to the number of players"),
+    "place_mismatch": _("place %(place)s does not agree with the table points order (expected %(expected)s)"),
+}
+
+# A forfeit (sconfitta a tavolino) or a voided result scores 0 for the game: a penalty larger
+# than any game's points, which SCORING.md section 5 clamps at 0.
+VOID_PENALTY = Decimal(1_000_000)
+
+
+class ResultError(Exception):
+    """A table result breaks a rule of SCORING.md section 2; `player` is the seat id at fault."""
+
+    def __init__(self, detail, player=None, field=None, name=None):
+        self.detail = detail
+        self.message = f"{name}: {detail}" if name else detail
+        super().__init__(self.message)
+        self.player = player
+        self.field = field
+
+
+def params_for(tournament, total_penalties=None):
+    return scoring.Params(
+        discard_worst=tournament.discard_worst, best_of=tournament.best_of,
+        como_reference=tournament.como_reference, tiebreak=tournament.tiebreak_chain,
+        bonus=tournament.bonus, spartaco_malus=tournament.spartaco_malus,
+        tournament_penalties=total_penalties or {})
+
+
+def build_games(seats, penalties):
+    """Plain games from seat rows and penalty rows (dicts from `.values()`).
+
+    Returns (games, tournament-level penalties by registration id)."""
+    game_penalty = defaultdict(Decimal)
+    disqualified, voided_seats, voided_players = set(), set(), set()
+    totals = defaultdict(Decimal)
+    for p in penalties:
+        kind, seat_id = p["kind"], p["seat_id"]
+        if kind == "points":
+            if seat_id is None:
+                totals[p["registration_id"]] += p["points"]
+            else:
+                game_penalty[seat_id] += p["points"]
+        elif kind == "game_dq" and seat_id is not None:
+            disqualified.add(seat_id)
+        elif kind == "forfeit" and seat_id is not None:
+            voided_seats.add(seat_id)
+        elif kind == "expulsion" and p["void_past_results"]:
+            voided_players.add(p["registration_id"])
+    tables = defaultdict(list)
+    for s in seats:
+        seat_id, reg_id = s["id"], s["registration_id"]
+        penalty = game_penalty.get(seat_id, Decimal(0))
+        if seat_id in voided_seats or reg_id in voided_players:
+            penalty = VOID_PENALTY
+        tables[(s["table__round__number"], s["table__number"])].append(scoring.PlayerResult(
+            id=reg_id, table_points=s["table_points"] or Decimal(0), risiko=s["risiko"],
+            eliminated=s["eliminated"], place=s["place"], penalty=penalty,
+            disqualified=seat_id in disqualified))
+    games = [scoring.Game(round=r, table=t, players=players) for (r, t), players in sorted(tables.items())]
+    return games, dict(totals)
+
+
+def score(tournament, games, *, formula=None, total_penalties=None):
+    """Standings of `games` under the tournament's formula and parameters (or another `formula`)."""
+    return scoring.score_tournament(formula or tournament.formula, params_for(tournament, total_penalties), games)
+
+
+def validate_game(*, table, seats, lines):
+    """Check one table's result with the engine's rules (SCORING.md section 2)."""
+    game = scoring.Game(round=table.round.number, table=table.number, players=[
+        scoring.PlayerResult(id=line.seat_id, table_points=line.table_points, risiko=line.risiko,
+                             eliminated=line.eliminated, place=line.place) for line in lines])
+    try:
+        game.placement
+    except ScoringError as exc:
+        seat = seats.get(exc.player) if exc.player is not None else None
+        name = seat.registration.player.full_name if seat else None
+        message = RESULT_MESSAGES.get(exc.code)
+        detail = str(message) % exc.context if message is not None and "%(" in str(message) else \
+            str(message) if message is not None else exc.detail
+        raise ResultError(detail, player=exc.player, field=exc.field, name=name) from None
+
+
+def territory_groups():
+    """The 42 territories grouped by continent, for the calculator and the table sheets."""
+    from scoring.territories import continents, territories_by_continent
+    names = continents()
+    return [{"key": key, "name": names[key].name,
+             "territories": [{"name": t.name, "value": t.value} for t in group]}
+            for key, group in territories_by_continent().items()]
+
+
+def territories_total(names):
+    from scoring.territories import table_points_from_territories
+    return Decimal(table_points_from_territories(names).total)

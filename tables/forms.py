@@ -1,0 +1,82 @@
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+SEATING_METHODS = [
+    ("random", _("Random draw (fewest same-club pairs and rematches)")),
+    ("seeded_top", _("Table 1 = current top players (Como)")),
+    ("snake", _("Snake (strength spread evenly)")),
+    ("swiss", _("Swiss (ranks 1-4 at table 1, 5-8 at table 2...)")),
+    ("greek", _("Greek (winners stay, the others move on)")),
+    ("fixed", _("Fixed plan written by the organiser")),
+]
+
+
+class DrawForm(forms.Form):
+    method = forms.ChoiceField(label=_("Seating method"), choices=SEATING_METHODS, initial="random")
+    sizes = forms.CharField(label=_("Table sizes (optional)"), required=False, max_length=400,
+                            help_text=_("E.g. 5,4,4 to set every table's size; empty = automatic."))
+    plan = forms.CharField(label=_("Fixed plan"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+                           help_text=_("One table per line, players by their number in the check-in list, "
+                                       "e.g. 1 5 9 13."))
+    seed = forms.IntegerField(label=_("Draw number (seed)"), required=False, min_value=0, max_value=999_999,
+                              help_text=_("The same number with the same players gives the same draw."))
+
+    def __init__(self, *args, present=0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.present = present
+
+    def clean_sizes(self):
+        raw = self.cleaned_data["sizes"].strip()
+        if not raw:
+            return None
+        parts = [p for p in re.split(r"[\s,;+]+", raw) if p]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Write the sizes as whole numbers separated by commas, e.g. 5,4,4."))
+        sizes = [int(p) for p in parts]
+        if any(not 3 <= s <= 6 for s in sizes):
+            raise forms.ValidationError(_("Every table must have 3 to 6 players."))
+        if self.present and sum(sizes) != self.present:
+            raise forms.ValidationError(_("The sizes add up to %(sum)d, but %(n)d players are present.")
+                                        % {"sum": sum(sizes), "n": self.present})
+        return sizes
+
+    def clean(self):
+        data = super().clean()
+        if data.get("method") == "fixed" and not (data.get("plan") or "").strip():
+            self.add_error("plan", _("Write the plan for the fixed method."))
+        return data
+
+
+class ResultSeatForm(forms.Form):
+    """One player's line of a table result (SCORING.md section 2)."""
+
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    table_points = forms.DecimalField(label=_("Table points"), min_value=0, max_value=200, decimal_places=2,
+                                      max_digits=6, required=False,
+                                      widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any",
+                                                                      "class": "tp-input"}))
+    risiko = forms.BooleanField(label="RisiKo!", required=False)
+    eliminated = forms.IntegerField(label=_("Eliminated (order)"), min_value=1, max_value=5, required=False,
+                                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    place = forms.IntegerField(label=_("Place if tied"), min_value=1, max_value=6, required=False,
+                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    territories = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args, territory_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["territories"].choices = territory_choices
+
+    def clean_table_points(self):
+        value = self.cleaned_data.get("table_points")
+        return Decimal("0") if value is None else value
+
+
+def parse_points(raw):
+    try:
+        value = Decimal(str(raw).replace(",", "."))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None

@@ -1,0 +1,140 @@
+"""Reads that turn the database into the plain inputs of the seating optimiser and the scoring engine."""
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from tables import engine
+from tables.models import Penalty, Round, Seat, Table
+from tournaments.models import Registration
+
+
+def present_registrations(tournament):
+    return list(tournament.registrations.filter(status=Registration.Status.CONFIRMED, present=True)
+                .select_related("player", "player__club"))
+
+
+def past_tables(tournament, before_round=None):
+    """Tables of earlier rounds as lists of registration ids (strings), for `history`."""
+    seats = Seat.objects.filter(table__round__tournament=tournament)
+    if before_round is not None:
+        seats = seats.filter(table__round__number__lt=before_round)
+    tables = defaultdict(list)
+    for table_id, reg_id in seats.order_by("table__round__number", "table__number", "position") \
+            .values_list("table_id", "registration_id"):
+        tables[table_id].append(str(reg_id))
+    return list(tables.values())
+
+
+def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=None, pinned=None):
+    """The JSON document of SEATING.md section 4 for the next round of `tournament`."""
+    players = present_registrations(tournament)
+    history = past_tables(tournament, before_round=number)
+    fives = defaultdict(int)
+    for table in history:
+        if len(table) == 5:
+            for reg_id in table:
+                fives[reg_id] += 1
+    ranks = {}
+    if number > 1:
+        result = tournament_standings(tournament)
+        ranks = {row.registration_id: row.rank for row in result.rows}
+    worst = len(players) + 1
+    request = {
+        "method": method,
+        "table_size": tournament.table_size,
+        "seed": seed,
+        "time_limit_s": 1.0,
+        "rounds_left": max(1, tournament.rounds_planned - number + 1),
+        "players": [{"id": str(r.pk), "club": r.player.club.name if r.player.club else None,
+                     "rank": ranks.get(r.pk, worst)} for r in players],
+        "history": history,
+        "fives": {str(r.pk): fives[str(r.pk)] for r in players if fives.get(str(r.pk))},
+    }
+    if sizes:
+        request["sizes"] = list(sizes)
+    if fixed_plan:
+        request["plan"] = fixed_plan
+    if pinned:
+        request["pinned"] = pinned
+    return request
+
+
+def round_with_tables(rnd):
+    """A round's tables, each with its seats in order, players and clubs: one query per level."""
+    seats = Seat.objects.select_related("registration__player__club").order_by("position")
+    return list(rnd.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number"))
+
+
+def meetings(tournament, before_round=None):
+    """How often each pair of registrations met at a table: {(a, b): count} with a < b."""
+    counts = defaultdict(int)
+    for table in past_tables(tournament, before_round=before_round):
+        ids = sorted(int(i) for i in table)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                counts[(a, b)] += 1
+    return counts
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    registration_id: int
+    player: object
+    club: str
+    total: object
+    rounds: list = field(default_factory=list)
+    wins: int = 0
+    medals: list | None = None
+    penalties: object = None
+
+
+@dataclass
+class Standings:
+    rows: list
+    round_numbers: list
+    provisional: bool
+    formula: str
+
+
+def tournament_games(tournament, published_only=False):
+    """Every reported table of the tournament as plain games for the engine, with penalties applied.
+
+    A constant number of queries whatever the number of players."""
+    seats = Seat.objects.filter(table__round__tournament=tournament, table__reported_at__isnull=False)
+    if published_only:
+        seats = seats.filter(table__round__standings_published_at__isnull=False)
+    seats = list(seats
+                 .values("id", "registration_id", "table_points", "risiko", "eliminated", "place",
+                         "table__number", "table__round__number"))
+    penalties = list(Penalty.objects.filter(tournament=tournament, withdrawn=False)
+                     .values("registration_id", "seat_id", "kind", "points", "void_past_results"))
+    return engine.build_games(seats, penalties)
+
+
+def tournament_standings(tournament, formula=None, published_only=False):
+    """The standings of the tournament under its formula (or `formula`), from reported tables."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    games, totals_penalties = tournament_games(tournament, published_only=published_only)
+    rounds = tournament.rounds.order_by("number")
+    if published_only:
+        rounds = rounds.filter(standings_published_at__isnull=False)
+    rounds = list(rounds.values_list("number", "status"))
+    result = engine.score(tournament, games, formula=formula, total_penalties=totals_penalties)
+    per_round = defaultdict(dict)
+    for game in result.games:
+        for reg_id, points in game.points.items():
+            per_round[int(reg_id)][game.round] = points
+    round_numbers = [n for n, _status in rounds]
+    rows = []
+    for row in result.standings:
+        reg = regs[int(row.player)]
+        rows.append(StandingRow(
+            rank=row.rank, registration_id=reg.pk, player=reg.player,
+            club=reg.player.club.name if reg.player.club else "", total=row.total,
+            rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
+            medals=row.medals))
+    provisional = any(status != Round.Status.CLOSED for _n, status in rounds)
+    return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional,
+                     formula=formula or tournament.formula)

@@ -1,0 +1,272 @@
+"""Services that write rounds, seating and table results; each writes its audit entry in the same transaction."""
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables import engine
+from tables.models import Round, Seat, Table
+from tables.selectors import seating_request
+from tournaments.audit import audit
+from tournaments.models import Registration, Tournament
+
+
+def _table_label(table):
+    return f"{table.round.number}/{table.number}"
+
+
+def _seating_snapshot(rnd):
+    return [[s.registration.player.full_name for s in t.seats.all()] for t in
+            rnd.tables.prefetch_related("seats__registration__player")]
+
+
+def round_has_results(rnd):
+    return Table.objects.filter(round=rnd, reported_at__isnull=False).exists()
+
+
+def _require_unlocked(rnd, confirm):
+    if rnd.status == Round.Status.CLOSED:
+        raise ValidationError(_("The round is closed: its seating can no longer change."))
+    if round_has_results(rnd) and not confirm:
+        raise ValidationError(_("This round already has results: confirm to change its seating."))
+
+
+def _write_tables(rnd, tables):
+    regs = {str(r.pk): r for r in Registration.objects.filter(tournament=rnd.tournament)}
+    for number, ids in enumerate(tables, start=1):
+        table = Table.objects.create(round=rnd, number=number)
+        Seat.objects.bulk_create([Seat(table=table, registration=regs[i], position=pos)
+                                  for pos, i in enumerate(ids, start=1)])
+
+
+@transaction.atomic
+def round_create(*, user, tournament, method="random", sizes=None, seed=None, fixed_plan=None, pinned=None):
+    """Draw the next round from the players checked in (SEATING.md); the draw starts as a draft."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
+        raise ValidationError(_("Close the current round before drawing the next one."))
+    number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    seed = seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000
+    request = seating_request(tournament=tournament, number=number, method=method, sizes=sizes, seed=seed,
+                              fixed_plan=fixed_plan, pinned=pinned)
+    result = engine.seat(request)
+    rnd = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
+    _write_tables(rnd, result["tables"])
+    audit(user=user, action="round.draw", obj=rnd, tournament=tournament,
+          after={"round": number, "method": method, "seed": seed, "tables": _seating_snapshot(rnd),
+                 "penalties": result["penalties"]})
+    return rnd
+
+
+@transaction.atomic
+def round_redraw(*, user, rnd, method=None, sizes=None, seed=None):
+    """Draw a draft round again (new method, sizes or seed): only before publishing."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be drawn again."))
+    before = _seating_snapshot(rnd)
+    method = method or rnd.method
+    seed = seed if seed is not None else rnd.seed + 1
+    request = seating_request(tournament=rnd.tournament, number=rnd.number, method=method, sizes=sizes, seed=seed)
+    result = engine.seat(request)
+    Seat.objects.filter(table__round=rnd).delete()
+    rnd.tables.all().delete()
+    rnd.method, rnd.seed = method, seed
+    rnd.save(update_fields=["method", "seed"])
+    _write_tables(rnd, result["tables"])
+    audit(user=user, action="round.redraw", obj=rnd, tournament=rnd.tournament, before={"tables": before},
+          after={"method": method, "seed": seed, "tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
+    return rnd
+
+
+@transaction.atomic
+def round_reseat(*, user, rnd):
+    """Late arrivals and drop-outs before publishing: seat who is present now, changing the draft least."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise ValidationError(_("Only a draft round can be re-seated."))
+    before = _seating_snapshot(rnd)
+    draft = [[str(s.registration_id) for s in t.seats.all()] for t in rnd.tables.prefetch_related("seats")]
+    request = seating_request(tournament=rnd.tournament, number=rnd.number, method=rnd.method, seed=rnd.seed)
+    result = engine.reseat(request, draft)
+    Seat.objects.filter(table__round=rnd).delete()
+    rnd.tables.all().delete()
+    _write_tables(rnd, result["tables"])
+    audit(user=user, action="round.reseat", obj=rnd, tournament=rnd.tournament, before={"tables": before},
+          after={"tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
+    return rnd
+
+
+@transaction.atomic
+def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
+    """Swap two players of a round (tap one name, then the other)."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    _require_unlocked(rnd, confirm)
+    a = Seat.objects.select_related("table", "registration__player").get(pk=seat_a, table__round=rnd)
+    b = Seat.objects.select_related("table", "registration__player").get(pk=seat_b, table__round=rnd)
+    if a.table_id == b.table_id:
+        raise ValidationError(_("The two players are already at the same table."))
+    if a.table.reported or b.table.reported:
+        if not confirm:
+            raise ValidationError(_("A table with a result cannot change without confirmation."))
+    before = {"a": f"{a.registration.player.full_name} @ {a.table.number}",
+              "b": f"{b.registration.player.full_name} @ {b.table.number}"}
+    a_table, b_table = a.table_id, b.table_id
+    Seat.objects.filter(pk=a.pk).update(table_id=b_table, position=b.position)
+    Seat.objects.filter(pk=b.pk).update(table_id=a_table, position=a.position)
+    _clear_results([a_table, b_table])
+    audit(user=user, action="round.swap", obj=rnd, tournament=rnd.tournament, before=before,
+          after={"a": f"{a.registration.player.full_name} @ {b.table.number}",
+                 "b": f"{b.registration.player.full_name} @ {a.table.number}", "confirmed": confirm},
+          table_label=f"{rnd.number}/{a.table.number}")
+    return rnd
+
+
+@transaction.atomic
+def seat_move(*, user, rnd, seat, table_number, confirm=False):
+    """Move one player to another table (e.g. to turn a 5 and a 3 into two 4s)."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    _require_unlocked(rnd, confirm)
+    seat = Seat.objects.select_related("table", "registration__player").get(pk=seat, table__round=rnd)
+    target = Table.objects.filter(round=rnd, number=table_number).first()
+    if target is None:
+        target = Table.objects.create(round=rnd, number=table_number)
+    if target.pk == seat.table_id:
+        raise ValidationError(_("The player is already at that table."))
+    source = seat.table
+    position = (target.seats.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+    Seat.objects.filter(pk=seat.pk).update(table=target, position=position)
+    _clear_results([source.pk, target.pk])
+    if not source.seats.exists():
+        source.delete()
+    audit(user=user, action="round.move", obj=rnd, tournament=rnd.tournament, player=seat.registration.player,
+          before={"table": source.number}, after={"table": target.number, "confirmed": confirm})
+    return rnd
+
+
+def _clear_results(table_ids):
+    """A confirmed change of seating voids the results of the tables it touches: they are entered again."""
+    reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False)
+    if reported.exists():
+        Seat.objects.filter(table__in=reported).update(table_points=None, risiko=False, eliminated=None, place=None,
+                                                       territories=[])
+        reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
+
+
+def seating_problems(rnd):
+    """Messages that stop publishing: tables outside 3..6 players."""
+    problems = []
+    for table in rnd.tables.prefetch_related("seats"):
+        n = len(table.seats.all())
+        if not 3 <= n <= 6:
+            problems.append(_("Table %(t)d has %(n)d players: tables need 3 to 6.") % {"t": table.number, "n": n})
+    return problems
+
+
+@transaction.atomic
+def round_publish(*, user, rnd):
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise ValidationError(_("This round is already published."))
+    problems = seating_problems(rnd)
+    if problems:
+        raise ValidationError(problems)
+    rnd.status = Round.Status.PUBLISHED
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    audit(user=user, action="round.publish", obj=rnd, tournament=rnd.tournament,
+          after={"round": rnd.number, "tables": _seating_snapshot(rnd)})
+    return rnd
+
+
+@transaction.atomic
+def round_close(*, user, rnd):
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("Only a published round can be closed."))
+    missing = list(rnd.tables.filter(reported_at__isnull=True).values_list("number", flat=True))
+    if missing:
+        raise ValidationError(_("Tables still without a result: %(t)s.") % {"t": ", ".join(map(str, missing))})
+    rnd.status = Round.Status.CLOSED
+    rnd.closed_at = timezone.now()
+    rnd.save(update_fields=["status", "closed_at"])
+    audit(user=user, action="round.close", obj=rnd, tournament=rnd.tournament, after={"round": rnd.number})
+    return rnd
+
+
+@transaction.atomic
+def standings_publish(*, user, rnd):
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.CLOSED:
+        raise ValidationError(_("Close the round before publishing its standings."))
+    rnd.standings_published_at = timezone.now()
+    rnd.save(update_fields=["standings_published_at"])
+    audit(user=user, action="standings.publish", obj=rnd, tournament=rnd.tournament, after={"round": rnd.number})
+    return rnd
+
+
+# --- table results -----------------------------------------------------------------------------
+
+@dataclass
+class ResultLine:
+    seat_id: int
+    table_points: Decimal
+    risiko: bool = False
+    eliminated: int | None = None
+    place: int | None = None
+    territories: tuple = ()
+
+
+class StaleResult(Exception):
+    """The table was saved by someone else since the form was loaded."""
+
+    def __init__(self, table):
+        super().__init__("stale result")
+        self.table = table
+
+
+RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories")
+
+
+def _seat_result(seat):
+    return {f: getattr(seat, f) for f in RESULT_FIELDS}
+
+
+@transaction.atomic
+def table_result_submit(*, user, table, lines, version):
+    """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
+
+    The version check and increment is one UPDATE, so of two concurrent saves on the same
+    version exactly one wins; the other gets StaleResult with what the winner saved."""
+    table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
+    if table.round.status == Round.Status.DRAFT:
+        raise ValidationError(_("The seating of this round is not published yet."))
+    seats = {s.pk: s for s in table.seats.select_related("registration__player")}
+    if sorted(seats) != sorted(line.seat_id for line in lines):
+        raise ValidationError(_("The result must list exactly the players of the table."))
+    engine.validate_game(table=table, seats=seats, lines=lines)
+    updated = Table.objects.filter(pk=table.pk, version=version).update(
+        version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
+    if updated != 1:
+        table.refresh_from_db()
+        raise StaleResult(table)
+    for line in lines:
+        seat = seats[line.seat_id]
+        before = _seat_result(seat)
+        seat.table_points = line.table_points
+        seat.risiko = line.risiko
+        seat.eliminated = line.eliminated
+        seat.place = line.place
+        seat.territories = list(line.territories)
+        seat.save(update_fields=list(RESULT_FIELDS))
+        after = _seat_result(seat)
+        if before != after:
+            audit(user=user, action="result.correct" if before["table_points"] is not None else "result.enter",
+                  obj=seat, tournament=table.round.tournament, player=seat.registration.player,
+                  table_label=_table_label(table), before=before, after=after)
+    table.refresh_from_db()
+    return table

@@ -1,0 +1,152 @@
+"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, CSV, print."""
+import csv
+import hashlib
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Max
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_GET
+
+from scoring.numeric import as_float, shown
+from tables.models import Penalty, Round, Seat
+from tables.qr import qr_svg
+from tables.selectors import tournament_standings
+from tournaments.models import AuditLog, Registration
+from tournaments.rules import tournament_for_organiser, tournament_for_public
+
+
+def standings_etag(request, pk, **kwargs):
+    """Changes whenever anything that the standings depend on changes: every such change is audited."""
+    last = AuditLog.objects.filter(tournament_id=pk).aggregate(last=Max("pk"))["last"] or 0
+    lang = getattr(request, "LANGUAGE_CODE", "")
+    return hashlib.sha1(f"{pk}:{last}:{lang}:{request.htmx and 1}".encode()).hexdigest()
+
+
+def _status(tournament, standings):
+    """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
+    from tables.disputes import standings_are_final
+    return "final" if not standings.provisional and standings_are_final(tournament) else "provisional"
+
+
+@require_GET
+@cache_control(no_cache=True)
+@condition(etag_func=standings_etag)
+def standings(request, pk):
+    tournament = tournament_for_public(pk)
+    result = tournament_standings(tournament)
+    context = {"tournament": tournament, "standings": result, "status": _status(tournament, result),
+               "formula_label": tournament.get_formula_display(),
+               "poll": result.provisional or _status(tournament, result) != "final"}
+    if request.htmx:
+        return render(request, "tables/standings.html#standings-table", context)
+    context["qr"] = qr_svg(request.build_absolute_uri(reverse("public:standings", args=[pk])), box_size=6)
+    return render(request, "tables/standings.html", context)
+
+
+@require_GET
+def standings_print(request, pk):
+    tournament = tournament_for_public(pk)
+    result = tournament_standings(tournament)
+    return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
+                                                           "status": _status(tournament, result)})
+
+
+@require_GET
+def player_page(request, pk, reg_pk):
+    """A player's games: round, table, opponents, table points, tournament points, penalties."""
+    tournament = tournament_for_public(pk)
+    reg = get_object_or_404(Registration.objects.select_related("player", "player__club"), pk=reg_pk,
+                            tournament=tournament)
+    result = tournament_standings(tournament)
+    row = next((r for r in result.rows if r.registration_id == reg.pk), None)
+    points = dict(zip(result.round_numbers, row.rounds)) if row else {}
+    seats = (Seat.objects.filter(registration=reg).exclude(table__round__status=Round.Status.DRAFT)
+             .select_related("table__round").order_by("table__round__number"))
+    games = []
+    for seat in seats:
+        opponents = [s.registration.player for s in seat.table.seats.select_related("registration__player")
+                     .exclude(pk=seat.pk)]
+        games.append({"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
+                      "opponents": opponents, "points": points.get(seat.table.round.number),
+                      "reported": seat.table.reported})
+    penalties = Penalty.objects.filter(registration=reg, withdrawn=False).select_related("seat__table__round")
+    return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
+                                                  "penalties": penalties})
+
+
+def _number(value):
+    return None if value is None else as_float(value)
+
+
+@require_GET
+def standings_json(request, pk):
+    """Published standings for club websites: only rounds whose standings the organiser published."""
+    tournament = tournament_for_public(pk)
+    result = tournament_standings(tournament, published_only=True)
+    data = [{"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total),
+             "rounds": [_number(p) for p in r.rounds]} for r in result.rows]
+    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def tables_json(request, pk, number):
+    tournament = tournament_for_public(pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number,
+                            status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    tables = []
+    for table in rnd.tables.prefetch_related("seats__registration__player__club").order_by("number"):
+        players = []
+        for seat in table.seats.all():
+            entry = {"player": seat.registration.player.full_name,
+                     "club": seat.registration.player.club.name if seat.registration.player.club else ""}
+            if table.reported:
+                entry.update({"table_points": _number(seat.table_points), "risiko": seat.risiko,
+                              "eliminated": seat.eliminated})
+            players.append(entry)
+        tables.append({"table": table.number, "reported": table.reported, "players": players})
+    return JsonResponse({"round": rnd.number, "status": rnd.status, "tables": tables},
+                        json_dumps_params={"ensure_ascii": False})
+
+
+def _csv_response(filename):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so that spreadsheet programs read UTF-8
+    return response
+
+
+@login_required
+@require_GET
+def standings_csv(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    result = tournament_standings(tournament)
+    response = _csv_response(f"classifica-{tournament.pk}.csv")
+    writer = csv.writer(response)
+    writer.writerow([_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
+                    + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
+    for r in result.rows:
+        writer.writerow([r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
+                        + ["" if p is None else shown(p) for p in r.rounds])
+    return response
+
+
+@login_required
+@require_GET
+def results_csv(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    response = _csv_response(f"risultati-{tournament.pk}.csv")
+    writer = csv.writer(response)
+    writer.writerow([_("Round"), _("Table"), _("Seat"), _("Player"), _("Club"), _("Table points"), "RisiKo!",
+                     _("Eliminated (order)"), _("Place if tied"), _("Objective territories held")])
+    seats = (Seat.objects.filter(table__round__tournament=tournament).select_related(
+        "table__round", "registration__player__club").order_by("table__round__number", "table__number", "position"))
+    for s in seats:
+        player = s.registration.player
+        writer.writerow([s.table.round.number, s.table.number, s.position, player.full_name,
+                         player.club.name if player.club else "", "" if s.table_points is None else s.table_points,
+                         int(s.risiko), s.eliminated or "", s.place or "", "; ".join(s.territories)])
+    return response

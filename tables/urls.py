@@ -1,0 +1,31 @@
+from django.urls import path
+
+from tables import standings_views, views
+
+public_patterns = [
+    path("t/<int:pk>/turni/<int:number>/", views.public_round, name="round"),
+    path("t/<int:pk>/classifica/", standings_views.standings, name="standings"),
+    path("t/<int:pk>/classifica/stampa/", standings_views.standings_print, name="standings_print"),
+    path("t/<int:pk>/giocatori/<int:reg_pk>/", standings_views.player_page, name="player"),
+    path("api/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
+    path("api/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
+]
+
+manage_patterns = [
+    path("t/<int:pk>/turni/", views.rounds, name="rounds"),
+    path("t/<int:pk>/turni/<int:number>/", views.round_detail, name="round"),
+    path("t/<int:pk>/turni/<int:number>/tocca/", views.seat_tap, name="seat_tap"),
+    path("t/<int:pk>/turni/<int:number>/sposta/", views.seat_move, name="seat_move"),
+    path("t/<int:pk>/turni/<int:number>/risultati/", views.round_dashboard, name="round_dashboard"),
+    path("t/<int:pk>/turni/<int:number>/schede/", views.table_sheets, name="sheets"),
+    path("t/<int:pk>/incontri/", views.meetings_matrix, name="meetings"),
+    path("t/<int:pk>/turni/<int:number>/<slug:action>/", views.round_action, name="round_action"),
+    path("t/<int:pk>/export/classifica.csv", standings_views.standings_csv, name="standings_csv"),
+    path("t/<int:pk>/export/risultati.csv", standings_views.results_csv, name="results_csv"),
+]
+
+arbiter_patterns = [
+    path("t/<int:pk>/", views.arbiter_home, name="home"),
+    path("t/<int:pk>/turni/<int:number>/", views.arbiter_home, name="round"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", views.table_result, name="table"),
+]

@@ -1,0 +1,318 @@
+"""Rounds: draw, preview, swap, publish; table sheets; meetings; result entry; round dashboard."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from tables import engine, services
+from tables.forms import DrawForm, ResultSeatForm
+from tables.models import Round, Seat, Table
+from tables.qr import qr_svg
+from tables.selectors import meetings, present_registrations, round_with_tables
+from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+
+SELECTED_SEAT = "seat-selected-{}"
+
+
+def _round(tournament, number):
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def _errors(exc):
+    return " ".join(exc.messages)
+
+
+# --- organiser: rounds -----------------------------------------------------------------------
+
+@login_required
+def rounds(request, pk):
+    """The rounds of a tournament and the form that draws the next one."""
+    tournament = tournament_for_organiser(request.user, pk)
+    present = present_registrations(tournament)
+    form = DrawForm(request.POST or None, present=len(present))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        plan = _parse_plan(data.get("plan"), present) if data["method"] == "fixed" else None
+        try:
+            if data["method"] == "fixed" and plan is None:
+                raise ValidationError(_("The plan must list every present player once, by number."))
+            rnd = services.round_create(user=request.user, tournament=tournament, method=data["method"],
+                                        sizes=data.get("sizes"), seed=data.get("seed"), fixed_plan=plan)
+        except (ValidationError, engine.SeatingError) as exc:
+            form.add_error(None, exc.messages if isinstance(exc, ValidationError) else str(exc))
+        else:
+            return redirect("manage:round", pk=pk, number=rnd.number)
+    all_rounds = tournament.rounds.order_by("number")
+    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds, "form": form,
+                                                  "present": present})
+
+
+def _parse_plan(text, present):
+    """'1 5 9 13' per line, numbers of the check-in list (1-based) -> lists of registration ids."""
+    rows = []
+    for line in (text or "").splitlines():
+        parts = [p for p in line.replace(",", " ").split() if p]
+        if not parts:
+            continue
+        if not all(p.isdigit() and 1 <= int(p) <= len(present) for p in parts):
+            return None
+        rows.append([str(present[int(p) - 1].pk) for p in parts])
+    flat = [i for row in rows for i in row]
+    if sorted(flat) != sorted(str(r.pk) for r in present):
+        return None
+    return rows
+
+
+def _round_context(request, tournament, rnd, error=None):
+    tables = round_with_tables(rnd)
+    penalties = engine.evaluate_round(tournament, rnd, tables)
+    return {"tournament": tournament, "round": rnd, "tables": tables, "penalties": penalties,
+            "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error,
+            "has_results": any(t.reported for t in tables), "problems": services.seating_problems(rnd),
+            "role": "organiser"}
+
+
+@login_required
+@require_GET
+def round_detail(request, pk, number):
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    return render(request, "tables/round.html", _round_context(request, tournament, rnd))
+
+
+@login_required
+@require_POST
+def seat_tap(request, pk, number):
+    """Tap a name to select it; tap a second name to swap the two players."""
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    seat = get_object_or_404(Seat, pk=request.POST.get("seat"), table__round=rnd)
+    key = SELECTED_SEAT.format(rnd.pk)
+    selected = request.session.get(key)
+    error = None
+    if selected is None:
+        request.session[key] = seat.pk
+    elif selected == seat.pk:
+        del request.session[key]
+    else:
+        del request.session[key]
+        try:
+            services.seats_swap(user=request.user, rnd=rnd, seat_a=selected, seat_b=seat.pk,
+                                confirm=request.POST.get("confirm") == "1")
+        except (ValidationError, Seat.DoesNotExist) as exc:
+            error = _errors(exc) if isinstance(exc, ValidationError) else _("That player is no longer in the round.")
+    return _round_fragment(request, tournament, rnd, error)
+
+
+def _round_fragment(request, tournament, rnd, error=None):
+    context = _round_context(request, tournament, rnd, error)
+    if request.htmx:
+        return render(request, "tables/round.html#seating", context)
+    if error:
+        messages.error(request, error)
+    return redirect("manage:round", pk=tournament.pk, number=rnd.number)
+
+
+@login_required
+@require_POST
+def seat_move(request, pk, number):
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    error = None
+    try:
+        table_number = int(request.POST.get("table", ""))
+        if not 1 <= table_number <= 200:
+            raise ValueError
+        services.seat_move(user=request.user, rnd=rnd, seat=int(request.POST.get("seat", "0")),
+                           table_number=table_number, confirm=request.POST.get("confirm") == "1")
+    except ValueError:
+        error = _("Choose a table number.")
+    except Seat.DoesNotExist:
+        error = _("That player is no longer in the round.")
+    except ValidationError as exc:
+        error = _errors(exc)
+    request.session.pop(SELECTED_SEAT.format(rnd.pk), None)
+    return _round_fragment(request, tournament, rnd, error)
+
+
+ROUND_ACTIONS = {
+    "publish": (services.round_publish, gettext_lazy("Seating published.")),
+    "redraw": (services.round_redraw, gettext_lazy("Round drawn again.")),
+    "reseat": (services.round_reseat, gettext_lazy("Players re-seated.")),
+    "close": (services.round_close, gettext_lazy("Round closed.")),
+    "standings": (services.standings_publish, gettext_lazy("Standings published.")),
+}
+
+
+@login_required
+@require_POST
+def round_action(request, pk, number, action):
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    if action not in ROUND_ACTIONS:
+        raise Http404
+    service, done = ROUND_ACTIONS[action]
+    try:
+        service(user=request.user, rnd=rnd)
+    except ValidationError as exc:
+        messages.error(request, _errors(exc))
+    except engine.SeatingError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    target = "manage:round_dashboard" if action in ("close", "standings") else "manage:round"
+    return redirect(target, pk=pk, number=number)
+
+
+@login_required
+@require_GET
+def round_dashboard(request, pk, number):
+    """Which tables have reported, which are missing; close the round; publish standings."""
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    tables = round_with_tables(rnd)
+    reported = sum(1 for t in tables if t.reported)
+    return render(request, "tables/dashboard.html", {"tournament": tournament, "round": rnd, "tables": tables,
+                                                     "reported": reported, "missing": len(tables) - reported})
+
+
+@login_required
+@require_GET
+def table_sheets(request, pk, number):
+    """A4 sheets, one per table: players in seat order, blank result boxes, territory values, QR code."""
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = _round(tournament, number)
+    tables = round_with_tables(rnd)
+    per_page = 2 if request.GET.get("per_page") == "2" else 1
+    for table in tables:
+        url = request.build_absolute_uri(reverse("arbiter:table", args=[tournament.pk, rnd.number, table.number]))
+        table.qr = qr_svg(url)
+        table.result_url = url
+    return render(request, "tables/sheets.html", {"tournament": tournament, "round": rnd, "tables": tables,
+                                                  "per_page": per_page, "continents": engine.territory_groups()})
+
+
+@login_required
+@require_GET
+def meetings_matrix(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    counts = meetings(tournament)
+    regs = list(tournament.registrations.filter(seats__isnull=False).distinct()
+                .select_related("player").order_by("player__last_name", "player__first_name"))
+    matrix = []
+    for a in regs:
+        row = []
+        for b in regs:
+            key = (min(a.pk, b.pk), max(a.pk, b.pk))
+            row.append(None if a.pk == b.pk else counts.get(key, 0))
+        matrix.append((a, row))
+    worst = max(counts.values(), default=0)
+    repeats = sum(c - 1 for c in counts.values() if c > 1)
+    return render(request, "tables/meetings.html", {"tournament": tournament, "regs": regs, "matrix": matrix,
+                                                    "worst": worst, "repeats": repeats})
+
+
+# --- public ------------------------------------------------------------------------------------
+
+@require_GET
+def public_round(request, pk, number):
+    """The round's tables on a phone: a player finds their table by name."""
+    tournament = tournament_for_public(pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number, status__in=[Round.Status.PUBLISHED,
+                                                                                       Round.Status.CLOSED])
+    query = request.GET.get("q", "").strip()[:60]
+    tables = round_with_tables(rnd)
+    if query:
+        words = query.lower().split()
+        for table in tables:
+            table.match = any(all(w in f"{s.registration.player.display_name} {s.registration.player.club or ''}"
+                                  .lower() for w in words) for s in table.seats.all())
+    template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
+    return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query})
+
+
+# --- arbiters: results -----------------------------------------------------------------------
+
+@login_required
+@require_GET
+def arbiter_home(request, pk, number=None):
+    tournament = tournament_for_arbiter(request.user, pk)
+    published = tournament.rounds.exclude(status=Round.Status.DRAFT)
+    live = get_object_or_404(published, number=number) if number else published.order_by("-number").first()
+    tables = round_with_tables(live) if live else []
+    return render(request, "tables/arbiter_home.html", {
+        "tournament": tournament, "round": live, "tables": tables,
+        "role": staff_role(request.user, tournament),
+        "rounds": tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")})
+
+
+def _result_forms(table, seats, data=None):
+    choices = [(t["name"], t["name"]) for group in engine.territory_groups() for t in group["territories"]]
+    forms = []
+    for i, seat in enumerate(seats):
+        initial = {"seat": seat.pk, "table_points": seat.table_points, "risiko": seat.risiko,
+                   "eliminated": seat.eliminated, "place": seat.place, "territories": seat.territories}
+        form = ResultSeatForm(data, prefix=f"p{i}", initial=initial, territory_choices=choices)
+        form.seat_obj = seat
+        forms.append(form)
+    return forms
+
+
+@login_required
+def table_result(request, pk, number, table_number):
+    """One table's result, entered by an arbiter on a phone."""
+    tournament = tournament_for_arbiter(request.user, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    table = get_object_or_404(Table, round=rnd, number=table_number)
+    seats = list(table.seats.select_related("registration__player__club").order_by("position"))
+    forms = _result_forms(table, seats, request.POST if request.method == "POST" else None)
+    errors, conflict = [], None
+    if request.method == "POST":
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = -1
+        if all(f.is_valid() for f in forms):
+            for f in forms:
+                # Ticked territories without a typed number: the calculator's sum is the table points.
+                if f.cleaned_data["territories"] and not f.cleaned_data["table_points"] and \
+                        f.cleaned_data["eliminated"] is None:
+                    f.cleaned_data["table_points"] = engine.territories_total(f.cleaned_data["territories"])
+            lines = [services.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
+                                         risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
+                                         place=f.cleaned_data["place"],
+                                         territories=tuple(f.cleaned_data["territories"])) for f in forms]
+            try:
+                services.table_result_submit(user=request.user, table=table, lines=lines, version=version)
+            except services.StaleResult as exc:
+                conflict = exc.table
+                seats = list(conflict.seats.select_related("registration__player").order_by("position"))
+                conflict.saved_seats = seats
+            except engine.ResultError as exc:
+                _attach_result_error(forms, exc)
+                errors.append(str(exc.message))
+            except ValidationError as exc:
+                errors.extend(exc.messages)
+            else:
+                messages.success(request, _("Result of table %(t)d saved.") % {"t": table.number})
+                return redirect("arbiter:home", pk=pk)
+        else:
+            errors.append(_("Please correct the errors below: nothing was saved."))
+    table.refresh_from_db()
+    return render(request, "tables/table_result.html", {
+        "tournament": tournament, "round": rnd, "table": table, "forms": forms, "errors": errors,
+        "conflict": conflict, "continents": engine.territory_groups()},
+        status=409 if conflict else (400 if errors else 200))
+
+
+def _attach_result_error(forms, exc):
+    for form in forms:
+        if exc.player is not None and str(form.seat_obj.pk) == str(exc.player):
+            field = exc.field if exc.field in form.fields else "table_points"
+            form.add_error(field, exc.detail)
+            return
