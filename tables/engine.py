@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring.errors import ScoringError
+from scoring.validation import MAX_PENALTY
 
 # The engine's rule codes (SCORING.md section 2) in the interface's language.
 RESULT_MESSAGES = {
@@ -25,9 +26,9 @@ RESULT_MESSAGES = {
     "place_mismatch": _("place %(place)s does not agree with the table points order (expected %(expected)s)"),
 }
 
-# A forfeit (sconfitta a tavolino) or a voided result scores 0 for the game: a penalty larger
-# than any game's points, which SCORING.md section 5 clamps at 0.
-VOID_PENALTY = Decimal(1_000_000)
+# A forfeit (sconfitta a tavolino) or a voided result scores 0 for the game: the largest penalty
+# the engine takes, above any game's points, which SCORING.md section 5 clamps at 0.
+VOID_PENALTY = MAX_PENALTY
 
 
 class ResultError(Exception):

@@ -28,7 +28,7 @@ def standings_etag(request, pk, **kwargs):
 
 def _status(tournament, standings):
     """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
-    from tables.disputes import standings_are_final
+    from tables.arbitration import standings_are_final
     return "final" if not standings.provisional and standings_are_final(tournament) else "provisional"
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import standings_views, views
+from tables import arbitration_views, standings_views, views
 
 public_patterns = [
     path("t/<int:pk>/turni/<int:number>/", views.public_round, name="round"),
@@ -28,4 +28,9 @@ arbiter_patterns = [
     path("t/<int:pk>/", views.arbiter_home, name="home"),
     path("t/<int:pk>/turni/<int:number>/", views.arbiter_home, name="round"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", views.table_result, name="table"),
+    path("t/<int:pk>/penalita/", arbitration_views.penalties, name="penalties"),
+    path("t/<int:pk>/penalita/partite/", arbitration_views.penalty_games, name="penalty_games"),
+    path("t/<int:pk>/penalita/<int:penalty_pk>/ritira/", arbitration_views.penalty_withdraw, name="penalty_withdraw"),
+    path("t/<int:pk>/ricorsi/", arbitration_views.disputes, name="disputes"),
+    path("t/<int:pk>/ricorsi/<int:dispute_pk>/", arbitration_views.dispute_decide, name="dispute"),
 ]

@@ -8,7 +8,8 @@ from typing import Callable
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
+from tables.models import Dispute, Penalty
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, seat_round
 
 ROLES = ["anonymous", "other_arbiter", "arbiter", "other_organiser", "organiser"]
 
@@ -27,6 +28,8 @@ SCOPES = {
 # Public pages: no login, no role.
 PUBLIC = {
     "public:home", "public:tournament", "public:signup", "login", "logout", "set_language",
+    "public:round", "public:standings", "public:standings_print", "public:player", "public:standings_json",
+    "public:tables_json",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -43,6 +46,10 @@ class Route:
 
 def T(w):
     return {"pk": w["tournament"].pk}
+
+
+def R(w):
+    return {"pk": w["tournament"].pk, "number": 1}
 
 
 MATRIX = {
@@ -67,6 +74,25 @@ MATRIX = {
     "manage:player_create": Route("organiser_global"),
     "manage:player_edit": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}),
     "manage:player_import": Route("organiser_global"),
+    "manage:rounds": Route("organiser", T),
+    "manage:round": Route("organiser", R),
+    "manage:seat_tap": Route("organiser", R, "post", lambda w: {"seat": w["seat"].pk}, 302),
+    "manage:seat_move": Route("organiser", R, "post", lambda w: {"seat": w["seat"].pk, "table": 2}, 302),
+    "manage:round_action": Route("organiser", lambda w: {**R(w), "action": "close"}, "post", ok=302),
+    "manage:round_dashboard": Route("organiser", R),
+    "manage:sheets": Route("organiser", R),
+    "manage:meetings": Route("organiser", T),
+    "manage:standings_csv": Route("organiser", T),
+    "manage:results_csv": Route("organiser", T),
+    "arbiter:home": Route("arbiter", T),
+    "arbiter:round": Route("arbiter", R),
+    "arbiter:table": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
+    "arbiter:penalties": Route("arbiter", T),
+    "arbiter:penalty_games": Route("arbiter", T),
+    "arbiter:penalty_withdraw": Route("arbiter", lambda w: {**T(w), "penalty_pk": w["penalty"].pk}, "post",
+                                      lambda w: {"reason": "errore"}, 302),
+    "arbiter:disputes": Route("arbiter", T),
+    "arbiter:dispute": Route("arbiter", lambda w: {**T(w), "dispute_pk": w["dispute"].pk}),
 }
 
 
@@ -91,7 +117,14 @@ def test_every_url_is_in_the_matrix():
 @pytest.fixture
 def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
     club = ClubFactory(name="Club del mondo")
+    rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
+    seat = rnd.tables.get().seats.first()
     return {
+        "seat": seat,
+        "penalty": Penalty.objects.create(tournament=tournament, registration=seat.registration, seat=seat,
+                                          kind="warning", reason="x", created_by=organiser),
+        "dispute": Dispute.objects.create(tournament=tournament, about="result", table=seat.table,
+                                          raised_by="x", text="x", recorded_by=organiser),
         "tournament": tournament, "club": club,
         "registration": RegistrationFactory(tournament=tournament),
         "free_player": PlayerFactory(club=club),
