@@ -115,12 +115,24 @@ def tournament_games(tournament, published_only=False):
 
 def tournament_standings(tournament, formula=None, published_only=False):
     """The standings of the tournament under its formula (or `formula`), from reported tables."""
+    return standings_by_formula(tournament, [formula or tournament.formula], published_only)[
+        formula or tournament.formula]
+
+
+def standings_by_formula(tournament, formulas=None, published_only=False):
+    """{formula: Standings} for several formulas, reading the database once."""
+    from scoring.formulas import FORMULAS
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament, published_only=published_only)
     rounds = tournament.rounds.order_by("number")
     if published_only:
         rounds = rounds.filter(standings_published_at__isnull=False)
     rounds = list(rounds.values_list("number", "status"))
+    return {formula: _standings(tournament, regs, games, totals_penalties, rounds, formula)
+            for formula in (formulas or list(FORMULAS))}
+
+
+def _standings(tournament, regs, games, totals_penalties, rounds, formula):
     result = engine.score(tournament, games, formula=formula, total_penalties=totals_penalties)
     per_round = defaultdict(dict)
     for game in result.games:
@@ -136,5 +148,4 @@ def tournament_standings(tournament, formula=None, published_only=False):
             rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
             medals=row.medals))
     provisional = any(status != Round.Status.CLOSED for _n, status in rounds)
-    return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional,
-                     formula=formula or tournament.formula)
+    return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula)

@@ -1,8 +1,10 @@
 from django.urls import path
 
-from tables import arbitration_views, standings_views, views
+from tables import arbitration_views, formula_views, standings_views, views
 
 public_patterns = [
+    path("formule/", formula_views.formula_list, name="formulas"),
+    path("formule/<slug:key>/", formula_views.formula_detail, name="formula"),
     path("t/<int:pk>/turni/<int:number>/", views.public_round, name="round"),
     path("t/<int:pk>/classifica/", standings_views.standings, name="standings"),
     path("t/<int:pk>/classifica/stampa/", standings_views.standings_print, name="standings_print"),
@@ -12,6 +14,7 @@ public_patterns = [
 ]
 
 manage_patterns = [
+    path("t/<int:pk>/formule/", formula_views.formulas_compared, name="formulas_compared"),
     path("t/<int:pk>/turni/", views.rounds, name="rounds"),
     path("t/<int:pk>/turni/<int:number>/", views.round_detail, name="round"),
     path("t/<int:pk>/turni/<int:number>/tocca/", views.seat_tap, name="seat_tap"),

@@ -29,7 +29,7 @@ SCOPES = {
 PUBLIC = {
     "public:home", "public:tournament", "public:signup", "login", "logout", "set_language",
     "public:round", "public:standings", "public:standings_print", "public:player", "public:standings_json",
-    "public:tables_json",
+    "public:tables_json", "public:formulas", "public:formula",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -82,6 +82,7 @@ MATRIX = {
     "manage:round_dashboard": Route("organiser", R),
     "manage:sheets": Route("organiser", R),
     "manage:meetings": Route("organiser", T),
+    "manage:formulas_compared": Route("organiser", T),
     "manage:standings_csv": Route("organiser", T),
     "manage:results_csv": Route("organiser", T),
     "arbiter:home": Route("arbiter", T),
