@@ -2,6 +2,7 @@
 import csv
 import hashlib
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Max
 from django.http import HttpResponse, JsonResponse
@@ -40,7 +41,8 @@ def standings(request, pk):
     result = tournament_standings(tournament)
     context = {"tournament": tournament, "standings": result, "status": _status(tournament, result),
                "formula_label": tournament.get_formula_display(),
-               "poll": result.provisional or _status(tournament, result) != "final"}
+               "poll": result.provisional or _status(tournament, result) != "final",
+               "poll_seconds": settings.STANDINGS_POLL_SECONDS}
     if request.htmx:
         return render(request, "tables/standings.html#standings-table", context)
     context["qr"] = qr_svg(request.build_absolute_uri(reverse("public:standings", args=[pk])), box_size=6)
