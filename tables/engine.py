@@ -73,7 +73,8 @@ def build_games(seats, penalties):
     tables = defaultdict(list)
     for s in seats:
         seat_id, reg_id = s["id"], s["registration_id"]
-        penalty = game_penalty.get(seat_id, Decimal(0))
+        # Any penalty at or above the engine's maximum already takes the game to 0.
+        penalty = min(game_penalty.get(seat_id, Decimal(0)), MAX_PENALTY)
         if seat_id in voided_seats or reg_id in voided_players:
             penalty = VOID_PENALTY
         tables[(s["table__round__number"], s["table__number"])].append(scoring.PlayerResult(

@@ -1,0 +1,83 @@
+"""Benchmark: score a 200-player, 10-round tournament under all 12 formulas.
+
+Run from the project root: `python bench/bench_scoring.py`. Results are random but seeded and
+valid (tables of 4 and 5, eliminations, RisiKo!, ties, penalties). Each run builds fresh games,
+so the figures include validation and placement (computed once per game, shared by the formulas).
+Target: total under 0.2 s.
+"""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoring import FORMULAS, Game, Params, PlayerResult, score_tournament  # noqa: E402
+
+PLAYERS = 200
+ROUNDS = 10
+SEED = 20240601
+RUNS = 5
+TARGET_SECONDS = 0.2
+
+
+def table_result(rng: random.Random, round_: int, table: int, players: list[str]) -> Game:
+    n = len(players)
+    eliminated = rng.choice([0, 0, 0, 1, 1, 2])
+    risiko = rng.random() < 0.06
+    results = []
+    order = list(range(1, eliminated + 1))
+    rng.shuffle(order)
+    for i, pid in enumerate(players):
+        penalty = Decimal(rng.choice([1, 2, 5])) if rng.random() < 0.02 else Decimal(0)
+        if i >= n - eliminated:
+            results.append(PlayerResult(pid, Decimal(0), eliminated=order.pop(), penalty=penalty))
+        else:
+            tp = Decimal(rng.randrange(0, 90)) if rng.random() < 0.9 else Decimal(rng.randrange(0, 9000)) / 100
+            results.append(PlayerResult(pid, tp, risiko=risiko and i == 0, penalty=penalty))
+    return Game(round_, table, tuple(results))
+
+
+def build_tournament(seed: int = SEED) -> list[Game]:
+    rng = random.Random(seed)
+    players = [f"P{i:03d}" for i in range(1, PLAYERS + 1)]
+    sizes = [5] * 20 + [4] * 25  # 200 players
+    games = []
+    for round_ in range(1, ROUNDS + 1):
+        rng.shuffle(players)
+        start = 0
+        for table, size in enumerate(sizes, 1):
+            games.append(table_result(rng, round_, table, players[start:start + size]))
+            start += size
+    return games
+
+
+def main() -> int:
+    params = Params(discard_worst=1, tiebreak=("best_results", "wins", "table_points", "head_to_head"))
+    best = None
+    run_totals = []
+    for _ in range(RUNS):
+        games = build_tournament()  # fresh Game objects: placement is computed again
+        timings = {}
+        for name in FORMULAS:
+            start = time.perf_counter()
+            result = score_tournament(name, params, games)
+            timings[name] = time.perf_counter() - start
+            assert len(result.standings) == PLAYERS
+        run_totals.append(sum(timings.values()))
+        if best is None or sum(timings.values()) < sum(best.values()):
+            best = timings
+    print(f"{PLAYERS} players, {ROUNDS} rounds, {len(games)} games; best of {RUNS} runs")
+    for name, seconds in best.items():
+        print(f"  {name:<15} {seconds:.4f} s")
+    total = sum(best.values())
+    print(f"  {'total':<15} {total:.4f} s (target < {TARGET_SECONDS} s)")
+    print(f"  slowest run total {max(run_totals):.4f} s")
+    return 0 if total < TARGET_SECONDS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""`python -m scoring`: one JSON document on stdin, one on stdout (SCORING.md section 9).
+
+Exit 0 with the result; exit 2 with exactly one line on stderr when the input is invalid.
+"""
+from __future__ import annotations
+
+import sys
+
+from .contract import dumps, loads, parse_document, result_to_json
+from .engine import score_tournament
+from .errors import ScoringError
+
+MAX_MESSAGE = 1000
+
+
+def _one_line(message: str) -> str:
+    # Player ids are user data: escape anything that could break the single line.
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+
+
+def run(data: bytes) -> tuple[int, str, str]:
+    """Process one input document: (exit code, stdout text, stderr line)."""
+    try:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return 2, "", "invalid input: not UTF-8 text"
+        formula, params, games, absences = parse_document(loads(text))
+        result = score_tournament(formula, params, games, absences=absences)
+        return 0, dumps(result_to_json(result)), ""
+    except ScoringError as exc:
+        return 2, "", _one_line(exc.message)
+    except RecursionError:
+        return 2, "", "invalid input: nested too deeply"
+    except MemoryError:
+        return 2, "", "invalid input: too large"
+    except Exception as exc:  # never a traceback on the contract's stderr
+        return 2, "", _one_line(f"internal error: {type(exc).__name__}: {exc}")
+
+
+def main() -> int:
+    code, out, err = run(sys.stdin.buffer.read())
+    try:
+        if out:
+            sys.stdout.buffer.write(out.encode("ascii"))
+            sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        pass
+    if err:
+        sys.stderr.buffer.write((err + "\n").encode("utf-8", "backslashreplace"))
+        sys.stderr.buffer.flush()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

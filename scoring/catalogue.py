@@ -1,0 +1,467 @@
+"""Help-page metadata of every formula: names, rules and interpretations in Italian and English,
+sources, parameters and worked examples that the help page runs through the engine live.
+
+`CATALOGUE[name]` is a `FormulaInfo`; `FormulaInfo.run_example(i)` scores example i.
+Interpretations (SCORING.md: "Every interpretation must be visible to organisers") are listed per
+formula, plus `GENERAL_INTERPRETATIONS` that apply to all of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .engine import score_tournament
+from .formulas import FORMULAS
+from .model import DEFAULT_PARAMS, Game, Params, PlayerResult, Result
+
+SEED_FIRK = "seeds/000_a7942d4744a6b9ce.txt"
+SEED_TEAMS = "seeds/001_18de2188b0a5f530.txt"
+SEED_BOX = "seeds/002_67dc180d12b8b9c6.txt"
+SEED_FIRENZE = "seeds/003_4a543a8b0dba345f.txt"
+SEED_RTU = "seeds/004_03decf7dfad5da76.txt"
+
+
+@dataclass(frozen=True)
+class Text:
+    """The same text in Italian (the default language) and English."""
+    it: str
+    en: str
+
+    def get(self, language: str) -> str:
+        return self.en if language.startswith("en") else self.it
+
+
+@dataclass(frozen=True)
+class Source:
+    document: str   # seed file
+    section: str    # article or heading in that document
+
+
+@dataclass(frozen=True)
+class Example:
+    title: Text
+    games: tuple[Game, ...]
+    params: Params = DEFAULT_PARAMS
+
+
+@dataclass(frozen=True)
+class ParameterInfo:
+    name: str
+    label: Text
+    help: Text
+    default: object
+
+
+@dataclass(frozen=True)
+class FormulaInfo:
+    key: str
+    name: Text
+    summary: Text
+    rules: tuple[Text, ...]
+    sources: tuple[Source, ...]
+    interpretations: tuple[Text, ...]
+    parameters: tuple[str, ...]
+    examples: tuple[Example, ...] = field(default_factory=tuple)
+
+    @property
+    def ranking(self) -> str:
+        return FORMULAS[self.key].ranking
+
+    def run_example(self, index: int = 0) -> Result:
+        """Score worked example `index` with the engine."""
+        example = self.examples[index]
+        return score_tournament(self.key, example.params, example.games)
+
+
+def _p(pid, tp, **kw):
+    return PlayerResult(pid, Decimal(tp), **kw)
+
+
+RUNNING_EXAMPLE = Example(
+    Text("Tavolo da 4: A 62, B 48, C 30, D eliminato per primo",
+         "4-player table: A 62, B 48, C 30, D eliminated first"),
+    (Game(1, 1, (_p("A", 62), _p("B", 48), _p("C", 30), _p("D", 0, eliminated=1))),))
+FIVE_PLAYER_EXAMPLE = Example(
+    Text("Tavolo da 5: A 70, B 66, C 51, D 20, E eliminato per primo",
+         "5-player table: A 70, B 66, C 51, D 20, E eliminated first"),
+    (Game(1, 1, (_p("A", 70), _p("B", 66), _p("C", 51), _p("D", 20), _p("E", 0, eliminated=1))),))
+RISIKO_EXAMPLE = Example(
+    Text("RisiKo! di A (40 punti tavolo registrati); B 55, C 20, D 12",
+         "A makes RisiKo! (40 table points recorded); B 55, C 20, D 12"),
+    (Game(1, 1, (_p("A", 40, risiko=True), _p("B", 55), _p("C", 20), _p("D", 12))),))
+TIE_EXAMPLE = Example(
+    Text("Parità al primo posto: A 50, B 50, C 31, D 9", "Tie for first: A 50, B 50, C 31, D 9"),
+    (Game(1, 1, (_p("A", 50), _p("B", 50), _p("C", 31), _p("D", 9))),))
+TWO_ROUNDS_EXAMPLE = Example(
+    Text("Due turni, otto giocatori", "Two rounds, eight players"),
+    (Game(1, 1, (_p("A", 62), _p("B", 48), _p("C", 30), _p("D", 0, eliminated=1))),
+     Game(1, 2, (_p("E", 40), _p("F", 39), _p("G", 2), _p("H", 1))),
+     Game(2, 1, (_p("A", 10), _p("E", 50), _p("C", 45), _p("G", 0, eliminated=1))),
+     Game(2, 2, (_p("B", 70), _p("F", 20), _p("D", 30), _p("H", 10)))))
+COMO_EXAMPLE = Example(
+    Text("Como: la stessa partita a 4 (correttivo 4/5) e a 5 giocatori",
+         "Como: the same game at 4 players (corrective 4/5) and at 5"),
+    RUNNING_EXAMPLE.games + (Game(1, 2, FIVE_PLAYER_EXAMPLE.games[0].players),),
+    Params(como_reference=5))
+
+COMMON_PARAMETERS = ("discard_worst", "best_of", "como_reference", "tiebreak")
+
+PARAMETERS = {p.name: p for p in (
+    ParameterInfo("discard_worst",
+                  Text("Scarti", "Discards"),
+                  Text("Quanti risultati peggiori di ogni giocatore non contano.",
+                       "How many of each player's worst results do not count."), 0),
+    ParameterInfo("best_of",
+                  Text("Migliori risultati", "Best results"),
+                  Text("Se indicato, contano solo gli N risultati migliori (Como: i migliori 3 su 4).",
+                       "When set, only the N best results count (Como: best 3 of 4)."), None),
+    ParameterInfo("como_reference",
+                  Text("Correttivo di Como", "Como corrective"),
+                  Text("Se indicato (di solito 5), i punti di una partita sono moltiplicati per "
+                       "giocatori al tavolo / riferimento: 3/5, 4/5, 6/5 (seed 000, regola 5).",
+                       "When set (usually 5), a game's points are multiplied by players at the table / "
+                       "reference: 3/5, 4/5, 6/5 (seed 000, rule 5)."), None),
+    ParameterInfo("tiebreak",
+                  Text("Spareggi", "Tie-breaks"),
+                  Text("Criteri applicati in ordine ai giocatori a pari merito: migliori risultati, "
+                       "vittorie, punti tavolo, scontro diretto.",
+                       "Criteria applied in order to tied players: best results, wins, table points, "
+                       "head to head."), ()),
+    ParameterInfo("bonus",
+                  Text("Bonus vittoria", "Win bonus"),
+                  Text("Punti aggiunti al vincitore del tavolo.", "Points added to the table winner."), 50),
+    ParameterInfo("spartaco_malus",
+                  Text("Malus RisiKo! subito", "Malus for a RisiKo! suffered"),
+                  Text("Con un RisiKo! al tavolo ogni altro giocatore prende 100 meno questo valore.",
+                       "With a RisiKo! at the table every other player gets 100 minus this value."), 14),
+)}
+
+SHARED_PLACES = Text(
+    "Interpretazione: i giocatori a pari merito (stessi punti tavolo, non separati dagli spareggi "
+    "del tavolo) si dividono in parti uguali la somma dei punti delle posizioni che occupano insieme.",
+    "Interpretation: players who share a place (same table points, not separated by the table's "
+    "tie-break) share equally the sum of the points of the positions they jointly occupy.")
+TABLE_TIE_BREAK = Text(
+    "Interpretazione: una parità risolta al tavolo con il piazzamento esplicito (criteri di spareggio "
+    "del R.T.U.) non è più una parità: conta il piazzamento deciso.",
+    "Interpretation: a tie settled at the table with an explicit place (the R.T.U. tie-break list) is "
+    "no longer a tie: the decided place counts.")
+SHARED_WIN = Text(
+    "Interpretazione: un primo posto condiviso conta come vittoria per ciascuno dei giocatori.",
+    "Interpretation: a shared first place counts as a win for each of the tied players.")
+
+GENERAL_INTERPRETATIONS = (
+    SHARED_PLACES,
+    Text("Interpretazione: senza spareggi configurati, i giocatori con lo stesso totale (arrotondato a "
+         "2 decimali) condividono la posizione.",
+         "Interpretation: with no tie-breaks configured, players with the same total (rounded to 2 "
+         "decimals) share the rank."),
+    Text("Interpretazione: lo scontro diretto guarda l'ultima partita giocata insieme da tutti i "
+         "giocatori a pari merito; se non ce n'è una, si passa al criterio successivo.",
+         "Interpretation: head to head looks at the latest game played together by all the tied "
+         "players; when there is none, the next criterion applies."),
+    Text("Interpretazione: il confronto dei migliori risultati usa i risultati che contano (dopo scarti "
+         "e migliori N), dal migliore in giù.",
+         "Interpretation: best results compares the counted results (after discards and best-of), "
+         "best first."),
+    Text("Interpretazione: lo spareggio sui punti tavolo somma i punti tavolo di tutte le partite, "
+         "anche quelle scartate (RisiKo! vale 100).",
+         "Interpretation: the table points tie-break adds the table points of every game, discarded "
+         "ones included (RisiKo! counts 100)."),
+    Text("Un giocatore squalificato da una partita è considerato il primo eliminato del tavolo "
+         "(casistica R.T.U.).",
+         "A player disqualified from a game is treated as the first eliminated of the table (R.T.U. "
+         "casebook)."),
+    Text("Un'assenza o una sconfitta a tavolino vale 0 per quel turno e conta come risultato giocato "
+         "per gli scarti.",
+         "An absence or a forfeit scores 0 for that round and counts as a played result for discards."),
+    Text("Ordine: formula, poi correttivo di Como, poi penalità; una penalità non porta mai un "
+         "risultato sotto 0.",
+         "Order: formula, then Como corrective, then penalties; a penalty never takes a result below 0."),
+)
+
+_PLACE_TABLES = Text(
+    "Interpretazione: i tavoli da 3 usano i valori dei tavoli da 4 per i posti 1-3; i tavoli da 6 "
+    "usano i valori dei tavoli da 5 più il sesto: 40 meno il distacco, minimo 30; eliminati fino a 50 "
+    "(scalini di 10).",
+    "Interpretation: 3-player tables use the 4-player values for places 1-3; 6-player tables use the "
+    "5-player values plus 6th: 40 minus the gap, at least 30; eliminated up to 50 (steps of 10).")
+
+
+def _conversione_rules(top: int) -> tuple[Text, ...]:
+    return (
+        Text("Un secondo di un tavolo è sempre davanti ai terzi e ai quarti degli altri tavoli: conta "
+             "prima il piazzamento, poi il distacco.",
+             "A second of one table is always ahead of the thirds and fourths of other tables: place "
+             "first, then the gap."),
+        Text(f"Primo: {top} punti più il distacco dal secondo in centesimi. Secondo: 100 meno il "
+             "distacco dal vincitore, minimo 80. Terzo: 80 meno il distacco, minimo 60. Quarto: 60 "
+             "meno il distacco, minimo 40.",
+             f"1st: {top} plus the gap to the second in hundredths. 2nd: 100 minus the gap to the "
+             "winner, at least 80. 3rd: 80 minus the gap, at least 60. 4th: 60 minus the gap, at "
+             "least 40."),
+        Text("Tavoli da 5: secondo 100 meno il distacco (minimo 90), terzo 80 (minimo 70), quarto 60 "
+             "(minimo 50), quinto 50 (minimo 40).",
+             "5-player tables: 2nd 100 minus the gap (at least 90), 3rd 80 (at least 70), 4th 60 (at "
+             "least 50), 5th 50 (at least 40)."),
+        Text("Eliminati: 10 al primo eliminato, 20 al secondo, 30 al terzo (40 al quarto in un tavolo "
+             "da 5).",
+             "Eliminated: 10 to the first eliminated, 20 to the second, 30 to the third (40 to a "
+             "fourth at a 5-player table)."),
+        Text(f"RisiKo!: {top + 1} meno i punti tavolo del secondo in centesimi; gli altri sono piazzati "
+             "normalmente con 100 punti tavolo al vincitore.",
+             f"RisiKo!: {top + 1} minus the second's table points in hundredths; the others are placed "
+             "normally with 100 table points for the winner."),
+    )
+
+
+_ENTRIES = (
+    FormulaInfo(
+        key="punti_tavolo",
+        name=Text("Punti tavolo", "Table points"),
+        summary=Text("I punti-torneo sono i punti tavolo.", "Tournament points are the table points."),
+        rules=(
+            Text("Punti tavolo: la somma dei valori (Tab. D) dei territori del proprio obiettivo "
+                 "posseduti a fine partita. Chi fa RisiKo! conta 100; un eliminato 0.",
+                 "Table points: the sum of the values (Tab. D) of the objective territories held at the "
+                 "end. A RisiKo! counts 100; an eliminated player 0."),
+            Text("Torneo di Como: migliori 3 serate su 4, tavoli da 5, correttivi 3/5, 4/5, 6/5, "
+                 "spareggio sui migliori risultati.",
+                 "Como tournament: best 3 evenings of 4, 5-player tables, correctives 3/5, 4/5, 6/5, "
+                 "tie-break on the best results."),
+        ),
+        sources=(Source(SEED_FIRK, "art. 46-47, Tab. D"), Source(SEED_FIRK, "Variante 51.1, regole 3-5")),
+        interpretations=(),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, COMO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="conversione150",
+        name=Text("Conversione 150", "Conversion 150"),
+        summary=Text("150 al vincitore, poi punti per piazzamento meno il distacco, con un minimo.",
+                     "150 to the winner, then place points minus the gap, with a minimum."),
+        rules=_conversione_rules(150),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, "conversione 150"'),),
+        interpretations=(_PLACE_TABLES, SHARED_PLACES),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="conversione200",
+        name=Text("Conversione 200", "Conversion 200"),
+        summary=Text("Come la conversione 150, ma il vincitore prende 200: una vittoria vale più di due "
+                     "ottimi secondi posti.",
+                     "Like conversion 150, but the winner gets 200: one win is worth more than two "
+                     "excellent second places."),
+        rules=_conversione_rules(200),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, "conversione 200"'),),
+        interpretations=(
+            Text("Interpretazione: con RisiKo! il vincitore prende 201 meno i punti tavolo del secondo "
+                 "in centesimi, per analogia con la conversione 150.",
+                 "Interpretation: with RisiKo! the winner gets 201 minus the second's table points in "
+                 "hundredths, by analogy with conversion 150."),
+            _PLACE_TABLES, SHARED_PLACES),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="bonus50",
+        name=Text("Punti tavolo più bonus vittoria", "Table points plus win bonus"),
+        summary=Text("Punti tavolo, più un bonus (di solito 50) al vincitore.",
+                     "Table points, plus a bonus (usually 50) for the winner."),
+        rules=(
+            Text("I punti-torneo sono i punti tavolo; il vincitore aggiunge un bonus (di solito 50). "
+                 "Con RisiKo! 100 più il bonus, quindi 150.",
+                 "Tournament points are the table points; the winner adds a bonus (usually 50). With "
+                 "RisiKo! 100 plus the bonus, so 150."),
+            Text("Due primi con gli stessi punti tavolo si dividono il bonus (25 a testa); se la parità "
+                 "riguarda più di due giocatori il bonus non viene assegnato.",
+                 "Two players first with the same table points split the bonus (25 each); when more "
+                 "than two are tied, no bonus is given."),
+            Text("Usata ai Nazionali EG e ai Raduni.", "Used at the EG Nationals and the Raduni."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, punti tavolo con "bonus per la vittoria"'),),
+        interpretations=(TABLE_TIE_BREAK,),
+        parameters=COMMON_PARAMETERS + ("bonus",),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="vittorie",
+        name=Text("Numero di vittorie", "Number of wins"),
+        summary=Text("In classifica conta prima il numero di partite vinte, poi i punti.",
+                     "The standings count games won first, then points."),
+        rules=(
+            Text("Punti di ogni partita come con il bonus vittoria: punti tavolo più il bonus al "
+                 "vincitore.",
+                 "Points of each game as with the win bonus: table points plus the bonus for the winner."),
+            Text("La classifica ordina per numero di partite vinte e solo dopo per punti totali.",
+                 "The standings order by number of games won and only then by total points."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, "numero di vittorie"'),),
+        interpretations=(SHARED_WIN, TABLE_TIE_BREAK),
+        parameters=COMMON_PARAMETERS + ("bonus",),
+        examples=(TWO_ROUNDS_EXAMPLE, RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="triestino",
+        name=Text("Metodo triestino", "Trieste method"),
+        summary=Text("Vittorie prima; poi la quota dei punti tavolo fatta al proprio tavolo.",
+                     "Wins first; then the share of the table's points a player made."),
+        rules=(
+            Text("La classifica ordina per numero di partite vinte.",
+                 "The standings order by number of games won first."),
+            Text("Poi conta la percentuale dei punti tavolo fatta al tavolo: fatto 400 il totale di un "
+                 "tavolo da 4 (500 da 5), punti = punti tavolo x 400 / somma dei punti tavolo.",
+                 "Then the share of the table's points: with the total of a 4-player table made 400 "
+                 "(500 at 5), points = table points x 400 / sum of the table points."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, metodo "triestino"'),),
+        interpretations=(
+            Text("Interpretazione: RisiKo! conta 100 punti tavolo; tavoli da 3 e da 6 valgono 300 e "
+                 "600; se la somma del tavolo è 0 tutti prendono 0.",
+                 "Interpretation: RisiKo! counts 100 table points; 3- and 6-player tables are worth 300 "
+                 "and 600; when the table's sum is 0 everyone gets 0."),
+            SHARED_WIN),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TWO_ROUNDS_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="standard",
+        name=Text("Punti standard", "Standard points"),
+        summary=Text("12, 7, 5, 3 per piazzamento, più i punti tavolo in centesimi.",
+                     "12, 7, 5, 3 by place, plus the table points as hundredths."),
+        rules=(
+            Text("Primo 12, secondo 7, terzo 5, quarto 3 punti-torneo, più i propri punti tavolo in "
+                 "centesimi. RisiKo!: 13.",
+                 "1st 12, 2nd 7, 3rd 5, 4th 3 tournament points, plus one's table points as hundredths. "
+                 "RisiKo!: 13."),
+            Text("Eliminati: 1 al primo eliminato, 2 al secondo, 3 al terzo.",
+                 "Eliminated: 1 to the first eliminated, 2 to the second, 3 to the third."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, metodo dei "punti standard"'),),
+        interpretations=(
+            Text("Interpretazione (come il programma GestioneTorneo): tavoli da 5, quinto 2 più i "
+                 "centesimi; un eliminato prende 5 meno il piazzamento finale (0, 1, 2, 3 per i posti "
+                 "5, 4, 3, 2), che ai tavoli da 4 coincide con la regola 1/2/3.",
+                 "Interpretation (as the GestioneTorneo software does): 5-player tables, 5th 2 plus "
+                 "hundredths; an eliminated player gets 5 minus the final place (0, 1, 2, 3 for places "
+                 "5, 4, 3, 2), which equals the 1/2/3 rule at 4-player tables."),
+            Text("Interpretazione: sesto posto 1 più i centesimi; un eliminato sesto prende 0; ai "
+                 "tavoli da 3 un eliminato prende 5 meno il piazzamento.",
+                 "Interpretation: 6th place 1 plus hundredths; an eliminated 6th gets 0; at 3-player "
+                 "tables an eliminated player gets 5 minus the place."),
+            SHARED_PLACES),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="faentino",
+        name=Text("Metodo faentino", "Faenza method"),
+        summary=Text("100 al vincitore, 50 a chi resta entro 15 punti, 10 agli altri.",
+                     "100 to the winner, 50 to those within 15 points, 10 to the others."),
+        rules=(
+            Text("Vincitore 100 punti-torneo (110 con RisiKo!); sconfitti distaccati fino a 15 punti "
+                 "tavolo 50; distaccati di oltre 15 punti 10; eliminati 0.",
+                 "Winner 100 tournament points (110 with RisiKo!); losers within 15 table points 50; "
+                 "further behind 10; eliminated 0."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, metodo "faentino"'),),
+        interpretations=(
+            Text("Interpretazione: con RisiKo! il distacco si misura da 100 punti tavolo.",
+                 "Interpretation: with RisiKo! the gap is measured from 100 table points."),
+            SHARED_PLACES),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="spartaco",
+        name=Text("Formula Spartaco", "Spartaco formula"),
+        summary=Text("100 più i punti tavolo al vincitore, 100 meno il distacco agli altri.",
+                     "100 plus table points to the winner, 100 minus the gap to the others."),
+        rules=(
+            Text("Vincitore: 100 più i punti tavolo (con RisiKo! 186). Sconfitti: 100 meno il distacco "
+                 "dal vincitore; un eliminato ha 0 punti tavolo.",
+                 "Winner: 100 plus table points (with RisiKo! 186). Losers: 100 minus the gap to the "
+                 "winner; an eliminated player has 0 table points."),
+            Text("In caso di RisiKo! subito si prende un malus di 14 punti-torneo.",
+                 "A RisiKo! suffered costs a malus of 14 tournament points."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, formula "Spartaco"'),),
+        interpretations=(
+            Text("Interpretazione: con RisiKo! il vincitore prende 186 e ogni altro giocatore 100 meno "
+                 "il malus (86 con il malus di 14, modificabile).",
+                 "Interpretation: with RisiKo! the winner gets 186 and every other player 100 minus the "
+                 "malus (86 with the default malus of 14, adjustable)."),
+            SHARED_PLACES),
+        parameters=COMMON_PARAMETERS + ("spartaco_malus",),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="maialino",
+        name=Text("Formula maialino", "Maialino formula"),
+        summary=Text("Metà dei punti tavolo più un bonus di 60, 10, 5 ai primi tre.",
+                     "Half the table points plus a bonus of 60, 10, 5 to the first three."),
+        rules=(
+            Text("Punti tavolo dimezzati più un bonus: 60 al vincitore, 10 al secondo, 5 al terzo. "
+                 "RisiKo! conta 100 punti tavolo (50 più 60); eliminati 0.",
+                 "Half the table points plus a bonus: 60 to the winner, 10 to the second, 5 to the "
+                 "third. RisiKo! counts 100 table points (50 plus 60); eliminated 0."),
+            Text("Parità fra due giocatori: il bonus del posto si divide (due primi 30 a testa, il "
+                 "successivo prende il bonus del terzo). Tre primi a pari merito: 10 a testa. Ogni "
+                 "altra parità fra tre o più: nessun bonus.",
+                 "Tie between two players: the place's bonus is split (two first 30 each, the next "
+                 "player takes the third-place bonus). Three tied first: 10 each. Any other tie of "
+                 "three or more: no bonus."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, formula "maialino" (RCU I Maialini, Modena)'),),
+        interpretations=(TABLE_TIE_BREAK,),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="veronese",
+        name=Text("Formula veronese/trentina", "Verona/Trento formula"),
+        summary=Text("Punti tavolo più 100, 60, 40, 20 per piazzamento.",
+                     "Table points plus 100, 60, 40, 20 by place."),
+        rules=(
+            Text("Primo: punti tavolo + 100; secondo + 60; terzo + 40; quarto + 20.",
+                 "1st: table points + 100; 2nd + 60; 3rd + 40; 4th + 20."),
+            Text("Gli eliminati hanno 0 punti tavolo e prendono il bonus del loro piazzamento finale.",
+                 "Eliminated players have 0 table points and get the bonus of their final place."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, formula "veronese/trentina"'),),
+        interpretations=(
+            Text("Interpretazione: quinto e sesto posto + 0.", "Interpretation: 5th and 6th place + 0."),
+            SHARED_PLACES),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="medagliere",
+        name=Text("Medagliere olimpico", "Olympic medal table"),
+        summary=Text("Classifica per numero di primi posti, poi di secondi, terzi, quarti.",
+                     "Standings by number of first places, then seconds, thirds, fourths."),
+        rules=(
+            Text("La classifica tiene conto del numero di vittorie, poi dei secondi posti, poi dei terzi "
+                 "e infine dei quarti (e dei quinti) ottenuti in tutto il torneo.",
+                 "The standings count wins, then second places, then thirds and finally fourths (and "
+                 "fifths) over the whole tournament."),
+            Text("I punti mostrati per ogni partita sono i punti tavolo.",
+                 "The points shown for each game are the table points."),
+        ),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, "medagliere olimpico"'),),
+        interpretations=(
+            Text("Interpretazione: un posto condiviso conta per ciascuno come quel posto (due primi: "
+                 "due ori, nessun argento); i giocatori con lo stesso medagliere condividono la "
+                 "posizione se non sono configurati spareggi; il sesto posto non entra nel medagliere.",
+                 "Interpretation: a shared place counts as that place for each player (two firsts: two "
+                 "golds, no silver); players with the same medal counts share the rank unless "
+                 "tie-breaks are configured; a 6th place is not a medal."),),
+        parameters=COMMON_PARAMETERS,
+        examples=(TWO_ROUNDS_EXAMPLE, RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE),
+    ),
+)
+
+CATALOGUE: dict[str, FormulaInfo] = {info.key: info for info in _ENTRIES}
+
+assert tuple(CATALOGUE) == tuple(FORMULAS), "catalogue and registry list the same formulas"

@@ -1,0 +1,154 @@
+"""The JSON contract of `python -m scoring` (SCORING.md section 9): parsing and output."""
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+from .errors import InvalidDocument
+from .formulas import get_formula
+from .model import Absence, Game, Params, PlayerResult
+from .numeric import ZERO, as_float
+
+_PARAM_KEYS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus",
+               "tournament_penalties")
+
+
+def _reject_constant(name):
+    raise InvalidDocument(f"invalid JSON: {name} is not a valid number", code="not_finite")
+
+
+def loads(text: str):
+    """JSON -> Python with exact decimals; NaN and Infinity are refused."""
+    if not text.strip():
+        raise InvalidDocument("empty input: expected a JSON object", code="empty")
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+    except InvalidDocument:
+        raise
+    except json.JSONDecodeError as exc:
+        raise InvalidDocument(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                              code="json") from None
+    except RecursionError:
+        raise InvalidDocument("invalid JSON: nested too deeply", code="json") from None
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise InvalidDocument(f"invalid JSON: {exc}", code="json") from None
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and type(value) is not bool
+
+
+def _player_id(value) -> bool:
+    return (isinstance(value, str) and value != "") or _whole(value)
+
+
+def parse_document(doc):
+    """Validate the shape of an input document; returns (formula, Params, [Game], [Absence]).
+
+    Field values (TP, places, ...) are checked by the engine's validation, which names the round,
+    table and player.
+    """
+    if not isinstance(doc, dict):
+        raise InvalidDocument("the input must be a JSON object", code="shape")
+    if "formula" not in doc:
+        raise InvalidDocument("formula is missing", code="shape", field="formula")
+    formula = doc["formula"]
+    if not isinstance(formula, str):
+        raise InvalidDocument("formula must be a string", code="shape", field="formula")
+    formula = get_formula(formula)
+
+    raw_params = doc.get("params")
+    if raw_params is None:
+        raw_params = {}
+    if not isinstance(raw_params, dict):
+        raise InvalidDocument("params must be an object", code="shape", field="params")
+    kwargs = {k: raw_params[k] for k in _PARAM_KEYS if raw_params.get(k) is not None}
+    if isinstance(kwargs.get("tiebreak"), list):
+        kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
+    params = Params(**kwargs)
+
+    raw_games = doc.get("games")
+    if not isinstance(raw_games, list):
+        raise InvalidDocument("games must be a list", code="shape", field="games")
+    games = []
+    id_types = set()
+    for i, raw in enumerate(raw_games, 1):
+        if not isinstance(raw, dict):
+            raise InvalidDocument("must be an object", code="shape", location=f"game {i}")
+        round_, table = raw.get("round"), raw.get("table")
+        if not _whole(round_) or round_ < 0:
+            raise InvalidDocument("round must be a whole number of at least 0", code="shape",
+                                  field="round", location=f"game {i}")
+        if not _whole(table) or table < 0:
+            raise InvalidDocument("table must be a whole number of at least 0", code="shape",
+                                  field="table", location=f"game {i} (round {round_})")
+        raw_players = raw.get("players")
+        if not isinstance(raw_players, list):
+            raise InvalidDocument("players must be a list", code="shape", round=round_, table=table,
+                                  field="players")
+        players = []
+        for j, p in enumerate(raw_players, 1):
+            if not isinstance(p, dict):
+                raise InvalidDocument(f"player {j} must be an object", code="shape", round=round_,
+                                      table=table, field="players")
+            pid = p.get("id")
+            if not _player_id(pid):
+                raise InvalidDocument(f"player {j}: id must be a non-empty string or a whole number",
+                                      code="shape", round=round_, table=table, field="id")
+            id_types.add(type(pid))
+            players.append(_player(p, pid, round_, table))
+        games.append(Game(round_, table, tuple(players)))
+    if len(id_types) > 1:
+        raise InvalidDocument("player ids must be all strings or all whole numbers", code="shape",
+                              field="id")
+
+    absences = []
+    raw_absences = doc.get("absences")
+    if raw_absences is not None:
+        if not isinstance(raw_absences, list):
+            raise InvalidDocument("absences must be a list", code="shape", field="absences")
+        for i, a in enumerate(raw_absences, 1):
+            if not isinstance(a, dict) or not _whole(a.get("round")) or not _player_id(a.get("player")):
+                raise InvalidDocument(f"absence {i} must be an object with a whole round and a player id",
+                                      code="shape", field="absences")
+            absences.append(Absence(a["round"], a["player"]))
+    return formula, params, games, absences
+
+
+def _player(p: dict, pid, round_, table) -> PlayerResult:
+    eliminated = p.get("eliminated")
+    if eliminated is False:
+        eliminated = None
+    risiko = p.get("risiko")
+    disqualified = p.get("disqualified")
+    if "table_points" in p and p["table_points"] is not None:
+        tp = p["table_points"]
+    elif eliminated is not None or risiko is True or disqualified is True:
+        tp = ZERO  # nothing to record: an eliminated player holds 0, RisiKo! counts 100 anyway
+    else:
+        raise InvalidDocument("table points are missing", code="shape", round=round_, table=table,
+                              player=pid, field="table_points")
+    return PlayerResult(
+        id=pid, table_points=tp, risiko=False if risiko is None else risiko, eliminated=eliminated,
+        place=p.get("place"), penalty=ZERO if p.get("penalty") is None else p["penalty"],
+        disqualified=False if disqualified is None else disqualified)
+
+
+def result_to_json(result) -> dict:
+    """Result -> the output document: numbers rounded half-up to 2 decimals as floats."""
+    ranking = get_formula(result.formula).ranking
+    games = [{"round": g.round, "table": g.table,
+              "points": {p.player: as_float(p.points) for p in g.players}} for g in result.games]
+    rows = []
+    for r in result.standings:
+        row = {"rank": r.rank, "player": r.player, "total": as_float(r.total)}
+        if ranking == "wins":
+            row["wins"] = r.wins
+        elif ranking == "medals":
+            row["medals"] = list(r.medals)
+        rows.append(row)
+    return {"games": games, "standings": rows}
+
+
+def dumps(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=True, allow_nan=False) + "\n"

@@ -1,0 +1,64 @@
+"""End of a timed game, the "sdadata" (SCORING.md section 10; seeds 004, 000, 003).
+
+`extra_round` counts the rounds in which the end roll is made: 1 is the first round with a roll.
+The rounds played after the time limit and before any roll are in ROUNDS_BEFORE_ROLLING.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import InvalidParams
+
+VARIANTS = ("standard", "or_less", "lariana", "firenze")
+# Seed 004: the round in progress at the time limit is the second-to-last, rolls follow the last.
+# Seed 000 (Lariana): three more rounds, then the rolling rounds. Seed 003 (Firenze): the arbiter
+# rolls after the round in progress.
+ROUNDS_BEFORE_ROLLING = {"standard": 1, "or_less": 1, "lariana": 3, "firenze": 0}
+MAX_CONQUESTS_TO_ROLL = 2  # seed 004: no roll after conquering 3 or more territories in the turn
+
+
+@dataclass(frozen=True)
+class EndRoll:
+    """What ends the game in one extra round."""
+    variant: str
+    extra_round: int
+    dice: int                 # two dice, one for Firenze (rolled by the arbiter)
+    ending: frozenset[int]    # dice sums (faces for one die) that end the game
+    by_arbiter: bool = False  # Firenze: the arbiter rolls once per round
+
+    @property
+    def probability(self) -> Fraction:
+        """Chance that one roll ends the game (seed 004 lists 3/36, 7/36, 12/36, 18/36)."""
+        if self.dice == 1:
+            return Fraction(len(self.ending & set(range(1, 7))), 6)
+        hits = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b in self.ending)
+        return Fraction(hits, 36)
+
+
+def end_roll(variant: str, extra_round: int) -> EndRoll:
+    """Seed 004: sum 4 in the first extra round, 4-5 in the second, 4-6 in the third, 4-7 from the
+    fourth on; variant "or_less": <= 4, <= 5, <= 6, <= 7. Seed 000 Lariana: 4, then 4 or 7.
+    Seed 003 Firenze: the arbiter rolls one die, 1-2 ends."""
+    if variant not in VARIANTS:
+        raise InvalidParams(f"unknown end-roll variant {variant!r} (known: {', '.join(VARIANTS)})",
+                            field="variant")
+    if not isinstance(extra_round, int) or type(extra_round) is bool or extra_round < 1:
+        raise InvalidParams("the extra round is a whole number from 1", field="extra_round")
+    if variant == "firenze":
+        return EndRoll(variant, extra_round, 1, frozenset({1, 2}), by_arbiter=True)
+    if variant == "lariana":
+        return EndRoll(variant, extra_round, 2, frozenset({4} if extra_round == 1 else {4, 7}))
+    highest = 3 + min(extra_round, 4)
+    lowest = 2 if variant == "or_less" else 4
+    return EndRoll(variant, extra_round, 2, frozenset(range(lowest, highest + 1)))
+
+
+def ends_game(variant: str, extra_round: int, roll: int) -> bool:
+    """True when `roll` (sum of two dice, or the arbiter's die) ends the game."""
+    return roll in end_roll(variant, extra_round).ending
+
+
+def may_roll(conquered_this_turn: int) -> bool:
+    """Seed 004: a player who conquered 3 or more territories in the turn does not roll."""
+    return conquered_this_turn <= MAX_CONQUESTS_TO_ROLL

@@ -1,0 +1,56 @@
+"""The single entry point the web application calls: `score_tournament`."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from .formulas import get_formula
+from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result
+from .modifiers import apply_penalty
+from .numeric import engine_context
+from .standings import build_standings
+
+
+def _score(formula, game: Game, params: Params) -> GameScore:
+    placement = game.placement
+    values = formula.table(placement, params)
+    reference = params.como_reference
+    n = placement.n
+    corrective = reference is not None and n != reference
+    players = []
+    for seat, value in zip(placement.seats, values):
+        # SCORING.md section 5: formula, then Como corrective, then penalties.
+        corrected = value * n / reference if corrective else value
+        penalty = seat.penalty
+        final = apply_penalty(corrected, penalty) if penalty else corrected
+        players.append(PlayerScore(seat.player, seat.rank, seat.tp, value, corrected, penalty, final,
+                                   seat.eliminated, seat.risiko))
+    return GameScore(game.round, game.table, tuple(players),
+                     (n, reference) if reference is not None else None)
+
+
+def score_game(formula, game: Game, params: Params | None = None) -> GameScore:
+    """One game's points under a formula, with Como corrective and penalties (sections 4-5)."""
+    with engine_context():
+        return _score(get_formula(formula), game, params or DEFAULT_PARAMS)
+
+
+def score_tournament(formula, params: Params | None = None, games: Sequence[Game] = (), *,
+                     absences: Iterable[Absence] = ()) -> Result:
+    """Score every game and build the standings (SCORING.md sections 2-6).
+
+    formula: a name of `FORMULAS` ("conversione150") or a formula object.
+    params: `Params`, or a mapping of its fields (None = defaults).
+    games: `Game` objects in any order; `round` orders them for the head-to-head tie-break.
+    absences: `Absence(round, player)`: 0 for that round, counted as a played result.
+
+    Raises ScoringError (InvalidResult naming round, table, player and field; InvalidParams;
+    UnknownFormula) and computes nothing when any game is invalid.
+    """
+    formula = get_formula(formula)
+    if isinstance(params, Mapping):
+        params = Params(**params)
+    params = params or DEFAULT_PARAMS
+    with engine_context():
+        scores = tuple(_score(formula, game, params) for game in games)
+        standings = build_standings(formula, params, scores, [Absence(*a) for a in absences])
+    return Result(formula.name, params, scores, tuple(standings))

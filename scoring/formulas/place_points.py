@@ -1,0 +1,87 @@
+"""Formulas giving fixed points by place: standard, faentino, spartaco, veronese (seed 004)."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ..numeric import HUNDRED, ZERO
+from .base import PlaceFormula
+
+_STANDARD_PLACES = {1: Decimal(12), 2: Decimal(7), 3: Decimal(5), 4: Decimal(3), 5: Decimal(2), 6: Decimal(1)}
+_STANDARD_RISIKO = Decimal(13)
+_STANDARD_ELIMINATED = {p: Decimal(max(0, 5 - p)) for p in range(1, 7)}
+
+
+class Standard(PlaceFormula):
+    """Seed 004, "punti standard": 12, 7, 5, 3 by place plus TP / 100; RisiKo! 13 flat.
+
+    Eliminated: 5 - final place, never below 0 (1, 2, 3 for the first, second, third eliminated at
+    a 4-player table; 0, 1, 2, 3 for places 5, 4, 3, 2 at a 5-player table, as GestioneTorneo
+    does). 5th place 2 + TP / 100, 6th place 1 + TP / 100 (Interpretation).
+    """
+    name = "standard"
+
+    def value(self, position, seat, placement, params):
+        if seat.eliminated is not None:
+            return _STANDARD_ELIMINATED[position]
+        if seat.risiko:
+            return _STANDARD_RISIKO
+        return _STANDARD_PLACES[position] + seat.tp / HUNDRED
+
+
+_FAENTINO_WIN = Decimal(100)
+_FAENTINO_RISIKO = Decimal(110)
+_FAENTINO_CLOSE = Decimal(50)
+_FAENTINO_FAR = Decimal(10)
+_FAENTINO_MAX_GAP = Decimal(15)
+
+
+class Faentino(PlaceFormula):
+    """Seed 004, "metodo faentino": winner 100 (110 with RisiKo!); losers within 15 TP of the
+    winner 50, further behind 10; eliminated 0."""
+    name = "faentino"
+
+    def value(self, position, seat, placement, params):
+        if seat.eliminated is not None:
+            return ZERO
+        if position == 1:
+            return _FAENTINO_RISIKO if seat.risiko else _FAENTINO_WIN
+        gap = placement.winner_tp - seat.tp
+        return _FAENTINO_CLOSE if gap <= _FAENTINO_MAX_GAP else _FAENTINO_FAR
+
+
+_SPARTACO_BASE = Decimal(100)
+_SPARTACO_RISIKO_WINNER = Decimal(186)
+
+
+class Spartaco(PlaceFormula):
+    """Seed 004, formula "Spartaco": winner 100 + TP; every other player 100 - gap.
+
+    RisiKo!: the winner gets 186 and every other player 100 - malus (parameter, default 14: 86).
+    """
+    name = "spartaco"
+    parameters = ("spartaco_malus",)
+
+    def value(self, position, seat, placement, params):
+        if placement.risiko:
+            return _SPARTACO_RISIKO_WINNER if position == 1 else _SPARTACO_BASE - params.spartaco_malus
+        if position == 1:
+            return _SPARTACO_BASE + seat.tp
+        return _SPARTACO_BASE - (placement.winner_tp - seat.tp)
+
+
+_VERONESE_BONUS = {1: Decimal(100), 2: Decimal(60), 3: Decimal(40), 4: Decimal(20), 5: ZERO, 6: ZERO}
+
+
+class Veronese(PlaceFormula):
+    """Seed 004, formula "veronese/trentina": TP plus 100, 60, 40, 20 by place (5th and 6th +0,
+    Interpretation); eliminated players hold 0 TP and get the bonus of their final place."""
+    name = "veronese"
+
+    def value(self, position, seat, placement, params):
+        return seat.tp + _VERONESE_BONUS[position]
+
+
+STANDARD = Standard()
+FAENTINO = Faentino()
+SPARTACO = Spartaco()
+VERONESE = Veronese()

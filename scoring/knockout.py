@@ -1,0 +1,75 @@
+"""Knockout phases, "eliminazione diretta" (SCORING.md 4.13; seeds 003 and 004).
+
+No points: the table winner (place 1) advances. Without second chance one game decides; with
+second chance the losers of the first qualifying game play a second one, whose winners also
+advance. A tie for first must be settled at the table (explicit `place`, section 2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .errors import InvalidResult
+
+
+@dataclass(frozen=True)
+class KnockoutOutcome:
+    """Who goes on, who is out, and who still has to play the second-chance game."""
+    advancing: tuple
+    eliminated: tuple
+    second_chance: tuple = ()  # losers waiting for the second-chance game
+
+    @property
+    def complete(self) -> bool:
+        return not self.second_chance
+
+
+def table_winner(game):
+    """Seed 003: "Ogni vincitore di ciascun tavolo passerà al turno successivo" (place 1)."""
+    seats = game.placement.seats
+    if seats[0].group > 1:
+        tied = ", ".join(str(s.player) for s in seats[:seats[0].group])
+        raise InvalidResult(f"a knockout table needs one winner: settle the tie between {tied} with places",
+                            code="knockout_tie", round=game.round, table=game.table, field="place")
+    return seats[0].player
+
+
+def _split(games):
+    winners, losers = [], []
+    for game in games:
+        winner = table_winner(game)
+        winners.append(winner)
+        losers.extend(s.player for s in game.placement.seats if s.player != winner)
+    return winners, losers
+
+
+def knockout_phase(first: Sequence, second_chance: Sequence | None = None, *,
+                   with_second_chance: bool = False) -> KnockoutOutcome:
+    """Seed 004, "eliminazione diretta senza / con seconda chance".
+
+    first: the games of the phase (or of the first qualifying game).
+    second_chance: the second qualifying game's tables, played among the losers of `first`.
+    with_second_chance: True when the format has a second chance; while `second_chance` is None
+        the losers are reported in `second_chance` (they still have to play).
+    """
+    winners, losers = _split(first)
+    if not with_second_chance and second_chance is None:
+        return KnockoutOutcome(tuple(winners), tuple(losers))
+    if second_chance is None:
+        return KnockoutOutcome(tuple(winners), (), tuple(losers))
+    allowed = set(losers)
+    seen = set()
+    for game in second_chance:
+        for p in game.players:
+            if p.id not in allowed:
+                raise InvalidResult("only the losers of the first game play the second chance",
+                                    code="second_chance_player", round=game.round, table=game.table,
+                                    player=p.id, field="players")
+            if p.id in seen:
+                raise InvalidResult("plays the second chance twice", code="second_chance_twice",
+                                    round=game.round, table=game.table, player=p.id, field="players")
+            seen.add(p.id)
+    second_winners, _ = _split(second_chance)
+    advancing = tuple(winners) + tuple(second_winners)
+    out = tuple(p for p in losers if p not in set(second_winners))
+    return KnockoutOutcome(advancing, out)

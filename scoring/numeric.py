@@ -1,0 +1,48 @@
+"""Decimal helpers: exact arithmetic inside the engine, half-up rounding to 2 decimals on output."""
+from __future__ import annotations
+
+from decimal import (ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, DivisionByZero,
+                     InvalidOperation, Overflow, localcontext)
+
+ZERO = Decimal(0)
+ONE = Decimal(1)
+HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
+# Shares and the Trieste method divide by 3, 6, 7...: the engine works with 40 significant digits
+# and, before rounding a value for display, first rounds it to 20 decimals so that a tiny division
+# residue (x.xx4999...9) cannot flip a half-up rounding of a value that is exactly x.xx5.
+_FINE = Decimal("1e-20")
+ENGINE_CONTEXT = Context(prec=40, rounding=ROUND_HALF_EVEN, Emax=999_999, Emin=-999_999,
+                         traps=[InvalidOperation, DivisionByZero, Overflow])
+
+
+def engine_context():
+    """Context manager: the decimal context every public engine entry point runs in."""
+    return localcontext(ENGINE_CONTEXT)
+
+
+def shown(value: Decimal) -> Decimal:
+    """The value as shown to people: rounded half-up to 2 decimals (SCORING.md section 5)."""
+    try:
+        value = value.quantize(_FINE, context=ENGINE_CONTEXT)
+    except InvalidOperation:  # too many digits for the fine step: the value is huge, skip it
+        pass
+    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+
+
+def as_float(value: Decimal) -> float:
+    """The shown value as a JSON number (86.0, 150.14); never -0.0."""
+    return float(shown(value)) + 0.0
+
+
+def coerce_number(value):
+    """int/float -> Decimal; Decimal -0 -> 0; anything else is returned unchanged for validation."""
+    if type(value) is bool:
+        return value
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, Decimal) and value.is_zero() and value.is_signed():
+        return ZERO
+    return value

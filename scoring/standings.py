@@ -1,0 +1,233 @@
+"""Standings (SCORING.md section 6) and the multi-phase helpers.
+
+Totals add the counted results exactly; they are compared as shown (half-up, 2 decimals), so equal
+shown totals are ties. Ties go through the tie-break chain; players still tied share the rank
+(competition ranking) and are listed by id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Iterable, Sequence
+
+from .errors import InvalidResult
+from .model import MEDAL_PLACES, Absence, GameScore, Params, StandingRow
+from .modifiers import FORFEIT_POINTS, apply_penalty
+from .numeric import ZERO, shown
+from .placement import id_key
+
+
+class _Tally:
+    __slots__ = ("player", "results", "wins", "medals", "tp", "games", "total", "shown", "counted",
+                 "penalty")
+
+    def __init__(self, player):
+        self.player = player
+        self.results = []   # (round, sequence, points)
+        self.wins = 0
+        self.medals = [0] * MEDAL_PLACES
+        self.tp = ZERO
+        self.games = {}     # game sequence -> place, for head to head
+
+
+def counted_results(results: Sequence[Decimal], params: Params) -> list[Decimal]:
+    """The results that count, best first (section 6: `discard_worst` drops the k lowest,
+    `best_of` keeps the N highest)."""
+    ordered = sorted(results, reverse=True)
+    keep = len(ordered) - params.discard_worst
+    if params.best_of is not None:
+        keep = min(keep, params.best_of)
+    return ordered[:max(keep, 0)]
+
+
+def build_standings(formula, params: Params, games: Sequence[GameScore],
+                    absences: Iterable[Absence] = ()) -> list[StandingRow]:
+    """Seed 004 / seed 000 rule 3: totals, discards, order by formula, tie-break chain, ranks."""
+    tallies: dict = {}
+    rounds = []  # game sequence -> round, for "latest game"
+    for seq, game in enumerate(games):
+        rounds.append(game.round)
+        for ps in game.players:
+            tally = tallies.get(ps.player)
+            if tally is None:
+                tally = tallies[ps.player] = _Tally(ps.player)
+            tally.results.append((game.round, seq, ps.points))
+            tally.tp += ps.table_points
+            place = ps.place
+            if place == 1:
+                tally.wins += 1
+            if place <= MEDAL_PLACES:
+                tally.medals[place - 1] += 1
+            tally.games[seq] = place
+    after_games = len(rounds)
+    for absence in absences:
+        round_, player = absence
+        tally = tallies.get(player)
+        if tally is None:
+            tally = tallies[player] = _Tally(player)
+        if any(r == round_ for r, _, _ in tally.results):
+            raise InvalidResult("has a result and an absence in the same round", code="absent_and_played",
+                               round=round_, player=player, field="absences")
+        tally.results.append((round_, after_games, FORFEIT_POINTS))
+
+    penalties = params.tournament_penalties
+    for tally in tallies.values():
+        tally.results.sort(key=lambda r: (r[0], r[1]))
+        tally.counted = counted_results([r[2] for r in tally.results], params)
+        total = sum(tally.counted, ZERO)
+        tally.penalty = penalties.get(tally.player, ZERO)
+        tally.total = apply_penalty(total, tally.penalty)
+        tally.shown = shown(tally.total)
+
+    ranking = formula.ranking
+    if ranking == "wins":
+        def primary(t):
+            return (t.wins, t.shown)
+    elif ranking == "medals":
+        def primary(t):
+            return tuple(t.medals)
+    else:
+        def primary(t):
+            return t.shown
+
+    ordered = sorted(tallies.values(), key=lambda t: id_key(t.player))
+    ordered.sort(key=primary, reverse=True)
+    chain = params.tiebreak
+    rows = []
+    i = 0
+    while i < len(ordered):
+        key = primary(ordered[i])
+        j = i + 1
+        while j < len(ordered) and primary(ordered[j]) == key:
+            j += 1
+        groups = _break_ties(ordered[i:j], chain, rounds) if j - i > 1 else [ordered[i:j]]
+        for group in groups:
+            rank = len(rows) + 1
+            for t in sorted(group, key=lambda t: id_key(t.player)):
+                rows.append(StandingRow(
+                    rank=rank, player=t.player, total=t.total, shown_total=t.shown, wins=t.wins,
+                    medals=tuple(t.medals), results=tuple(r[2] for r in t.results),
+                    counted=tuple(t.counted), table_points=t.tp, games=len(t.results), penalty=t.penalty))
+        i = j
+    return rows
+
+
+def _break_ties(group, chain, rounds):
+    """Split a tied group into ordered subgroups by the chain of criteria (section 6)."""
+    if len(group) == 1 or not chain:
+        return [group]
+    criterion, rest = chain[0], chain[1:]
+    keys = _criterion_keys(criterion, group, rounds)
+    group = sorted(group, key=lambda t: keys[t.player], reverse=True)
+    out = []
+    i = 0
+    while i < len(group):
+        j = i + 1
+        while j < len(group) and keys[group[j].player] == keys[group[i].player]:
+            j += 1
+        out.extend(_break_ties(group[i:j], rest, rounds))
+        i = j
+    return out
+
+
+def _criterion_keys(criterion, group, rounds):
+    """Player -> comparable key, higher is better."""
+    if criterion == "best_results":
+        # Como rule 3.1: best counted result, then the second best, ... (as shown).
+        return {t.player: tuple(shown(x) for x in t.counted) for t in group}
+    if criterion == "wins":
+        return {t.player: t.wins for t in group}
+    if criterion == "table_points":
+        return {t.player: t.tp for t in group}
+    if criterion == "head_to_head":
+        # Better place in the latest game every tied player played in.
+        common = set(group[0].games)
+        for t in group[1:]:
+            common &= set(t.games)
+        if not common:
+            return {t.player: 0 for t in group}
+        latest = max(common, key=lambda seq: (rounds[seq], seq))
+        return {t.player: -t.games[latest] for t in group}
+    raise ValueError(criterion)
+
+
+# Multi-phase tournaments -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PhaseRow:
+    """A row of the final classification of a multi-phase tournament."""
+    position: int
+    player: object
+    phase: str  # "final", "finalina" or "qualifying"
+
+
+def final_classification(qualifying: Sequence, final, finalina=None) -> list[PhaseRow]:
+    """SCORING.md section 6, multi-phase: the final table's placement gives positions 1..n, a
+    "finalina" (seed 004: 5th-8th) the next ones, everyone else follows in qualifying order.
+
+    `qualifying` is the qualifying standings (StandingRow, shared ranks are kept) or a list of
+    player ids in order; `final` and `finalina` are Game objects (ties at the table share).
+    """
+    rows: list[PhaseRow] = []
+    placed = set()
+    for phase, game in (("final", final), ("finalina", finalina)):
+        if game is None:
+            continue
+        offset = len(rows)
+        for seat in game.placement.seats:
+            if seat.player in placed:
+                raise InvalidResult("plays in more than one final table", code="final_twice",
+                                   player=seat.player, field="players")
+            placed.add(seat.player)
+            rows.append(PhaseRow(offset + seat.rank, seat.player, phase))
+    rest = [(getattr(r, "player", r), getattr(r, "rank", None)) for r in qualifying]
+    rest = [(p, rank) for p, rank in rest if p not in placed]
+    offset = len(rows)
+    previous_rank, position = object(), 0
+    for i, (player, rank) in enumerate(rest):
+        if rank is None or rank != previous_rank:
+            position = offset + i + 1
+        previous_rank = rank
+        rows.append(PhaseRow(position, player, "qualifying"))
+    return rows
+
+
+@dataclass(frozen=True)
+class SemifinalPlan:
+    """Seed 004 semifinal guidance: who goes straight to the final and who plays which semifinal
+    (positions in the qualifying standings). One player qualifies from each semifinal."""
+    seeded_to_final: tuple[int, ...]
+    semifinals: tuple[tuple[int, ...], ...]
+    qualifiers_per_semifinal: int = 1
+
+    @property
+    def finalists(self) -> int:
+        return len(self.seeded_to_final) + len(self.semifinals) * self.qualifiers_per_semifinal
+
+
+def _snake(positions: Sequence[int], tables: int) -> tuple[tuple[int, ...], ...]:
+    """Spread positions over tables 1..T, T..1, 1..T, ... so each table gets one per band."""
+    out = [[] for _ in range(tables)]
+    for i, pos in enumerate(positions):
+        row, col = divmod(i, tables)
+        out[col if row % 2 == 0 else tables - 1 - col].append(pos)
+    return tuple(tuple(t) for t in out)
+
+
+def semifinal_plans(players: int) -> list[SemifinalPlan]:
+    """Seed 004: semifinals among the top 16 (4 tables) from 32 players; with fewer than 32 do not
+    run 4 semifinals: seed the 1st to the final and play 3 semifinals among 2nd-12th, or seed the
+    top 2 and play 2 semifinals among 3rd-10th. Never qualify two players from one semifinal.
+
+    Returns the applicable plans, preferred first (empty list below 10 players: play a final
+    among the top 4 directly).
+    """
+    if players >= 32:
+        return [SemifinalPlan((), _snake(range(1, 17), 4))]
+    plans = []
+    if players >= 12:
+        # Literally "dal 2 al 12": 11 players, so one of the three semifinals has 3 players.
+        plans.append(SemifinalPlan((1,), _snake(range(2, 13), 3)))
+    if players >= 10:
+        plans.append(SemifinalPlan((1, 2), _snake(range(3, 11), 2)))
+    return plans

@@ -1,0 +1,55 @@
+"""SCORING.md section 10: which dice end a timed game."""
+from fractions import Fraction
+
+import pytest
+
+from scoring import InvalidParams
+from scoring.endroll import ROUNDS_BEFORE_ROLLING, end_roll, ends_game, may_roll
+
+
+@pytest.mark.parametrize("extra_round, sums, chance", [
+    (1, {4}, Fraction(3, 36)), (2, {4, 5}, Fraction(7, 36)), (3, {4, 5, 6}, Fraction(12, 36)),
+    (4, {4, 5, 6, 7}, Fraction(18, 36)), (9, {4, 5, 6, 7}, Fraction(18, 36)),
+])
+def test_end_roll_standard_matches_seed_004(extra_round, sums, chance):
+    roll = end_roll("standard", extra_round)
+    assert (roll.ending, roll.dice, roll.probability) == (sums, 2, chance)
+
+
+@pytest.mark.parametrize("extra_round, highest, chance", [
+    (1, 4, Fraction(6, 36)), (2, 5, Fraction(10, 36)), (3, 6, Fraction(15, 36)), (4, 7, Fraction(21, 36)),
+])
+def test_end_roll_or_less_matches_seed_004(extra_round, highest, chance):
+    roll = end_roll("or_less", extra_round)
+    assert (roll.ending, roll.probability) == (set(range(2, highest + 1)), chance)
+
+
+def test_end_roll_lariana_four_then_four_or_seven():
+    assert end_roll("lariana", 1).ending == {4}
+    assert end_roll("lariana", 2).ending == {4, 7}
+    assert end_roll("lariana", 5).ending == {4, 7}
+    assert ROUNDS_BEFORE_ROLLING["lariana"] == 3
+
+
+def test_end_roll_firenze_arbiter_die_one_or_two():
+    roll = end_roll("firenze", 3)
+    assert (roll.dice, roll.ending, roll.by_arbiter, roll.probability) == (1, {1, 2}, True, Fraction(1, 3))
+
+
+def test_ends_game_checks_the_sum():
+    assert ends_game("standard", 2, 5)
+    assert not ends_game("standard", 2, 3)
+    assert ends_game("or_less", 1, 3)
+
+
+def test_may_roll_not_after_three_conquests():
+    assert may_roll(2)
+    assert not may_roll(3)
+
+
+def test_end_roll_rejects_unknown_variant_and_round():
+    with pytest.raises(InvalidParams) as info:
+        end_roll("roulette", 1)
+    assert str(info.value) == "params: unknown end-roll variant 'roulette' (known: standard, or_less, lariana, firenze)"
+    with pytest.raises(InvalidParams):
+        end_roll("standard", 0)
