@@ -37,12 +37,13 @@ test-postgres: install
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" -q
 
 test-browser: install
-	$(PY) -m pytest -m browser -q -p no:randomly
+	$(PY) -m pytest -m browser -q
 
 bench: install
 	$(PY) bench/bench_scoring.py
 	$(PY) bench/bench_seating.py
-	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py
+	$(PY) bench/bench_standings.py
+	$(PY) bench/bench_load.py --seconds 60
 
 messages: install
 	$(PY) manage.py makemessages -l it -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=bench

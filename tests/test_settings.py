@@ -13,7 +13,8 @@ PROD_ENV = {
 
 
 def _manage(*args, env):
-    full_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "DJANGO_PRODUCTION")}
+    full_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "DJANGO_PRODUCTION",
+                                                                       "DJANGO_ALLOW_ASYNC_UNSAFE")}
     full_env.update(env)
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
                           capture_output=True, text=True, timeout=120)

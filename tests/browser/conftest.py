@@ -4,10 +4,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
-# between browser steps are ordinary synchronous calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -22,6 +18,9 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
+    # Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
+    # between browser steps are ordinary synchronous calls.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
