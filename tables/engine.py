@@ -118,3 +118,40 @@ def territory_groups():
 def territories_total(names):
     from scoring.territories import table_points_from_territories
     return Decimal(table_points_from_territories(names).total)
+
+
+# --- seating -----------------------------------------------------------------------------------
+
+from tables.seating import SeatingError  # noqa: E402  (the optimiser's one-line errors)
+
+
+def _contract(result):
+    return {"tables": result.tables, "penalties": result.penalties.as_contract(), "messages": result.messages}
+
+
+def seat(doc):
+    """Seat a round with the optimiser; `doc` is the document of SEATING.md section 4."""
+    from tables.seating import seat_round
+    from tables.seating.contract import parse
+    request, _draft = parse(doc)
+    return _contract(seat_round(request))
+
+
+def reseat(doc, draft):
+    """Seat who is present now, keeping as much of `draft` (lists of ids) as possible."""
+    from tables.seating import reseat as reseat_draft
+    from tables.seating.contract import parse
+    request, _draft = parse(doc)
+    return _contract(reseat_draft(request, draft))
+
+
+def evaluate_round(tournament, rnd, tables):
+    """The penalty figures of a round's tables as they are now (after manual swaps)."""
+    from tables.seating import Player, evaluate
+    from tables.selectors import past_tables
+    ids = [[str(s.registration_id) for s in t.seats.all()] for t in tables]
+    players = [Player(id=str(s.registration_id),
+                      club=s.registration.player.club.name if s.registration.player.club else None)
+               for t in tables for s in t.seats.all()]
+    history = past_tables(tournament, before_round=rnd.number)
+    return evaluate(ids, players, history, table_size=tournament.table_size).as_contract()

@@ -30,11 +30,6 @@ def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=
     """The JSON document of SEATING.md section 4 for the next round of `tournament`."""
     players = present_registrations(tournament)
     history = past_tables(tournament, before_round=number)
-    fives = defaultdict(int)
-    for table in history:
-        if len(table) == 5:
-            for reg_id in table:
-                fives[reg_id] += 1
     ranks = {}
     if number > 1:
         result = tournament_standings(tournament)
@@ -48,8 +43,8 @@ def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=
         "rounds_left": max(1, tournament.rounds_planned - number + 1),
         "players": [{"id": str(r.pk), "club": r.player.club.name if r.player.club else None,
                      "rank": ranks.get(r.pk, worst)} for r in players],
+        # Seats at tables of the other size are counted by the optimiser from `history`.
         "history": history,
-        "fives": {str(r.pk): fives[str(r.pk)] for r in players if fives.get(str(r.pk))},
     }
     if sizes:
         request["sizes"] = list(sizes)

@@ -1,0 +1,12 @@
+"""The seating optimiser: pure Python, no database (SEATING.md).
+
+The web application calls `seat_round` (and `reseat` before a round is published), shows
+`evaluate` figures after a manual swap, and `python -m tables.seating` speaks the JSON contract."""
+from .model import METHODS, Penalties, Player, SeatingError, SeatingRequest, SeatingResult
+from .methods import seat_round
+from .penalties import evaluate, meetings_matrix
+from .reseat import reseat
+from .sizes import SizePlan, table_sizes
+
+__all__ = ["METHODS", "Penalties", "Player", "SeatingError", "SeatingRequest", "SeatingResult", "SizePlan",
+           "evaluate", "meetings_matrix", "reseat", "seat_round", "table_sizes"]

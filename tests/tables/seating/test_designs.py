@@ -1,0 +1,62 @@
+import random
+
+import pytest
+
+from tables.seating.designs import (CYCLIC_BASE_ROUNDS, affine_plane, binary_flats, cyclic_design, design_rounds,
+                                    embed, gf, is_zero_repeat)
+
+from .helpers import play, total_repeats
+
+
+@pytest.mark.parametrize("q", [3, 4, 5, 7, 8, 9])
+def test_gf_is_a_field(q):
+    add, mul = gf(q)
+    for a in range(1, q):
+        assert sorted(mul[a][b] for b in range(q)) == list(range(q))  # no zero divisors
+        assert 0 in add[a]
+    assert all(mul[1][b] == b and add[0][b] == b for b in range(q))
+
+
+@pytest.mark.parametrize("q", [3, 4, 5])
+def test_affine_plane_meets_every_pair_exactly_once(q):
+    classes = affine_plane(q)
+    assert len(classes) == q + 1
+    assert is_zero_repeat(classes, q * q)
+    assert sum(len(b) * (len(b) - 1) // 2 for cl in classes for b in cl) == q * q * (q * q - 1) // 2
+
+
+@pytest.mark.parametrize("d, rounds", [(4, 5), (5, 9), (6, 21)])
+def test_binary_flats_give_long_partial_spreads(d, rounds):
+    classes = binary_flats(d, 30)
+    assert len(classes) == rounds
+    assert is_zero_repeat(classes, 2 ** d)
+
+
+@pytest.mark.parametrize("n, k", sorted(CYCLIC_BASE_ROUNDS))
+def test_cyclic_base_rounds_develop_into_zero_repeat_schedules(n, k):
+    classes = cyclic_design(n, k)
+    assert len(classes) == CYCLIC_BASE_ROUNDS[(n, k)][0]
+    assert all(len(b) == k for cl in classes for b in cl)
+    assert is_zero_repeat(classes, n)
+
+
+def test_embed_finds_relabelled_rounds_of_a_design():
+    classes = affine_plane(5)
+    perm = list(range(25))
+    random.Random(3).shuffle(perm)
+    history = [[[perm[x] for x in b] for b in classes[i]] for i in (4, 1, 2)]
+    pt, sigma = embed(classes, history, 25)
+    assert len(set(sigma)) == 3 and sorted(pt) == list(range(25))
+    rest = design_rounds(25, 5, history, 3)
+    assert len(rest) == 3
+    assert is_zero_repeat([[list(t) for t in rnd] for rnd in history + rest], 25)
+
+
+def test_embed_rejects_history_with_a_repeat():
+    assert embed(affine_plane(4), [[[0, 1, 2, 3]], [[0, 1, 4, 5]]], 16) is None
+
+
+@pytest.mark.parametrize("n, k, rounds", [(16, 4, 5), (25, 5, 6), (28, 4, 9), (30, 5, 6)])
+def test_seat_round_continues_a_design_round_after_round(n, k, rounds):
+    players, _, seated = play(n, k, rounds, time_limit_s=2.0)
+    assert total_repeats(players, seated) == 0

@@ -1,0 +1,77 @@
+import random
+import time
+
+from tables.seating import SeatingRequest, seat_round
+from tables.seating.optimizer import Problem, greedy_round, search
+from tables.seating.penalties import weights
+
+from .helpers import play, roster, total_repeats
+
+
+def request(n, **kw):
+    return SeatingRequest(players=roster(n, kw.pop("club_size", 0)), **kw)
+
+
+def test_seat_round_is_deterministic_for_a_seed():
+    history = [["P01", "P02", "P03", "P04"], ["P05", "P06", "P07", "P08", "P09"]]
+    a = seat_round(request(23, club_size=3, seed=11, rounds_left=4, history=history))
+    b = seat_round(request(23, club_size=3, seed=11, rounds_left=4, history=history))
+    assert a.tables == b.tables
+
+
+def test_seat_round_draws_differently_with_another_seed():
+    a = seat_round(request(24, seed=1))
+    b = seat_round(request(24, seed=2))
+    assert a.tables != b.tables
+
+
+def test_whole_tournament_is_deterministic():
+    assert play(20, 4, 4, seed=3)[2] == play(20, 4, 4, seed=3)[2]
+
+
+def test_planning_keeps_clubs_apart_and_avoids_repeats():
+    players, _, seated = play(40, 4, 6, club_size=5)
+    assert total_repeats(players, seated) == 0
+    assert seat_round(SeatingRequest(players=players, history=[t for r in seated for t in r])) \
+        .penalties.same_club_pairs == 0
+
+
+def test_planning_finds_a_repeat_free_schedule_with_mixed_tables():
+    players, _, seated = play(22, 4, 4, time_limit_s=5.0)
+    assert total_repeats(players, seated) == 0
+
+
+def test_32_players_over_10_rounds_stay_under_one_repeat_per_player():
+    players, _, seated = play(32, 4, 10, time_limit_s=1.0)
+    assert total_repeats(players, seated) < 32
+
+
+def test_two_hundred_players_are_seated_within_the_time_limit():
+    players = roster(200, club_size=5)
+    started = time.perf_counter()
+    result = seat_round(SeatingRequest(players=players, sizes=[5] * 20 + [4] * 25, rounds_left=10,
+                                       time_limit_s=1.0))
+    assert time.perf_counter() - started < 1.0
+    assert result.penalties.same_club_pairs == 0
+
+
+def test_search_cost_matches_a_full_recount():
+    n, sizes = 13, [5, 4, 4]
+    base = [[0] * n for _ in range(n)]
+    base[0][1] = base[1][0] = 1
+    problem = Problem(n, sizes, 3, club=[i % 3 for i in range(n)], base=base, odd_table=[True, False, False],
+                      odd_base=[1] * 5 + [0] * 8, weight=weights(), winners=[i < 4 for i in range(n)])
+    rng = random.Random(5)
+    M = [row[:] for row in base]
+    start = [greedy_round(problem, M, [0] * n, rng) for _ in range(3)]
+    best, cost = search(problem, start, rng, deadline=time.perf_counter() + 5, budget=50_000)
+    assert cost == problem.cost(best)
+    assert cost <= problem.cost(start)
+    assert cost >= problem.lower_bound()
+
+
+def test_lower_bound_counts_forced_club_pairs():
+    n = 8
+    problem = Problem(n, [4, 4], 2, club=[0, 0, 0, 1, 2, 3, 4, 5], base=[[0] * n for _ in range(n)],
+                      odd_table=[False, False], odd_base=[0] * n, weight=weights())
+    assert problem.lower_bound() == 2 * weights()["club"]
