@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.HtmxLoginRedirectMiddleware",
+    "tournaments.middleware.RejectNulMiddleware",
 ]
 
 ROOT_URLCONF = "risiko_site.urls"

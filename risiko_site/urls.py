@@ -7,7 +7,7 @@ from tournaments import urls as tournaments_urls
 
 public = (tournaments_urls.public_patterns + tables_urls.public_patterns, "public")
 manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns, "manage")
-arbiter = (tables_urls.arbiter_patterns, "arbiter")
+arbiter = (tables_urls.arbiter_patterns + tournaments_urls.arbiter_patterns, "arbiter")
 
 urlpatterns = [
     path("", include(public)),

@@ -65,8 +65,8 @@ def warnings_in_game(penalty):
 @transaction.atomic
 def penalty_withdraw(*, user, penalty, reason):
     """Withdraw a penalty: it stays in the log, marked withdrawn, and counts no more."""
-    penalty = Penalty.objects.select_for_update().select_related("registration__player", "seat__table__round") \
-        .get(pk=penalty.pk)
+    penalty = Penalty.objects.select_for_update(of=("self",)) \
+        .select_related("registration__player", "seat__table__round").get(pk=penalty.pk)
     if penalty.withdrawn:
         raise ValidationError(_("This penalty is already withdrawn."))
     if not (reason or "").strip():
@@ -153,7 +153,9 @@ def correction_for(dispute):
 def dispute_decide(*, user, dispute, state, decision, internal_note="", withdraw_penalty=False):
     """Uphold or reject a dispute. Upholding links the correction it caused (a corrected result
     or a withdrawn penalty), so the decision and its effect stay together."""
-    dispute = Dispute.objects.select_for_update().select_related("table__round", "penalty").get(pk=dispute.pk)
+    # of=self: PostgreSQL cannot lock the nullable side of the outer joins.
+    dispute = Dispute.objects.select_for_update(of=("self",)).select_related("table__round", "penalty") \
+        .get(pk=dispute.pk)
     if dispute.state != Dispute.State.OPEN:
         raise ValidationError(_("This dispute is already decided."))
     if state not in (Dispute.State.UPHELD, Dispute.State.REJECTED):

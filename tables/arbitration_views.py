@@ -52,7 +52,8 @@ def penalties(request, pk):
 def penalty_games(request, pk):
     """The <option>s of the chosen player's games (htmx, when the player changes)."""
     tournament = tournament_for_arbiter(request.user, pk)
-    reg = Registration.objects.filter(tournament=tournament, pk=request.GET.get("registration") or 0).first()
+    reg_id = request.GET.get("registration", "")
+    reg = Registration.objects.filter(tournament=tournament, pk=int(reg_id)).first() if reg_id.isdecimal() else None
     seats = arbitration.player_games(reg) if reg else []
     return render(request, "tables/penalties.html#game-options", {"seats": seats})
 

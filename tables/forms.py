@@ -33,7 +33,7 @@ class DrawForm(forms.Form):
         if not raw:
             return None
         parts = [p for p in re.split(r"[\s,;+]+", raw) if p]
-        if not all(p.isdigit() for p in parts):
+        if not all(p.isdecimal() for p in parts):  # isdigit() also accepts "²", which int() refuses
             raise forms.ValidationError(_("Write the sizes as whole numbers separated by commas, e.g. 5,4,4."))
         sizes = [int(p) for p in parts]
         if any(not 3 <= s <= 6 for s in sizes):

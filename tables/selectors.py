@@ -28,7 +28,12 @@ def past_tables(tournament, before_round=None):
 
 def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=None, pinned=None):
     """The JSON document of SEATING.md section 4 for the next round of `tournament`."""
-    players = present_registrations(tournament)
+    if fixed_plan:
+        # A fixed plan (a phase's tables, an organiser's plan) seats exactly the players it names.
+        named = {int(i) for table in fixed_plan for i in table}
+        players = list(tournament.registrations.filter(pk__in=named).select_related("player", "player__club"))
+    else:
+        players = present_registrations(tournament)
     history = past_tables(tournament, before_round=number)
     ranks = {}
     if number > 1:
@@ -70,6 +75,9 @@ def meetings(tournament, before_round=None):
             for b in ids[i + 1:]:
                 counts[(a, b)] += 1
     return counts
+
+
+FINAL_PHASES = ("semifinal", "final", "finalina")
 
 
 @dataclass
@@ -119,10 +127,13 @@ def standings_by_formula(tournament, formulas=None, published_only=False):
     from scoring.formulas import FORMULAS
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament, published_only=published_only)
-    rounds = tournament.rounds.order_by("number")
-    if published_only:
-        rounds = rounds.filter(standings_published_at__isnull=False)
-    rounds = list(rounds.values_list("number", "status"))
+    # Semifinal and final tables decide the top places (final standings), they add no points here.
+    rounds = [(number, status) for number, status, published, kind in
+              tournament.rounds.order_by("number").values_list("number", "status", "standings_published_at",
+                                                              "phase__kind")
+              if kind not in FINAL_PHASES and (published is not None or not published_only)]
+    counted = {number for number, _status in rounds}
+    games = [g for g in games if g.round in counted]
     return {formula: _standings(tournament, regs, games, totals_penalties, rounds, formula)
             for formula in (formulas or list(FORMULAS))}
 

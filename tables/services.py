@@ -28,6 +28,14 @@ def round_has_results(rnd):
     return Table.objects.filter(round=rnd, reported_at__isnull=False).exists()
 
 
+def _require_free_draw(rnd):
+    """Semifinals, finals and later knockout games seat exactly their qualifiers: no free re-draw."""
+    phase = rnd.phase
+    if phase is not None and phase.kind != "qualifying" and \
+            phase.tournament.phases.order_by("order").first() != phase:
+        raise ValidationError(_("The tables of this phase come from the results: they cannot be drawn again."))
+
+
 def _require_unlocked(rnd, confirm):
     if rnd.status == Round.Status.CLOSED:
         raise ValidationError(_("The round is closed: its seating can no longer change."))
@@ -68,6 +76,7 @@ def round_redraw(*, user, rnd, method=None, sizes=None, seed=None):
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status != Round.Status.DRAFT:
         raise ValidationError(_("Only a draft round can be drawn again."))
+    _require_free_draw(rnd)
     before = _seating_snapshot(rnd)
     method = method or rnd.method
     seed = seed if seed is not None else rnd.seed + 1
@@ -89,6 +98,7 @@ def round_reseat(*, user, rnd):
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
     if rnd.status != Round.Status.DRAFT:
         raise ValidationError(_("Only a draft round can be re-seated."))
+    _require_free_draw(rnd)
     before = _seating_snapshot(rnd)
     draft = [[str(s.registration_id) for s in t.seats.all()] for t in rnd.tables.prefetch_related("seats")]
     request = seating_request(tournament=rnd.tournament, number=rnd.number, method=rnd.method, seed=rnd.seed)

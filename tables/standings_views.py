@@ -4,10 +4,14 @@ import hashlib
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max
+from django.core.cache import cache
+from django.db.models import Count, Max
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_GET
@@ -20,17 +24,67 @@ from tournaments.models import AuditLog, Registration
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 
 
+# Computed standings are kept this long in Django's cache, under the version of the audit log.
+STANDINGS_CACHE_SECONDS = 15 * 60
+
+
+def standings_version(pk):
+    """The version of what the standings depend on: every such change is audited.
+
+    Audit ids are handed out at insert, not at commit, so a save committed after a later one leaves
+    the highest id unchanged; the log is append-only, so the number of entries grows with it."""
+    log = AuditLog.objects.filter(tournament_id=pk).aggregate(entries=Count("pk"), last=Max("pk"))
+    return f"{log['entries']}:{log['last'] or 0}"
+
+
 def standings_etag(request, pk, **kwargs):
-    """Changes whenever anything that the standings depend on changes: every such change is audited."""
-    last = AuditLog.objects.filter(tournament_id=pk).aggregate(last=Max("pk"))["last"] or 0
+    request.standings_version = standings_version(pk)  # the view caches under it: one query, not two
     lang = getattr(request, "LANGUAGE_CODE", "")
-    return hashlib.sha1(f"{pk}:{last}:{lang}:{request.htmx and 1}".encode()).hexdigest()
+    return hashlib.sha1(f"{pk}:{request.standings_version}:{lang}:{int(bool(request.htmx))}".encode()).hexdigest()
 
 
-def _status(tournament, standings):
+def _cache_key(request, tournament):
+    """The version is read before the standings, so a cached entry is never older than its key.
+    The tournament's creation time is in the key because a restored database may reuse its pk."""
+    if getattr(request, "standings_version", None) is None:
+        request.standings_version = standings_version(tournament.pk)
+    return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
+
+
+def cached_standings(request, tournament):
+    """tournament_standings, computed once per version of the audit log rather than per request."""
+    key = _cache_key(request, tournament)
+    result = cache.get(key)
+    if result is None:
+        result = tournament_standings(tournament)
+        cache.set_many({key: result, f"{key}:provisional": result.provisional}, STANDINGS_CACHE_SECONDS)
+    return result
+
+
+def _provisional(request, tournament):
+    """Whether a round is still open, without loading the cached standings: unpickling 200 rows
+    costs more than the rest of a request answered from the cache."""
+    provisional = cache.get(f"{_cache_key(request, tournament)}:provisional")
+    return cached_standings(request, tournament).provisional if provisional is None else provisional
+
+
+def _status(tournament, provisional):
     """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
     from tables.arbitration import standings_are_final
-    return "final" if not standings.provisional and standings_are_final(tournament) else "provisional"
+    return "final" if not provisional and standings_are_final(tournament) else "provisional"
+
+
+def _standings_table(request, tournament, context):
+    """The standings table as HTML, rendered once per version, language and status: rendering 200
+    rows of 10 rounds costs more than computing them."""
+    key = (f"{_cache_key(request, tournament)}:html:{get_language()}:{context['status']}:{context['poll']}:"
+           f"{context['poll_seconds']}")
+    html = cache.get(key)
+    if html is None:
+        context = {**context, "standings": cached_standings(request, tournament)}
+        html = render_to_string("tables/standings.html#standings-table", context, request)
+        cache.set(key, html, STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # rendered here from the template; a cache backend may not keep the type
 
 
 @require_GET
@@ -38,14 +92,15 @@ def _status(tournament, standings):
 @condition(etag_func=standings_etag)
 def standings(request, pk):
     tournament = tournament_for_public(pk)
-    result = tournament_standings(tournament)
-    context = {"tournament": tournament, "standings": result, "status": _status(tournament, result),
-               "formula_label": tournament.get_formula_display(),
-               "poll": result.provisional or _status(tournament, result) != "final",
-               "poll_seconds": settings.STANDINGS_POLL_SECONDS}
+    provisional = _provisional(request, tournament)
+    status = _status(tournament, provisional)
+    context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
+               "poll": provisional or status != "final", "poll_seconds": settings.STANDINGS_POLL_SECONDS}
+    table = _standings_table(request, tournament, context)
     if request.htmx:
-        return render(request, "tables/standings.html#standings-table", context)
-    context["qr"] = qr_svg(request.build_absolute_uri(reverse("public:standings", args=[pk])), box_size=6)
+        return HttpResponse(table)
+    url = request.build_absolute_uri(reverse("public:standings", args=[pk]))
+    context.update(standings_table=table, qr=cache.get_or_set(f"qr:{url}", lambda: qr_svg(url, box_size=6), None))
     return render(request, "tables/standings.html", context)
 
 
@@ -54,7 +109,7 @@ def standings_print(request, pk):
     tournament = tournament_for_public(pk)
     result = tournament_standings(tournament)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
-                                                           "status": _status(tournament, result)})
+                                                           "status": _status(tournament, result.provisional)})
 
 
 @require_GET

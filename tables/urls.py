@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import arbitration_views, formula_views, standings_views, views
+from tables import arbitration_views, clock_views, formula_views, standings_views, views
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -36,4 +36,21 @@ arbiter_patterns = [
     path("t/<int:pk>/penalita/<int:penalty_pk>/ritira/", arbitration_views.penalty_withdraw, name="penalty_withdraw"),
     path("t/<int:pk>/ricorsi/", arbitration_views.disputes, name="disputes"),
     path("t/<int:pk>/ricorsi/<int:dispute_pk>/", arbitration_views.dispute_decide, name="dispute"),
+]
+
+# Round clock and end roll (tables.clock).
+public_patterns += [
+    path("t/<int:pk>/orologio/", clock_views.clock_public, name="clock"),
+]
+
+manage_patterns += [
+    path("t/<int:pk>/orologio/<int:number>/", clock_views.clock_manage, name="clock"),
+    path("t/<int:pk>/orologio/<int:number>/<slug:action>/", clock_views.clock_action, name="clock_action"),
+]
+
+arbiter_patterns += [
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/sdadata/", clock_views.end_roll_page,
+         name="endroll"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/sdadata/annulla/", clock_views.end_roll_undo,
+         name="endroll_undo"),
 ]

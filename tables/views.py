@@ -1,7 +1,10 @@
 """Rounds: draw, preview, swap, publish; table sheets; meetings; result entry; round dashboard."""
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import DatabaseError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +20,7 @@ from tables.selectors import meetings, present_registrations, round_with_tables
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"
+logger = logging.getLogger(__name__)
 
 
 def _round(tournament, number):
@@ -59,7 +63,7 @@ def _parse_plan(text, present):
         parts = [p for p in line.replace(",", " ").split() if p]
         if not parts:
             continue
-        if not all(p.isdigit() and 1 <= int(p) <= len(present) for p in parts):
+        if not all(p.isdecimal() and 1 <= int(p) <= len(present) for p in parts):
             return None
         rows.append([str(present[int(p) - 1].pk) for p in parts])
     flat = [i for row in rows for i in row]
@@ -91,7 +95,8 @@ def seat_tap(request, pk, number):
     """Tap a name to select it; tap a second name to swap the two players."""
     tournament = tournament_for_organiser(request.user, pk)
     rnd = _round(tournament, number)
-    seat = get_object_or_404(Seat, pk=request.POST.get("seat"), table__round=rnd)
+    seat_id = request.POST.get("seat", "")
+    seat = get_object_or_404(Seat, pk=int(seat_id) if seat_id.isdecimal() else None, table__round=rnd)
     key = SELECTED_SEAT.format(rnd.pk)
     selected = request.session.get(key)
     error = None
@@ -298,6 +303,15 @@ def table_result(request, pk, number, table_number):
                 errors.append(str(exc.message))
             except ValidationError as exc:
                 errors.extend(exc.messages)
+            except DatabaseError:
+                # The save is one transaction: it rolled back whole, the earlier result stands and the
+                # form keeps what was typed, so the arbiter only has to send it again.
+                logger.exception("saving the result of table %s failed", table.pk)
+                return render(request, "tables/table_result.html", {
+                    "tournament": tournament, "round": rnd, "table": table, "forms": forms, "conflict": None,
+                    "errors": [_("The database did not answer: nothing was saved and the previous result is "
+                                 "unchanged. Please save again.")],
+                    "continents": engine.territory_groups()}, status=503)
             else:
                 messages.success(request, _("Result of table %(t)d saved.") % {"t": table.number})
                 return redirect("arbiter:home", pk=pk)

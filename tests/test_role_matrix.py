@@ -10,19 +10,21 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Dispute, Penalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, seat_round
+from tournaments.models import Phase, Team, TeamMatch, TeamMember
 
-ROLES = ["anonymous", "other_arbiter", "arbiter", "other_organiser", "organiser"]
+# "player": a registered player, who has no account; they browse as anyone does.
+ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
 
 # What each scope answers to each role; "ok" is the route's own success status.
 SCOPES = {
     # organiser-only pages of one tournament
-    "organiser": {"anonymous": "login", "other_arbiter": 404, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
+    "organiser": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
     # pages of one tournament for its arbiters and its organiser
-    "arbiter": {"anonymous": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
+    "arbiter": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
     # pages of organisers in general (clubs, players, new tournament)
-    "organiser_global": {"anonymous": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
+    "organiser_global": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
     # any logged-in user
-    "login": {"anonymous": "login", "other_arbiter": "ok", "arbiter": "ok", "other_organiser": "ok", "organiser": "ok"},
+    "login": {"anonymous": "login", "player": "login", "other_arbiter": "ok", "arbiter": "ok", "other_organiser": "ok", "organiser": "ok"},
 }
 
 # Public pages: no login, no role.
@@ -30,6 +32,7 @@ PUBLIC = {
     "public:home", "public:tournament", "public:signup", "login", "logout", "set_language",
     "public:round", "public:standings", "public:standings_print", "public:player", "public:standings_json",
     "public:tables_json", "public:formulas", "public:formula",
+    "public:final_standings", "public:team_standings", "public:clock",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -94,6 +97,18 @@ MATRIX = {
                                       lambda w: {"reason": "errore"}, 302),
     "arbiter:disputes": Route("arbiter", T),
     "arbiter:dispute": Route("arbiter", lambda w: {**T(w), "dispute_pk": w["dispute"].pk}),
+    "manage:formats": Route("organiser", T),
+    "manage:phase_action": Route("organiser", lambda w: {**T(w), "order": 1, "action": "publish"}, "post", ok=302),
+    "manage:bracket": Route("organiser", T),
+    "manage:teams": Route("organiser", T),
+    "manage:team_schedule": Route("organiser", T, "post", ok=302),
+    "manage:team_delete": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post", ok=302),
+    "manage:clock": Route("organiser", R),
+    "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "stop"}, "post", ok=302),
+    "arbiter:team_matches": Route("arbiter", T),
+    "arbiter:team_match": Route("arbiter", lambda w: {**T(w), "match_pk": w["team_match"].pk}),
+    "arbiter:endroll": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
+    "arbiter:endroll_undo": Route("arbiter", lambda w: {**R(w), "table_number": 1}, "post", ok=302),
 }
 
 
@@ -120,7 +135,15 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
     club = ClubFactory(name="Club del mondo")
     rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
     seat = rnd.tables.get().seats.first()
+    Phase.objects.create(tournament=tournament, order=1, kind="qualifying", name="Qualifying", rounds=3)
+    teams = [Team.objects.create(tournament=tournament, name=f"Squadra {i}") for i in range(2)]
+    for team in teams:
+        for captain in (True, False):
+            TeamMember.objects.create(team=team, registration=RegistrationFactory(tournament=tournament),
+                                      captain=captain)
     return {
+        "team": teams[0],
+        "team_match": TeamMatch.objects.create(tournament=tournament, round=1, home=teams[0], away=teams[1]),
         "seat": seat,
         "penalty": Penalty.objects.create(tournament=tournament, registration=seat.registration, seat=seat,
                                           kind="warning", reason="x", created_by=organiser),
@@ -129,7 +152,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
         "tournament": tournament, "club": club,
         "registration": RegistrationFactory(tournament=tournament),
         "free_player": PlayerFactory(club=club),
-        "users": {"anonymous": None, "organiser": organiser, "arbiter": arbiter,
+        "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
                   "other_organiser": other_organiser, "other_arbiter": other_arbiter},
     }
 

@@ -142,9 +142,20 @@ class TournamentForm(forms.ModelForm):
         return fee is not None and fee > OFFICIAL_MAX_FEE
 
 
+class ModelMultipleIdsField(forms.ModelMultipleChoiceField):
+    """SQLite cannot even compare an id beyond 64 bits: such an id is an invalid choice, not a crash."""
+
+    def _check_values(self, value):
+        try:
+            return super()._check_values(value)
+        except OverflowError:
+            raise forms.ValidationError(self.error_messages["invalid_pk_value"], code="invalid_pk_value",
+                                        params={"pk": max(value, key=lambda v: len(str(v)))}) from None
+
+
 class ArbitersForm(forms.Form):
-    arbiters = forms.ModelMultipleChoiceField(label=_("Arbiters"), queryset=get_user_model().objects.none(),
-                                              required=False, widget=forms.CheckboxSelectMultiple)
+    arbiters = ModelMultipleIdsField(label=_("Arbiters"), queryset=get_user_model().objects.none(),
+                                     required=False, widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, organiser=None, **kwargs):
         super().__init__(*args, **kwargs)

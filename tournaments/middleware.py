@@ -1,5 +1,7 @@
 from django.conf import settings
+from django.http import HttpResponseBadRequest
 from django.shortcuts import resolve_url
+from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 
@@ -16,3 +18,17 @@ class HtmxLoginRedirectMiddleware:
             if response["Location"].startswith(login_url):
                 return HttpResponseClientRedirect(response["Location"])
         return response
+
+
+class RejectNulMiddleware:
+    """A query or form field holding a NUL character is answered 400 Bad Request: nobody types one,
+    and PostgreSQL refuses it in text, so a search or a login lookup would fail with a 500 instead."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        for params in (request.GET, request.POST):
+            if any("\x00" in key or any("\x00" in value for value in values) for key, values in params.lists()):
+                return HttpResponseBadRequest(_("The request holds a character that is not allowed (NUL)."))
+        return self.get_response(request)

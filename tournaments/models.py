@@ -34,6 +34,29 @@ class TieBreak(models.TextChoices):
     HEAD_TO_HEAD = "head_to_head", _("Head to head")
 
 
+# Tournament formats (seed 004 "Formule per un Torneo Ufficiale", seed 000 Como, seed 001 2vs2,
+# seed 003 knockout); their phases are built by tournaments.formats.
+FORMAT_PRESETS = [
+    ("sum3", _("3 games, points summed")),
+    ("sum3_final", _("3 games + final of the top 4")),
+    ("semis16", _("2 games + semifinals of the top 16 + final")),
+    ("evenings_final", _("4-6 games with discards + final (+ finalina)")),
+    ("championship", _("Championship: 8 or more evenings with discards + final")),
+    ("knockout", _("Knockout without second chance")),
+    ("knockout_second_chance", _("Knockout with second chance")),
+    ("como", _("Como: best 3 of 4 evenings")),
+    ("teams_2vs2", _("2vs2 teams, round robin")),
+]
+
+# SCORING.md section 10: the sums that end a timed game.
+END_ROLL_VARIANTS = [
+    ("standard", _("Two dice: 4, then 4-5, 4-6, 4-7")),
+    ("or_less", _("Two dice, or less: 4 or less, then 5, 6, 7 or less")),
+    ("lariana", _("Lariana: 3 more rounds, then 4, then 4 or 7")),
+    ("firenze", _("Firenze: the arbiter rolls one die, 1-2 ends")),
+]
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     city = models.CharField(_("city"), max_length=120, blank=True)
@@ -113,6 +136,10 @@ class Tournament(models.Model):
                                     help_text=_("Published tournaments have a public page."))
     signup_open = models.BooleanField(_("public sign-up open"), default=False)
     dispute_window_minutes = models.PositiveIntegerField(_("dispute window (minutes)"), default=120)
+    format_preset = models.CharField(_("tournament format"), max_length=24, blank=True, default="",
+                                     choices=[("", _("Rounds only (no phases)"))] + FORMAT_PRESETS)
+    end_roll_variant = models.CharField(_("end of a timed game"), max_length=10, choices=END_ROLL_VARIANTS,
+                                        default="standard")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -235,3 +262,90 @@ class Phase(models.Model):
 
     def __str__(self):
         return self.name
+
+
+# --- formats: 2vs2 teams and end rolls (tournaments.teams, tables.clock) ------------------------
+
+class Team(models.Model):
+    """A 2vs2 team: 2 to 3 registered players, one of them the captain (seed 001 art. 7)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = [Lower("name")]
+        constraints = [models.UniqueConstraint("tournament", Lower("name"), name="team_name_unique_ci")]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self):
+        return self.name
+
+
+class TeamMember(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    registration = models.OneToOneField(Registration, on_delete=models.PROTECT, related_name="team_membership")
+    captain = models.BooleanField(_("captain"), default=False)
+
+    class Meta:
+        ordering = ["-captain", "pk"]
+
+
+class TeamMatch(models.Model):
+    """One 2vs2 match of the round robin: one table, two players of each team (seed 001 art. 5-6)."""
+
+    class Ending(models.TextChoices):
+        WIPEOUT = "wipeout", _("every opposing army eliminated before the limit")
+        TIME = "time", _("limit reached (25 turns or 90 minutes)")
+        RISIKO = "risiko", _("a player made RisiKo!")
+        FORFEIT = "forfeit", _("forfeit (absent or more than 15 minutes late)")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_matches")
+    round = models.PositiveSmallIntegerField(_("round"))
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="home_matches")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="away_matches")
+    home_lineup = models.ManyToManyField(Registration, blank=True, related_name="+")
+    away_lineup = models.ManyToManyField(Registration, blank=True, related_name="+")
+    ending = models.CharField(_("how it ended"), max_length=10, choices=Ending.choices, blank=True)
+    decided_by = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    home_territories = models.PositiveSmallIntegerField(default=0)
+    away_territories = models.PositiveSmallIntegerField(default=0)
+    home_best = models.PositiveSmallIntegerField(default=0)
+    away_best = models.PositiveSmallIntegerField(default=0)
+    home_territory_points = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    away_territory_points = models.DecimalField(max_digits=6, decimal_places=2, default=0)
+    version = models.PositiveIntegerField(default=0)
+    reported_at = models.DateTimeField(null=True, blank=True)
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+
+    class Meta:
+        ordering = ["tournament", "round", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "home", "away"], name="one_match_per_pair")]
+
+    def __str__(self):
+        return f"{self.home} - {self.away}"
+
+    @property
+    def reported(self):
+        return self.reported_at is not None
+
+
+class EndRoll(models.Model):
+    """One roll of the end of a timed game, the "sdadata" (SCORING.md section 10), at one table."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="end_rolls")
+    extra_round = models.PositiveSmallIntegerField(_("extra round"))
+    registration = models.ForeignKey(Registration, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+", help_text=_("Empty when the arbiter rolls (Firenze)."))
+    roll = models.PositiveSmallIntegerField(_("roll"), null=True, blank=True,
+                                            help_text=_("Empty: the player conquered 3 or more territories "
+                                                        "in the turn and does not roll."))
+    ends_game = models.BooleanField(default=False)
+    variant = models.CharField(max_length=10, choices=END_ROLL_VARIANTS)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "pk"]

@@ -45,8 +45,9 @@ def tournament_public(request, pk):
     tournament = tournament_for_public(pk)
     registrations = (tournament.registrations.filter(status=Registration.Status.CONFIRMED)
                      .select_related("player", "player__club"))
+    rounds = tournament.rounds.exclude(status="draft").order_by("number")
     return render(request, "tournaments/tournament_public.html", {
-        "tournament": tournament, "registrations": registrations,
+        "tournament": tournament, "registrations": registrations, "rounds": rounds,
         "role": staff_role(request.user, tournament),
     })
 
@@ -150,7 +151,7 @@ def audit_log(request, pk):
     table = request.GET.get("table", "").strip()
     if kind:
         entries = entries.filter(action__startswith=kind)
-    if player.isdigit():
+    if player.isdecimal():  # isdigit() also accepts "²", which int() refuses
         entries = entries.filter(player_id=int(player))
     if table:
         entries = entries.filter(table_label=table)
@@ -198,7 +199,8 @@ def registration_search(request, pk):
 @require_POST
 def registration_add(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
-    player = get_object_or_404(Player, pk=request.POST.get("player"))
+    player_id = request.POST.get("player", "")
+    player = get_object_or_404(Player, pk=int(player_id) if player_id.isdecimal() else None)
     try:
         services.registration_add(user=request.user, tournament=tournament, player=player,
                                   fee_paid=request.POST.get("fee_paid") == "on")

@@ -1,0 +1,140 @@
+"""The round clock (organiser starts it, everyone sees it) and the end roll of each table (arbiter)."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.endroll import end_roll
+from tables import clock
+from tables.models import Round, Table
+from tables.selectors import round_with_tables
+from tournaments.formats_forms import ClockForm, EndRollForm
+from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+
+
+def _epoch_ms(value):
+    return int(value.timestamp() * 1000) if value else ""
+
+
+def _clock_context(rnd):
+    state = clock.clock_state(rnd)
+    return {"clock": state, "deadline_ms": _epoch_ms(state.deadline), "now_ms": _epoch_ms(timezone.now())}
+
+
+@login_required
+@require_GET
+def clock_manage(request, pk, number):
+    """The organiser's clock of one round: start it (default 90 minutes), stop it."""
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    form = ClockForm(initial={"minutes": rnd.clock_minutes or clock.DEFAULT_MINUTES})
+    return render(request, "formats/clock_manage.html", {"tournament": tournament, "round": rnd, "form": form,
+                                                         **_clock_context(rnd)})
+
+
+@login_required
+@require_POST
+def clock_action(request, pk, number, action):
+    tournament = tournament_for_organiser(request.user, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        if action == "start":
+            form = ClockForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError(_("Minutes from 1 to %(max)d.") % {"max": clock.MAX_MINUTES})
+            clock.clock_start(user=request.user, rnd=rnd, minutes=form.cleaned_data["minutes"])
+            messages.success(request, _("Clock started."))
+        elif action == "stop":
+            clock.clock_stop(user=request.user, rnd=rnd)
+            messages.success(request, _("Clock stopped."))
+        else:
+            raise Http404
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("manage:clock", pk=pk, number=number)
+
+
+def _tables_with_end_roll(tournament, rnd):
+    tables = round_with_tables(rnd)
+    for table in tables:
+        table.end_roll = clock.end_roll_state(table, tournament.end_roll_variant, seats=list(table.seats.all()))
+    return tables
+
+
+@require_GET
+@never_cache
+def clock_public(request, pk):
+    """Time left in the round in play, for the big screen and for phones; when it runs out, the end
+    roll of every table (extra round, the sums that end the game)."""
+    tournament = tournament_for_public(pk)
+    rnd = clock.live_round(tournament)
+    context = {"tournament": tournament, "round": rnd}
+    if rnd is not None:
+        context.update(_clock_context(rnd))
+        if context["clock"].expired and rnd.status == Round.Status.PUBLISHED:
+            context["tables"] = _tables_with_end_roll(tournament, rnd)
+    template = "formats/clock_public.html#clock-tables" if request.htmx else "formats/clock_public.html"
+    return render(request, template, context)
+
+
+def _table(tournament, number, table_number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    return rnd, get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+
+
+@login_required
+def end_roll_page(request, pk, number, table_number):
+    """One table's end roll: the arbiter records every roll until one ends the game."""
+    tournament = tournament_for_arbiter(request.user, pk)
+    rnd, table = _table(tournament, number, table_number)
+    seats = list(table.seats.select_related("registration__player").order_by("position"))
+    by_arbiter = end_roll(tournament.end_roll_variant, 1).by_arbiter
+    form = EndRollForm(request.POST or None, seats=seats, by_arbiter=by_arbiter)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            registration = None
+            if not by_arbiter:
+                registration = clock.registration_of_table(table, data.get("registration"))
+            try:
+                entry = clock.end_roll_record(user=request.user, table=table, registration=registration,
+                                              roll=data.get("roll"), skipped=data.get("skipped", False))
+            except ValidationError as exc:
+                if hasattr(exc, "error_dict"):
+                    for name, errors in exc.error_dict.items():
+                        form.add_error(name if name in form.fields else None, errors)
+                else:
+                    form.add_error(None, exc.messages)
+                status = 400
+            else:
+                if entry.ends_game:
+                    messages.success(request, _("The game is over: enter the table's result."))
+                return redirect("arbiter:endroll", pk=pk, number=number, table_number=table_number)
+        else:
+            status = 400
+    state = clock.end_roll_state(table, tournament.end_roll_variant, seats=seats)
+    if state.next_registration is not None and not form.is_bound:
+        form.initial["registration"] = state.next_registration.pk
+    return render(request, "formats/endroll.html", {
+        "tournament": tournament, "round": rnd, "table": table, "seats": seats, "form": form, "state": state,
+        "by_arbiter": by_arbiter, **_clock_context(rnd)}, status=status)
+
+
+@login_required
+@require_POST
+def end_roll_undo(request, pk, number, table_number):
+    tournament = tournament_for_arbiter(request.user, pk)
+    _rnd, table = _table(tournament, number, table_number)
+    try:
+        clock.end_roll_undo(user=request.user, table=table)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Last roll taken back."))
+    return redirect("arbiter:endroll", pk=pk, number=number, table_number=table_number)

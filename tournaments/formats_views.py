@@ -1,0 +1,124 @@
+"""Pages of tournament formats: choose a format, play its phases, the bracket, the final standings."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.standings import semifinal_plans
+from tables import services as table_services
+from tables.clock import live_round
+from tables.selectors import present_registrations
+from tournaments import formats
+from tournaments.formats_forms import EndRollVariantForm, FormatForm
+from tournaments.models import Phase
+from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
+
+
+def _form_errors(form, exc):
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def plan_label(plan):
+    """'1st straight to the final; 3 semifinals of 2nd-12th' for a semifinal plan of seed 004."""
+    positions = [p for table in plan.semifinals for p in table]
+    values = {"count": len(plan.semifinals), "low": min(positions), "high": max(positions),
+              "seeded": len(plan.seeded_to_final)}
+    if not plan.seeded_to_final:
+        return _("%(count)d semifinals of positions %(low)d-%(high)d") % values
+    return _("Top %(seeded)d straight to the final; %(count)d semifinals of positions %(low)d-%(high)d") % values
+
+
+@login_required
+def formats_page(request, pk):
+    """Choose the format, see the phases and play them one after the other."""
+    tournament = tournament_for_organiser(request.user, pk)
+    which = request.POST.get("form") if request.method == "POST" else None
+    form = FormatForm(request.POST if which == "format" else None, initial={
+        "preset": tournament.format_preset or None, "final": True})
+    roll_form = EndRollVariantForm(request.POST if which == "endroll" else None,
+                                   initial={"variant": tournament.end_roll_variant})
+    if which == "format" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            formats.format_apply(user=request.user, tournament=tournament, preset=data["preset"],
+                                 games=data["games"], discards=data["discards"], final=data["final"],
+                                 finalina=data["finalina"])
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, _("Format saved: the phases are ready."))
+            return redirect("manage:formats", pk=pk)
+    elif which == "endroll" and roll_form.is_valid():
+        formats.end_roll_variant_set(user=request.user, tournament=tournament,
+                                     variant=roll_form.cleaned_data["variant"])
+        messages.success(request, _("End-roll variant saved."))
+        return redirect("manage:formats", pk=pk)
+    present = len(present_registrations(tournament))
+    plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
+    return render(request, "formats/formats.html", {
+        "tournament": tournament, "form": form, "roll_form": roll_form,
+        "phases": formats.phases_overview(tournament), "plans": plans, "present": present,
+        "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
+        "presets": [(key, label, formats.PRESETS[key].help) for key, label in form.fields["preset"].choices]},
+        status=400 if which and (form.errors or roll_form.errors) else 200)
+
+
+@login_required
+@require_POST
+def phase_action(request, pk, order, action):
+    """Draw the next round of a phase, publish its seating, close it."""
+    tournament = tournament_for_organiser(request.user, pk)
+    phase = get_object_or_404(Phase, tournament=tournament, order=order)
+    if action not in ("draw", "publish", "close"):
+        raise Http404
+    try:
+        if action == "draw":
+            try:
+                plan_choice = int(request.POST.get("plan", "0"))
+            except ValueError:
+                plan_choice = 0
+            rnd = formats.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
+            messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+        else:
+            view = next(v for v in formats.phases_overview(tournament) if v.phase.pk == phase.pk)
+            if view.current is None:
+                raise ValidationError(_("This phase has no round in play."))
+            if action == "publish":
+                formats.phase_publish(user=request.user, phase=phase)
+                messages.success(request, _("Seating published."))
+            else:
+                table_services.round_close(user=request.user, rnd=view.current)
+                messages.success(request, _("Round closed."))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect("manage:formats", pk=pk)
+
+
+@login_required
+@require_GET
+def bracket(request, pk):
+    """The tables of every phase, winners marked: who goes on."""
+    tournament = tournament_for_organiser(request.user, pk)
+    return render(request, "formats/bracket.html", {"tournament": tournament,
+                                                    "phases": formats.phase_bracket(tournament)})
+
+
+@require_GET
+def final_standings(request, pk):
+    """SCORING.md section 6: the final's order, then the finalina, then the qualifying order."""
+    tournament = tournament_for_public(pk)
+    try:
+        result = formats.final_standings(tournament)
+        error = None
+    except ValidationError as exc:
+        result, error = None, " ".join(exc.messages)
+    return render(request, "formats/final_standings.html", {
+        "tournament": tournament, "result": result, "error": error,
+        "role": staff_role(request.user, tournament)})

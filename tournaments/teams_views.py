@@ -1,0 +1,155 @@
+"""Pages of the 2vs2 team tournament (seed 001): teams, round robin, match results, team standings."""
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import teams
+from tournaments.formats_forms import LineupForm, MatchResultForm, TeamForm
+from tournaments.models import Registration, Team, TeamMatch
+from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+
+
+def _add_errors(form, exc):
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+@login_required
+def teams_page(request, pk):
+    """Register teams (2-3 players, a captain) and make the round robin schedule."""
+    tournament = tournament_for_organiser(request.user, pk)
+    free = list(tournament.registrations.filter(status=Registration.Status.CONFIRMED, team_membership__isnull=True)
+                .select_related("player"))
+    form = TeamForm(request.POST or None, registrations=free)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        by_pk = {str(r.pk): r for r in free}
+        try:
+            teams.team_create(user=request.user, tournament=tournament, name=data["name"],
+                              registrations=[by_pk[i] for i in data["players"]],
+                              captain=by_pk.get(data["captain"]))
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, _("Team registered."))
+            return redirect("manage:teams", pk=pk)
+    all_teams = tournament.teams.prefetch_related("members__registration__player")
+    return render(request, "formats/teams.html", {
+        "tournament": tournament, "form": form, "teams": all_teams, "free": free,
+        "scheduled": tournament.team_matches.exists()}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def team_schedule(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    try:
+        rounds = teams.schedule_create(user=request.user, tournament=tournament)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("manage:teams", pk=pk)
+    messages.success(request, _("Schedule made: %(n)d rounds.") % {"n": len(rounds)})
+    return redirect("arbiter:team_matches", pk=pk)
+
+
+@login_required
+@require_POST
+def team_delete(request, pk, team_pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    team = get_object_or_404(Team, pk=team_pk, tournament=tournament)
+    try:
+        teams.team_delete(user=request.user, team=team)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Team deleted."))
+    return redirect("manage:teams", pk=pk)
+
+
+@login_required
+@require_GET
+def team_matches(request, pk):
+    """The schedule by round, with lineups and results, for arbiters."""
+    tournament = tournament_for_arbiter(request.user, pk)
+    return render(request, "formats/team_matches.html", {
+        "tournament": tournament, "rounds": teams.team_schedule(tournament),
+        "role": staff_role(request.user, tournament)})
+
+
+@login_required
+def team_match(request, pk, match_pk):
+    """One match: the two players of each team (captain's choice), then the result."""
+    tournament = tournament_for_arbiter(request.user, pk)
+    match = get_object_or_404(TeamMatch.objects.select_related("home", "away", "decided_by"), pk=match_pk,
+                              tournament=tournament)
+    which = request.POST.get("form") if request.method == "POST" else None
+    lineups = {}
+    for side, team in (("home", match.home), ("away", match.away)):
+        members = list(team.members.select_related("registration__player"))
+        current = [str(r.pk) for r in getattr(match, f"{side}_lineup").all()]
+        lineups[side] = LineupForm(request.POST if which == side else None, prefix=side, members=members,
+                                   initial={"players": current})
+        lineups[side].team = team
+    result_form = MatchResultForm(request.POST if which == "result" else None, match=match, initial={
+        "ending": match.ending or None, "decided_by": str(match.decided_by_id or ""),
+        "home_territories": match.home_territories, "away_territories": match.away_territories,
+        "home_best": match.home_best, "away_best": match.away_best,
+        "home_territory_points": match.home_territory_points,
+        "away_territory_points": match.away_territory_points})
+    conflict = None
+    if which in lineups and lineups[which].is_valid():
+        form = lineups[which]
+        regs = list(Registration.objects.filter(pk__in=form.cleaned_data["players"]).select_related("player"))
+        try:
+            teams.lineup_set(user=request.user, match=match, team=form.team, registrations=regs)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, _("Players saved."))
+            return redirect("arbiter:team_match", pk=pk, match_pk=match.pk)
+    elif which == "result" and result_form.is_valid():
+        data = result_form.cleaned_data
+        decided = {str(match.home_id): match.home, str(match.away_id): match.away}.get(data["decided_by"])
+        try:
+            version = int(request.POST.get("version", ""))
+        except ValueError:
+            version = -1
+        try:
+            teams.match_result_submit(
+                user=request.user, match=match, ending=data["ending"], decided_by=decided,
+                territories=(data["home_territories"], data["away_territories"]),
+                best=(data["home_best"], data["away_best"]),
+                territory_points=(data["home_territory_points"] or Decimal(0),
+                                  data["away_territory_points"] or Decimal(0)), version=version)
+        except teams.StaleMatch as exc:
+            conflict = exc.match
+        except ValidationError as exc:
+            _add_errors(result_form, exc)
+        else:
+            messages.success(request, _("Result saved."))
+            return redirect("arbiter:team_matches", pk=pk)
+    errors = which and (result_form.errors or any(f.errors for f in lineups.values()))
+    points = teams.match_points(match)
+    return render(request, "formats/team_match.html", {
+        "tournament": tournament, "match": match, "lineups": lineups, "result_form": result_form,
+        "conflict": conflict, "points": points,
+        "home_points": points[match.home_id] if points else None,
+        "away_points": points[match.away_id] if points else None,
+        "role": staff_role(request.user, tournament)}, status=409 if conflict else (400 if errors else 200))
+
+
+@require_GET
+def team_standings(request, pk):
+    """Seed 001 standings: match points, head to head, total territories; and the results so far."""
+    tournament = tournament_for_public(pk)
+    return render(request, "formats/team_standings.html", {
+        "tournament": tournament, "rows": teams.team_standings(tournament),
+        "rounds": teams.team_schedule(tournament)})
