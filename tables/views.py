@@ -39,7 +39,11 @@ def rounds(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     present = present_registrations(tournament)
     form = DrawForm(request.POST or None, present=len(present))
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and len(present) < 3:
+        form.is_valid()
+        form.add_error(None, _("At least 3 players must be checked in to draw a round: %(n)d are.")
+                       % {"n": len(present)})
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         plan = _parse_plan(data.get("plan"), present) if data["method"] == "fixed" else None
         try:
@@ -50,6 +54,10 @@ def rounds(request, pk):
         except (ValidationError, engine.SeatingError) as exc:
             form.add_error(None, exc.messages if isinstance(exc, ValidationError) else str(exc))
         else:
+            odd = sorted({t.seats.count() for t in rnd.tables.all()} - {4, 5})
+            if odd:
+                messages.warning(request, _("With %(n)d players present, tables of %(sizes)s players were needed.")
+                                 % {"n": len(present), "sizes": ", ".join(map(str, odd))})
             return redirect("manage:round", pk=pk, number=rnd.number)
     all_rounds = tournament.rounds.order_by("number")
     return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds, "form": form,
