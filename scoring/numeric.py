@@ -1,8 +1,16 @@
 """Decimal helpers: exact arithmetic inside the engine, half-up rounding to 2 decimals on output."""
 from __future__ import annotations
 
-from decimal import (ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, DivisionByZero,
-                     InvalidOperation, Overflow, localcontext)
+from decimal import (
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    Overflow,
+    localcontext,
+)
 
 ZERO = Decimal(0)
 ONE = Decimal(1)

@@ -9,16 +9,9 @@ from django.views.decorators.http import require_GET, require_POST
 from tables import arbitration
 from tables.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm
 from tables.models import Dispute, Penalty
+from tournaments.forms import add_service_errors
 from tournaments.models import Registration
 from tournaments.rules import staff_role, tournament_for_arbiter
-
-
-def _apply_errors(form, exc):
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 @login_required
@@ -33,7 +26,7 @@ def penalties(request, pk):
                 reason=data["reason"], points=data["points"], seat=data["seat"],
                 internal_note=data["internal_note"], void_past_results=data["void_past_results"])
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Penalty recorded."))
             if penalty.kind == Penalty.Kind.WARNING and arbitration.warnings_in_game(penalty) >= 2:
@@ -87,7 +80,7 @@ def disputes(request, pk):
                                        raised_by=data["raised_by"], text=data["text"], table=data["table"],
                                        penalty=data["penalty"])
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Dispute recorded."))
             return redirect("arbiter:disputes", pk=pk)
@@ -112,7 +105,7 @@ def dispute_decide(request, pk, dispute_pk):
                                        decision=data["decision"], internal_note=data["internal_note"],
                                        withdraw_penalty=data["withdraw_penalty"])
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Decision recorded."))
             return redirect("arbiter:disputes", pk=pk)

@@ -14,6 +14,7 @@ from tables import clock
 from tables.models import Round, Table
 from tables.selectors import round_with_tables
 from tournaments.formats_forms import ClockForm, EndRollForm
+from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
 
@@ -106,11 +107,7 @@ def end_roll_page(request, pk, number, table_number):
                 entry = clock.end_roll_record(user=request.user, table=table, registration=registration,
                                               roll=data.get("roll"), skipped=data.get("skipped", False))
             except ValidationError as exc:
-                if hasattr(exc, "error_dict"):
-                    for name, errors in exc.error_dict.items():
-                        form.add_error(name if name in form.fields else None, errors)
-                else:
-                    form.add_error(None, exc.messages)
+                add_service_errors(form, exc)
                 status = 400
             else:
                 if entry.ends_game:

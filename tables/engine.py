@@ -122,7 +122,6 @@ def territories_total(names):
 
 # --- seating -----------------------------------------------------------------------------------
 
-from tables.seating import SeatingError  # noqa: E402  (the optimiser's one-line errors)
 
 
 def _contract(result):

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch
 
 from tables import engine
-from tables.models import Penalty, Round, Seat, Table
+from tables.models import Penalty, Round, Seat
 from tournaments.models import Registration
 
 

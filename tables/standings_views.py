@@ -23,7 +23,6 @@ from tables.selectors import tournament_standings
 from tournaments.models import AuditLog, Registration
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 
-
 # Computed standings are kept this long in Django's cache, under the version of the audit log.
 STANDINGS_CACHE_SECONDS = 15 * 60
 

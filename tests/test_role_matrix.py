@@ -2,7 +2,7 @@
 
 A new URL pattern without an entry here fails `test_every_url_is_in_the_matrix`, so no screen
 ships unguarded."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import pytest

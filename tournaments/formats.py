@@ -18,8 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.knockout import knockout_phase, table_winner
-from scoring.phases import (Stage, draw_tables, knockout_order, knockout_stages, knockout_table_sizes,
-                            semifinal_tables)
+from scoring.phases import Stage, draw_tables, knockout_order, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import final_classification, semifinal_plans
 from tables import engine
 from tables import services as table_services

@@ -13,16 +13,9 @@ from tables.clock import live_round
 from tables.selectors import present_registrations
 from tournaments import formats
 from tournaments.formats_forms import EndRollVariantForm, FormatForm
+from tournaments.forms import add_service_errors
 from tournaments.models import Phase
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
-
-
-def _form_errors(form, exc):
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 def plan_label(plan):
@@ -51,7 +44,7 @@ def formats_page(request, pk):
                                  games=data["games"], discards=data["discards"], final=data["final"],
                                  finalina=data["finalina"])
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Format saved: the phases are ready."))
             return redirect("manage:formats", pk=pk)

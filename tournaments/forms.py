@@ -5,6 +5,15 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 
 
+def add_service_errors(form, exc):
+    """Show a service's ValidationError on the form: next to its field, or at the top."""
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
 class NumericInput(forms.NumberInput):
     """A number field that opens the numeric keypad on phones."""
 

@@ -10,16 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import teams
 from tournaments.formats_forms import LineupForm, MatchResultForm, TeamForm
+from tournaments.forms import add_service_errors
 from tournaments.models import Registration, Team, TeamMatch
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
-
-
-def _add_errors(form, exc):
-    if hasattr(exc, "error_dict"):
-        for name, errors in exc.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 @login_required
@@ -37,7 +30,7 @@ def teams_page(request, pk):
                               registrations=[by_pk[i] for i in data["players"]],
                               captain=by_pk.get(data["captain"]))
         except ValidationError as exc:
-            _add_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Team registered."))
             return redirect("manage:teams", pk=pk)
@@ -111,7 +104,7 @@ def team_match(request, pk, match_pk):
         try:
             teams.lineup_set(user=request.user, match=match, team=form.team, registrations=regs)
         except ValidationError as exc:
-            _add_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, _("Players saved."))
             return redirect("arbiter:team_match", pk=pk, match_pk=match.pk)
@@ -132,7 +125,7 @@ def team_match(request, pk, match_pk):
         except teams.StaleMatch as exc:
             conflict = exc.match
         except ValidationError as exc:
-            _add_errors(result_form, exc)
+            add_service_errors(result_form, exc)
         else:
             messages.success(request, _("Result saved."))
             return redirect("arbiter:team_matches", pk=pk)

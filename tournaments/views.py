@@ -12,11 +12,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import services
-from tournaments.forms import (ArbitersForm, ClubForm, CsvUploadForm, PlayerForm, SignupForm,
-                               TournamentForm)
+from tournaments.forms import (
+    ArbitersForm,
+    ClubForm,
+    CsvUploadForm,
+    PlayerForm,
+    SignupForm,
+    TournamentForm,
+    add_service_errors,
+)
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
-from tournaments.rules import (is_organiser, require_organiser, staff_role, tournament_for_organiser,
-                               tournament_for_public)
+from tournaments.rules import (
+    is_organiser,
+    require_organiser,
+    staff_role,
+    tournament_for_organiser,
+    tournament_for_public,
+)
 
 
 def _save_or_errors(form, service, **kwargs):
@@ -24,11 +36,7 @@ def _save_or_errors(form, service, **kwargs):
     try:
         return service(data=form.cleaned_data, **kwargs)
     except ValidationError as exc:
-        if hasattr(exc, "error_dict"):
-            for name, errors in exc.error_dict.items():
-                form.add_error(name if name in form.fields else None, errors)
-        else:
-            form.add_error(None, exc)
+        add_service_errors(form, exc)
         return None
 
 

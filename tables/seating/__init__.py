@@ -2,8 +2,8 @@
 
 The web application calls `seat_round` (and `reseat` before a round is published), shows
 `evaluate` figures after a manual swap, and `python -m tables.seating` speaks the JSON contract."""
-from .model import METHODS, Penalties, Player, SeatingError, SeatingRequest, SeatingResult
 from .methods import seat_round
+from .model import METHODS, Penalties, Player, SeatingError, SeatingRequest, SeatingResult
 from .penalties import evaluate, meetings_matrix
 from .reseat import reseat
 from .sizes import SizePlan, table_sizes

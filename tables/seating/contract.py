@@ -16,8 +16,8 @@ present with no table) for semifinals and finals.
 import json
 import math
 
-from .model import Player, SeatingError, SeatingRequest
 from .methods import seat_round
+from .model import Player, SeatingError, SeatingRequest
 from .reseat import reseat
 
 MAX_PLAYERS = 400

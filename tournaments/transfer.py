@@ -1,0 +1,381 @@
+"""Export one tournament with everything that belongs to it, and import it into another database.
+
+What belongs to a tournament is read from the models' metadata, not listed by hand: the tournament,
+every model with a foreign key to it, every model with a foreign key to those, and so on. A model
+added later (teams, end rolls...) travels with no change here.
+
+Users, clubs and players are shared between tournaments: they travel by natural key (username;
+club name; name, surname and club), are matched on import or created (users without a usable
+password). The tournament's own rows keep their primary keys, so printed QR codes, public links
+and the ids that club websites read from the JSON API stay valid after a restore; the import
+therefore expects a database without those rows.
+"""
+import datetime
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import connection, models
+from django.db.models import Q
+
+from tournaments.models import AuditLog, Club, Player, Tournament
+from tournaments.roles import grant_organiser
+from tournaments.rules import is_organiser
+
+FORMAT = "torneo.tournament"
+VERSION = 1
+USER_FIELDS = ("first_name", "last_name", "email", "is_active")
+CHUNK = 500
+
+
+class TransferError(Exception):
+    """The file cannot be imported (or the tournament exported); the message names the reason."""
+
+
+# --- which models belong to a tournament ---------------------------------------------------------
+
+def _shared_models():
+    return {get_user_model(), Club, Player}
+
+
+def _relations(model):
+    return [f for f in model._meta.concrete_fields if f.is_relation]
+
+
+def owned_models():
+    """The models whose rows belong to one tournament, each after the models it points to."""
+    shared = _shared_models()
+    owned = [Tournament]
+    grown = True
+    while grown:
+        grown = False
+        for model in apps.get_models():
+            if model in owned or model in shared or model._meta.proxy or not model._meta.managed:
+                continue
+            if any(f.related_model in owned for f in _relations(model)):
+                owned.append(model)
+                grown = True
+    return _dependency_order(owned)
+
+
+def _dependency_order(owned):
+    """Parents first, for a readable file; the database checks foreign keys at commit, so a
+    cycle (which only nullable keys could form) needs no special order."""
+    edges = {m: {f.related_model for f in _relations(m) if f.related_model in owned and f.related_model is not m}
+             for m in owned}
+    ordered = []
+    progress = True
+    while progress:
+        progress = False
+        for model in owned:
+            if model not in ordered and edges[model] <= set(ordered):
+                ordered.append(model)
+                progress = True
+    return ordered + [m for m in owned if m not in ordered]
+
+
+def _owned_rows(model, tournament, selected):
+    if model is Tournament:
+        return Tournament._base_manager.filter(pk=tournament.pk)
+    q = Q()
+    for f in _relations(model):
+        if f.related_model in selected and f.related_model is not model:
+            q |= Q(**{f"{f.name}__in": selected[f.related_model].values("pk")})
+    return model._base_manager.filter(q)
+
+
+# --- export --------------------------------------------------------------------------------------
+
+def _plain(field, obj):
+    value = field.value_from_object(obj)
+    if value is None or isinstance(value, (bool, int, float, str)) or isinstance(field, models.JSONField):
+        return value
+    # Decimals, dates and datetimes as text, at full precision (created_at must come back exact).
+    return field.value_to_string(obj)
+
+
+class _Exporter:
+    def __init__(self, owned):
+        self.owned = owned
+        self.users, self.clubs, self.players = set(), set(), set()
+        self.natural = {}  # (model, pk) -> natural key, read once
+
+    def _natural(self, target, pk, read):
+        key = (target, pk)
+        if key not in self.natural:
+            self.natural[key] = read(target._base_manager.get(pk=pk))
+        return self.natural[key]
+
+    def ref(self, field, value):
+        """A foreign key's value in the file: a pk for the tournament's rows, a natural key otherwise."""
+        if value is None:
+            return None
+        target = field.related_model
+        if field.target_field is not target._meta.pk:
+            raise TransferError(f"{field.model._meta.label_lower}.{field.name}: only keys to primary keys travel")
+        if target in self.owned:
+            return value
+        if target is get_user_model():
+            self.users.add(value)
+            return self._natural(target, value, lambda u: u.get_username())
+        if target in (Club, Player):
+            # Written once in the file's clubs and players, with their natural keys; rows refer to them by pk.
+            (self.clubs if target is Club else self.players).add(value)
+            return value
+        if hasattr(target, "natural_key"):
+            return list(self._natural(target, value, lambda o: o.natural_key()))
+        raise TransferError(f"{field.model._meta.label_lower}.{field.name}: "
+                            f"{target._meta.label_lower} has no natural key to travel by")
+
+    def row(self, obj):
+        fields = {}
+        for f in obj._meta.concrete_fields:
+            if f.primary_key:
+                continue
+            fields[f.name] = self.ref(f, getattr(obj, f.attname)) if f.is_relation else _plain(f, obj)
+        for f in obj._meta.many_to_many:
+            if f.remote_field.through._meta.auto_created:
+                fields[f.name] = [self.ref(f, pk) for pk in
+                                  getattr(obj, f.name).order_by("pk").values_list("pk", flat=True)]
+        return {"pk": obj.pk, "fields": fields}
+
+
+def tournament_export(*, tournament):
+    """The whole tournament as a JSON-ready document (see the module docstring)."""
+    order = owned_models()
+    exporter = _Exporter(order)
+    selected, sections = {}, []
+    for model in order:
+        selected[model] = _owned_rows(model, tournament, selected)
+        sections.append({"model": model._meta.label_lower,
+                         "rows": [exporter.row(obj) for obj in selected[model].order_by("pk")]})
+    players = [exporter.row(p) for p in Player._base_manager.filter(pk__in=exporter.players).order_by("pk")]
+    clubs = [exporter.row(c) for c in Club._base_manager.filter(pk__in=exporter.clubs).order_by("pk")]
+    users = []
+    for user in get_user_model()._base_manager.filter(pk__in=exporter.users).order_by("pk"):
+        entry = {"username": user.get_username(), "organiser": is_organiser(user)}
+        entry.update({name: getattr(user, name) for name in USER_FIELDS if hasattr(user, name)})
+        users.append(entry)
+    return {"format": FORMAT, "version": VERSION, "tournament": tournament.pk,
+            "exported_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+            "users": users, "clubs": clubs, "players": players, "models": sections}
+
+
+# --- import --------------------------------------------------------------------------------------
+
+def _expect(value, kind, where):
+    if not isinstance(value, kind) or kind is int and isinstance(value, bool):
+        names = {dict: "an object", list: "a list", str: "a string", int: "a whole number"}
+        raise TransferError(f"{where} must be {names.get(kind, kind.__name__)}")
+    return value
+
+
+def _value(field, raw, where):
+    """Turn a file value into the field's value, checked as the field would check it."""
+    try:
+        value = field.to_python(raw)
+        if value is None:
+            if not field.null:
+                raise ValidationError("cannot be empty")
+            return None
+        if field.choices and not (field.blank and value == "") and \
+                value not in {k for k, _label in field.flatchoices}:
+            raise ValidationError(f"{value!r} is not one of the choices")
+        field.run_validators(value)
+    except ValidationError as exc:
+        raise TransferError(f"{where}.{field.name}: {' '.join(exc.messages)}") from None
+    except (TypeError, ValueError, ArithmeticError) as exc:
+        raise TransferError(f"{where}.{field.name}: {exc}") from None
+    return value
+
+
+def _key(entry, model, where):
+    """A row's pk from the file, checked against the pk field's range."""
+    return _value(model._meta.pk, _expect(entry.get("pk"), int, f"{where}.pk"), where)
+
+
+class _Importer:
+    def __init__(self, order):
+        self.order = order
+        self.users = {}  # username -> user
+        self.shared = {Club: {}, Player: {}}  # file pk -> row in this database
+        self.in_file = {}  # owned model -> pks of its rows in the file
+
+    # shared rows
+
+    def import_users(self, entries):
+        User = get_user_model()
+        for i, entry in enumerate(_expect(entries, list, "users")):
+            where = f"users[{i}]"
+            entry = _expect(entry, dict, where)
+            username = _value(User._meta.get_field(User.USERNAME_FIELD),
+                              _expect(entry.get("username"), str, f"{where}.username"), where)
+            user = User._base_manager.filter(**{User.USERNAME_FIELD: username}).first()
+            if user is None:
+                user = User(**{User.USERNAME_FIELD: username})
+                for name in USER_FIELDS:
+                    if name in entry and hasattr(user, name):
+                        setattr(user, name, _value(User._meta.get_field(name), entry[name], where))
+                user.set_unusable_password()
+                _save(user)
+                if entry.get("organiser") is True:
+                    grant_organiser(user)
+            self.users[username] = user
+
+    def import_clubs(self, entries):
+        for i, entry in enumerate(_expect(entries, list, "clubs")):
+            where = f"clubs[{i}]"
+            entry = _expect(entry, dict, where)
+            key = _key(entry, Club, where)
+            club = self.build(Club, entry, where)
+            if not club.name.strip():
+                raise TransferError(f"{where}.name: cannot be empty")
+            self.shared[Club][key] = Club._base_manager.filter(name__iexact=club.name.strip()).first() \
+                or _save(club)
+
+    def import_players(self, entries):
+        from tournaments.services import player_find_duplicate
+        existing = set(Player._base_manager.values_list("pk", flat=True))
+        for i, entry in enumerate(_expect(entries, list, "players")):
+            where = f"players[{i}]"
+            entry = _expect(entry, dict, where)
+            key = _key(entry, Player, where)
+            player = self.build(Player, entry, where)
+            match = player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
+                                          club=player.club)
+            # Only players already in the database are matched: two namesakes in the file stay two.
+            self.shared[Player][key] = match if match is not None and match.pk in existing else _save(player)
+
+    # rows of any model
+
+    def resolve(self, field, raw, where):
+        if raw is None:
+            return None
+        target = field.related_model
+        name = f"{where}.{field.name}"
+        if target in self.order:
+            if not isinstance(raw, int) or isinstance(raw, bool) or raw not in self.in_file[target]:
+                raise TransferError(f"{name}: {target._meta.label_lower} {raw!r} is not in the file")
+            return raw
+        if target is get_user_model():
+            if not isinstance(raw, str) or raw not in self.users:
+                raise TransferError(f"{name}: user {raw!r} is not in the file's users")
+            return self.users[raw].pk
+        if target in self.shared:
+            if isinstance(raw, (list, dict)) or raw not in self.shared[target]:
+                raise TransferError(f"{name}: {target._meta.label_lower} {raw!r} is not in the file")
+            return self.shared[target][raw].pk
+        try:
+            return target._default_manager.get_by_natural_key(*_expect(raw, list, name)).pk
+        except (AttributeError, TypeError, target.DoesNotExist):
+            raise TransferError(f"{name}: no {target._meta.label_lower} {raw!r}") from None
+
+    def build(self, model, entry, where):
+        fields = _expect(entry.get("fields"), dict, f"{where}.fields")
+        known = {f.name for f in model._meta.concrete_fields if not f.primary_key}
+        known |= {f.name for f in model._meta.many_to_many}
+        unknown = sorted(set(fields) - known)
+        if unknown:
+            raise TransferError(f"{where}: {model._meta.label_lower} has no field {unknown[0]!r}")
+        obj = model()
+        for f in model._meta.concrete_fields:
+            if f.primary_key:
+                continue
+            if f.name not in fields:
+                # A field added after the export: its default, when it has one.
+                if not (f.has_default() or f.null or getattr(f, "auto_now_add", False)):
+                    raise TransferError(f"{where}: field {f.name!r} is missing")
+                continue
+            raw = fields[f.name]
+            if f.is_relation:
+                value = self.resolve(f, raw, where)
+                if value is None and not f.null:
+                    raise TransferError(f"{where}.{f.name}: cannot be empty")
+                setattr(obj, f.attname, value)
+            else:
+                setattr(obj, f.attname, _value(f, raw, where))
+        return obj
+
+    # the tournament's rows
+
+    def import_owned(self, sections):
+        by_label = {}
+        for i, section in enumerate(_expect(sections, list, "models")):
+            section = _expect(section, dict, f"models[{i}]")
+            label = _expect(section.get("model"), str, f"models[{i}].model")
+            if label in by_label:
+                raise TransferError(f"models[{i}]: {label} appears twice")
+            by_label[label] = _expect(section.get("rows"), list, f"models[{i}].rows")
+        labels = {m._meta.label_lower for m in self.order}
+        unknown = sorted(set(by_label) - labels)
+        if unknown:
+            raise TransferError(f"model {unknown[0]!r} does not exist in this version of Torneo")
+        if len(by_label.get(Tournament._meta.label_lower, [])) != 1:
+            raise TransferError("the file must hold exactly one tournament")
+        rows = {}
+        for model in self.order:
+            label = model._meta.label_lower
+            rows[model] = []
+            for i, row in enumerate(by_label.get(label, [])):
+                where = f"{label}[{i}]"
+                row = _expect(row, dict, where)
+                rows[model].append((where, _key(row, model, where), row))
+            pks = [pk for _where, pk, _row in rows[model]]
+            if len(set(pks)) != len(pks):
+                raise TransferError(f"{label}: the same pk appears twice")
+            self.in_file[model] = set(pks)
+            _refuse_existing(model, pks)
+        many = []
+        # Foreign keys are checked at commit, so rows may point to rows inserted after them.
+        for model in self.order:
+            for where, pk, row in rows[model]:
+                obj = self.build(model, row, where)
+                obj.pk = pk
+                self._fix_audit_object(obj)
+                _save(obj)
+                many.extend((obj, f, row["fields"][f.name], where) for f in model._meta.many_to_many
+                            if f.name in row["fields"] and f.remote_field.through._meta.auto_created)
+        for obj, f, raws, where in many:
+            getattr(obj, f.name).set([self.resolve(f, raw, where) for raw in _expect(raws, list, f"{where}.{f.name}")])
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), self.order):
+                cursor.execute(sql)
+        return Tournament._base_manager.get(pk=rows[Tournament][0][1])
+
+    def _fix_audit_object(self, entry):
+        """Audit entries about a club or player name it by pk, which is new in this database."""
+        if isinstance(entry, AuditLog):
+            for model in self.shared:
+                if entry.object_type == model.__name__.lower() and entry.object_id.isdecimal():
+                    row = self.shared[model].get(int(entry.object_id))
+                    entry.object_id = str(row.pk) if row is not None else entry.object_id
+
+
+def _refuse_existing(model, pks):
+    for start in range(0, len(pks), CHUNK):
+        clash = model._base_manager.filter(pk__in=pks[start:start + CHUNK]).order_by("pk").first()
+        if clash is not None:
+            raise TransferError(f"the database already holds {model._meta.label_lower} {clash.pk}: "
+                                "import into an empty database")
+
+
+def _save(obj):
+    # raw=True, as loaddata does: created_at and the other automatic dates keep the file's values,
+    # and no save() override runs (the audit log takes its entries back unchanged).
+    obj.save_base(raw=True)
+    return obj
+
+
+def tournament_import(*, data):
+    """Create the tournament of an export document; call inside a transaction (all or nothing)."""
+    _expect(data, dict, "the file")
+    if data.get("format") != FORMAT:
+        raise TransferError(f"not a Torneo tournament export (format must be {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise TransferError(f"export version {data.get('version')!r} is not supported (expected {VERSION})")
+    importer = _Importer(owned_models())
+    importer.import_users(data.get("users", []))
+    importer.import_clubs(data.get("clubs", []))
+    importer.import_players(data.get("players", []))
+    return importer.import_owned(data.get("models"))
