@@ -40,16 +40,17 @@ test-browser: install
 	$(PY) -m pytest -m browser -q
 
 bench: install
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) bench/bench_scoring.py
 	$(PY) bench/bench_seating.py
-	$(PY) bench/bench_standings.py
-	$(PY) bench/bench_load.py --seconds 60
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60
 
 messages: install
 	$(PY) manage.py makemessages -l it -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 
-backup: install
+backup:
 	@mkdir -p backups
 	pg_dump --format=custom --dbname="$${DATABASE_URL:-$(PG_URL)}" --file=backups/torneo-$$(date +%Y%m%d-%H%M%S).dump
 	@ls -1t backups | head -n 1

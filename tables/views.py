@@ -38,7 +38,8 @@ def rounds(request, pk):
     """The rounds of a tournament and the form that draws the next one."""
     tournament = tournament_for_organiser(request.user, pk)
     present = present_registrations(tournament)
-    form = DrawForm(request.POST or None, present=len(present))
+    # Bound on every POST, even an empty one: the error below is added to a validated form.
+    form = DrawForm(request.POST if request.method == "POST" else None, present=len(present))
     if request.method == "POST" and len(present) < 3:
         form.is_valid()
         form.add_error(None, _("At least 3 players must be checked in to draw a round: %(n)d are.")

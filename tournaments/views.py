@@ -159,7 +159,8 @@ def audit_log(request, pk):
     table = request.GET.get("table", "").strip()
     if kind:
         entries = entries.filter(action__startswith=kind)
-    if player.isdecimal():  # isdigit() also accepts "²", which int() refuses
+    # isdigit() would accept "²", which int() refuses; beyond 18 digits SQLite cannot even compare.
+    if player.isdecimal() and len(player) <= 18:
         entries = entries.filter(player_id=int(player))
     if table:
         entries = entries.filter(table_label=table)

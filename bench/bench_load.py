@@ -1,0 +1,196 @@
+"""Load test: 200 phones poll the standings while 20 arbiters save results, under gunicorn + PostgreSQL.
+
+A throwaway database `torneo_bench` holds 200 players, 9 played rounds and a 10th published
+round of 50 tables without results. For --seconds (default 600) each phone polls the standings
+page as htmx does (If-None-Match, answered 304 while nothing changed) every --poll-seconds, and
+each arbiter enters and corrects the results of its own tables through the result form (login,
+CSRF, version field), pausing --think-seconds between saves. Loopback only.
+
+Prints requests per second, p95 latency, the error count and the check that no result was lost:
+every save the server acknowledged (302 to the arbiter's home) is in the database at the end,
+one table version per acknowledged save and the last acknowledged values in the seats.
+The server is stopped and the database dropped at the end.
+
+Run from the project root: `.venv/bin/python bench/bench_load.py [--seconds N]`.
+"""
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import random
+import re
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness  # noqa: E402
+
+PLAYERS, PLAYED_ROUNDS, PHONES, ARBITERS = 200, 9, 200, 20
+TIMEOUT = 30
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # a redirect is an answer to look at, not to follow
+
+
+class Client:
+    """One device: its own cookies; records (kind, status, seconds) of every request."""
+
+    def __init__(self, base, log):
+        self.base, self.log = base, log
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+
+    def request(self, kind, path, data=None, headers=None):
+        body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
+        if body is not None:
+            req.add_header("Referer", self.base + path)
+        started = time.perf_counter()
+        try:
+            with self.opener.open(req, timeout=TIMEOUT) as response:
+                status, text, header = response.status, response.read().decode(), response.headers
+        except urllib.error.HTTPError as exc:
+            status, text, header = exc.code, exc.read().decode(errors="replace"), exc.headers
+        except OSError:
+            status, text, header = None, "", {}
+        self.log.append((kind, status, time.perf_counter() - started))
+        return status, text, header
+
+    def cookie(self, name):
+        return next((c.value for c in self.jar if c.name == name), "")
+
+
+def csrf_token(html):
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    return match.group(1) if match else ""
+
+
+def phone(base, url, log, stop, poll_seconds, rng):
+    client = Client(base, log)
+    etag = None
+    if stop.wait(rng.uniform(0, poll_seconds)):  # phones arrive over time and do not poll in step
+        return
+    client.request("page", url)
+    stop.wait(poll_seconds)
+    while not stop.is_set():
+        sent = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
+        status, _text, headers = client.request("poll", url, headers=sent)
+        if status == 200:
+            etag = headers.get("ETag")
+        stop.wait(poll_seconds)
+
+
+def arbiter(base, tournament, round_number, username, tables, log, attempts, stop, think_seconds, rng):
+    """Enter and correct the results of `tables`, one after the other, until `stop`."""
+    client = Client(base, log)
+    status, text, _h = client.request("login", "/accounts/login/")
+    status, _text, _h = client.request("login", "/accounts/login/", {
+        "username": username, "password": harness.PASSWORD, "csrfmiddlewaretoken": csrf_token(text)})
+    if status != 302:
+        return
+    turn = 0
+    while not stop.is_set():
+        number = tables[turn % len(tables)]
+        turn += 1
+        path = f"/arbitro/t/{tournament}/turni/{round_number}/tavoli/{number}/"
+        status, text, _h = client.request("form", path)
+        if status != 200:
+            continue
+        version = int(re.search(r'name="version" value="(\d+)"', text).group(1))
+        seats = [int(s) for s in re.findall(r'name="p\d+-seat" value="(\d+)"', text)]
+        lines = harness.random_result(rng, seats)
+        data = {"csrfmiddlewaretoken": csrf_token(text), "version": str(version)}
+        for i, (seat, tp, risiko, eliminated) in enumerate(lines):
+            data.update({f"p{i}-seat": seat, f"p{i}-table_points": str(tp),
+                         f"p{i}-eliminated": "" if eliminated is None else str(eliminated)})
+            if risiko:
+                data[f"p{i}-risiko"] = "on"
+        status, _text, _h = client.request("save", path, data)
+        # Every attempt is kept: one without an answer may still have been saved.
+        attempts[number].append((version, {seat: tp for seat, tp, _r, _e in lines}, status == 302))
+        stop.wait(rng.uniform(0.5, 1.5) * think_seconds)
+
+
+def lost_results(tournament, round_number, attempts):
+    """Acknowledged saves missing from the database (0 when every one of them is there).
+
+    An acknowledged save on version v left the table at v + 1 with its values; the arbiter's next
+    form shows the version after it, so a later attempt on a version not above v means it was lost.
+    The last acknowledged values must be in the seats unless a later attempt may have replaced them."""
+    from tables.models import Seat, Table
+    lost = 0
+    for number, saves in attempts.items():
+        table = Table.objects.get(round__tournament_id=tournament, round__number=round_number, number=number)
+        seats = dict(Seat.objects.filter(table=table).values_list("pk", "table_points"))
+        acked = [i for i, (_v, _values, ok) in enumerate(saves) if ok]
+        for i in acked:
+            version = saves[i][0]
+            later = [v for v, _values, _ok in saves[i + 1:]]
+            if table.version <= version or any(v <= version for v in later):
+                lost += 1
+        if acked and acked[-1] == len(saves) - 1 and seats != saves[-1][1]:
+            lost += 1
+    return lost
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=600, help="duration of the load (default 600)")
+    parser.add_argument("--poll-seconds", type=float, default=2.0,
+                        help="each phone's polling interval (default 2; the page itself polls every 15)")
+    parser.add_argument("--think-seconds", type=float, default=1.0, help="arbiters' pause between saves")
+    args = parser.parse_args()
+    rng = random.Random(20260124)
+    with harness.bench_database() as bench_url:
+        info = harness.fill(players=PLAYERS, rounds=PLAYED_ROUNDS, open_rounds=1, arbiters=ARBITERS)
+        tournament, round_number = info["tournament"], PLAYED_ROUNDS + 1
+        url = f"/t/{tournament}/classifica/"
+        log, attempts, stop = [], defaultdict(list), threading.Event()
+        with harness.gunicorn(bench_url) as base:
+            threads = [threading.Thread(target=phone, args=(base, url, log, stop, args.poll_seconds,
+                                                            random.Random(rng.random())), daemon=True)
+                       for _ in range(PHONES)]
+            tables = info["open_tables"]
+            threads += [threading.Thread(target=arbiter, args=(
+                base, tournament, round_number, name, tables[i::ARBITERS], log, attempts, stop, args.think_seconds,
+                random.Random(rng.random())), daemon=True) for i, name in enumerate(info["arbiters"])]
+            started = time.perf_counter()
+            for t in threads:
+                t.start()
+            stop.wait(args.seconds)
+            stop.set()
+            for t in threads:
+                t.join(timeout=TIMEOUT + 5)
+            elapsed = time.perf_counter() - started
+        lost = lost_results(tournament, round_number, attempts)
+    expected = {"page": {200}, "poll": {200, 304}, "login": {200, 302}, "form": {200}, "save": {302}}
+    errors = sum(1 for kind, status, _s in log if status not in expected[kind])
+    print(f"bench_load: {PHONES} phones polling every {args.poll_seconds:g} s, {ARBITERS} arbiters saving "
+          f"({args.think_seconds:g} s pauses), {PLAYERS} players, {PLAYED_ROUNDS} rounds played; "
+          f"gunicorn 2 workers; {elapsed:.0f} s")
+    p95 = harness.percentile([s for _k, _st, s in log], 95)
+    print(f"  all requests  {len(log) / elapsed:8.1f} req/s   p95 {p95 * 1000:8.1f} ms   errors {errors}")
+    for kind in ("poll", "form", "save"):
+        times = [s for k, _st, s in log if k == kind]
+        statuses = defaultdict(int)
+        for k, status, _s in log:
+            if k == kind:
+                statuses[status] += 1
+        print(f"  {kind:<12}  {len(times) / elapsed:8.1f} req/s   p95 {harness.percentile(times, 95) * 1000:8.1f} ms"
+              f"   statuses {dict(sorted(statuses.items(), key=str))}")
+    saves = sum(ok for table in attempts.values() for _v, _values, ok in table)
+    print(f"  acknowledged saves {saves}, lost {lost}")
+    return 0 if lost == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""What the server benchmarks share: a throwaway PostgreSQL database filled with a played tournament,
+and gunicorn serving it on a free loopback port. Everything is removed again on exit.
+
+The PostgreSQL server is the one of DATABASE_URL when it is a postgres:// URL, else of PG_URL
+(default postgres://postgres@127.0.0.1:5432/postgres); the database itself is always `torneo_bench`.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_DB = "torneo_bench"
+PASSWORD = "bench-password-not-secret"
+
+
+def database_urls():
+    """(maintenance database URL, benchmark database URL) on the chosen PostgreSQL server."""
+    base = os.environ.get("DATABASE_URL", "")
+    if not base.startswith(("postgres://", "postgresql://")):
+        base = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    parts = urlsplit(base)
+    return urlunsplit(parts._replace(path="/postgres")), urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
+
+
+def _admin(sql):
+    import psycopg
+    admin_url, _bench = database_urls()
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def server_env(bench_url, **extra):
+    """The environment of manage.py and gunicorn: development mode with DEBUG off, like a test server."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_PRODUCTION", "DEBUG", "DATABASE_URL")}
+    env.update(DJANGO_PRODUCTION="0", DEBUG="0", ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=bench_url,
+               DB_CONN_MAX_AGE="60", LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", **extra)
+    return env
+
+
+@contextmanager
+def bench_database():
+    """Create, migrate and yield `torneo_bench`; drop it at the end, whatever happens."""
+    _admin(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+    _admin(f"CREATE DATABASE {BENCH_DB}")
+    _admin_url, bench_url = database_urls()
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
+                       env=server_env(bench_url), check=True)
+        os.environ.update({k: v for k, v in server_env(bench_url).items() if k != "PYTHONUNBUFFERED"})
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "risiko_site.settings")
+        sys.path.insert(0, str(ROOT))
+        import django
+        django.setup()
+        yield bench_url
+    finally:
+        try:
+            from django.db import connections
+            connections.close_all()
+        except Exception:  # Django may not have started; the database goes anyway
+            pass
+        _admin(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+
+
+def random_result(rng, seats):
+    """A valid table result (SCORING.md section 2): survivors' points, maybe a RisiKo!, eliminations in order."""
+    eliminated = rng.choice([0, 0, 1, 1, 2])
+    order = list(range(1, eliminated + 1))
+    rng.shuffle(order)
+    risiko = rng.random() < 0.05
+    lines = []
+    for i, seat_id in enumerate(seats):
+        if i >= len(seats) - eliminated:
+            lines.append((seat_id, Decimal(0), False, order.pop()))
+        else:
+            lines.append((seat_id, Decimal(rng.randrange(1, 100)), risiko and i == 0, None))
+    return lines
+
+
+def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
+    """A published tournament: `rounds` played and closed (results saved through the service, so
+    validated and audited), then `open_rounds` published rounds without results.
+
+    Returns {"tournament": pk, "open_tables": [table numbers of the last open round], "arbiters": [...]}.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    from tables import services
+    from tables.models import Round, Seat, Table
+    from tournaments.models import Club, Player, Registration, Tournament
+    from tournaments.roles import grant_organiser
+
+    rng = random.Random(seed)
+    User = get_user_model()
+    hashed = make_password(PASSWORD)  # once: hashing per user would dominate the set-up
+    organiser = User.objects.create(username="bench-organiser", password=hashed)
+    grant_organiser(organiser)
+    staff = [User.objects.create(username=f"bench-arbiter-{i:02d}", password=hashed) for i in range(arbiters)]
+    tournament = Tournament.objects.create(name="Torneo di prova (benchmark)", start_date="2026-01-24",
+                                           organiser=organiser, published=True, rounds_planned=rounds + open_rounds,
+                                           discard_worst=1, tiebreak="best_results,wins")
+    tournament.arbiters.set(staff)
+    clubs = Club.objects.bulk_create([Club(name=f"Club {i:02d}", city="Como") for i in range(20)])
+    people = Player.objects.bulk_create([Player(first_name=f"Nome{i:03d}", last_name=f"Cognome{i:03d}",
+                                                club=clubs[i % len(clubs)]) for i in range(players)])
+    regs = Registration.objects.bulk_create([Registration(tournament=tournament, player=p, present=True)
+                                             for p in people])
+    open_tables = []
+    for number in range(1, rounds + open_rounds + 1):
+        rng.shuffle(regs)
+        rnd = Round.objects.create(tournament=tournament, number=number, status=Round.Status.PUBLISHED)
+        tables = Table.objects.bulk_create([Table(round=rnd, number=t + 1) for t in range(len(regs) // 4)])
+        Seat.objects.bulk_create([Seat(table=table, registration=reg, position=p + 1)
+                                  for table in tables for p, reg in enumerate(regs[4 * (table.number - 1):][:4])])
+        if number > rounds:
+            open_tables = [t.number for t in tables]
+            continue
+        for table in tables:
+            seats = list(table.seats.order_by("position").values_list("pk", flat=True))
+            lines = [services.ResultLine(seat_id=s, table_points=tp, risiko=r, eliminated=e)
+                     for s, tp, r, e in random_result(rng, seats)]
+            services.table_result_submit(user=organiser, table=table, lines=lines, version=0)
+        services.round_close(user=organiser, rnd=rnd)
+        services.standings_publish(user=organiser, rnd=rnd)
+    return {"tournament": tournament.pk, "open_tables": open_tables, "arbiters": [u.username for u in staff]}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(bench_url, workers=2):
+    """gunicorn on a free loopback port with whitenoise serving the collected static files; yields
+    the base URL and stops the server (and its workers) at the end."""
+    env = server_env(bench_url)
+    static_root = ROOT / "staticfiles"  # settings.STATIC_ROOT; removed again if this run created it
+    collected = not static_root.exists()
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--workers",
+                             str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+                            cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/static/css/torneo.css", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if collected:
+            shutil.rmtree(static_root, ignore_errors=True)
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]

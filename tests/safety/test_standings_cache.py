@@ -1,0 +1,88 @@
+"""The public standings are computed once per change, and every change shows at once."""
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tables import standings_views
+from tests.factories import RegistrationFactory, report, seat_round
+from tournaments import services
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def computed(monkeypatch):
+    """How many times the standings were computed."""
+    calls = []
+    compute = standings_views.tournament_standings
+    monkeypatch.setattr(standings_views, "tournament_standings", lambda t: calls.append(t.pk) or compute(t))
+    return calls
+
+
+@pytest.fixture
+def table(tournament):
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCDEFGH"]
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    report(rnd.tables.get(number=1), [(62,), (48,), (30,), (0, 1)])
+    return rnd.tables.get(number=2)
+
+
+def _rows(response):
+    """(player, total) of each row of the standings table, as shown."""
+    html = response.content.decode()
+    return re.findall(r'giocatori/\d+/">[^<]* ([A-H])</a>.*?class="num total">([^<]*)<', html, re.S)
+
+
+def test_standings_are_computed_once_while_nothing_changes(client, tournament, table, computed):
+    url = reverse("public:standings", args=[tournament.pk])
+    first, second = client.get(url), Client().get(url)
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert _rows(first) == _rows(second) == [("A", "150.14"), ("B", "86"), ("C", "60"), ("D", "10")]
+    assert computed == [tournament.pk]
+
+
+def test_a_saved_result_shows_at_once(client, tournament, table, computed):
+    url = reverse("public:standings", args=[tournament.pk])
+    before = client.get(url)
+    report(table, [(50,), (40,), (30,), (0, 1)])
+    after = client.get(url)
+    assert before["ETag"] != after["ETag"]
+    assert len(computed) == 2
+    assert [name for name, _total in _rows(before)] == ["A", "B", "C", "D"]
+    assert sorted(name for name, _total in _rows(after)) == list("ABCDEFGH")
+
+
+def test_a_formula_change_shows_at_once(client, tournament, table, organiser):
+    url = reverse("public:standings", args=[tournament.pk])
+    before = client.get(url)
+    services.tournament_save(user=organiser, tournament=tournament, data={"formula": "vittorie"})
+    after = client.get(url)
+    assert ("Conversion 150" in before.content.decode(), "Number of wins" in after.content.decode()) == (True, True)
+    assert _rows(before) != _rows(after)
+
+
+def test_htmx_poll_gets_the_same_rows_as_the_page(client, tournament, table):
+    url = reverse("public:standings", args=[tournament.pk])
+    page, poll = client.get(url), client.get(url, headers={"HX-Request": "true"})
+    assert _rows(page) == _rows(poll) != []
+    assert "<html" in page.content.decode() and "<html" not in poll.content.decode()
+
+
+def test_full_page_etag_is_the_same_between_requests(client, tournament, table):
+    url = reverse("public:standings", args=[tournament.pk])
+    etag = client.get(url)["ETag"]
+    assert client.get(url)["ETag"] == etag
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_htmx_poll_and_full_page_have_different_etags(client, tournament, table):
+    url = reverse("public:standings", args=[tournament.pk])
+    assert client.get(url)["ETag"] != client.get(url, headers={"HX-Request": "true"})["ETag"]
