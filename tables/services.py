@@ -70,45 +70,46 @@ def round_create(*, user, tournament, method="random", sizes=None, seed=None, fi
     return rnd
 
 
+def _redo_draft(*, user, rnd, action, refused, seat):
+    """Replace a draft round's tables with `seat(rnd)`'s result (draw again, re-seat), logged."""
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.DRAFT:
+        raise ValidationError(refused)
+    _require_free_draw(rnd)
+    before = _seating_snapshot(rnd)
+    result, changes = seat(rnd)
+    Seat.objects.filter(table__round=rnd).delete()
+    rnd.tables.all().delete()
+    if changes:
+        for name, value in changes.items():
+            setattr(rnd, name, value)
+        rnd.save(update_fields=list(changes))
+    _write_tables(rnd, result["tables"])
+    audit(user=user, action=action, obj=rnd, tournament=rnd.tournament, before={"tables": before},
+          after={**changes, "tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
+    return rnd
+
+
 @transaction.atomic
 def round_redraw(*, user, rnd, method=None, sizes=None, seed=None):
     """Draw a draft round again (new method, sizes or seed): only before publishing."""
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.DRAFT:
-        raise ValidationError(_("Only a draft round can be drawn again."))
-    _require_free_draw(rnd)
-    before = _seating_snapshot(rnd)
-    method = method or rnd.method
-    seed = seed if seed is not None else rnd.seed + 1
-    request = seating_request(tournament=rnd.tournament, number=rnd.number, method=method, sizes=sizes, seed=seed)
-    result = engine.seat(request)
-    Seat.objects.filter(table__round=rnd).delete()
-    rnd.tables.all().delete()
-    rnd.method, rnd.seed = method, seed
-    rnd.save(update_fields=["method", "seed"])
-    _write_tables(rnd, result["tables"])
-    audit(user=user, action="round.redraw", obj=rnd, tournament=rnd.tournament, before={"tables": before},
-          after={"method": method, "seed": seed, "tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
-    return rnd
+    def seat(rnd):
+        changes = {"method": method or rnd.method, "seed": seed if seed is not None else rnd.seed + 1}
+        request = seating_request(tournament=rnd.tournament, number=rnd.number, sizes=sizes, **changes)
+        return engine.seat(request), changes
+    return _redo_draft(user=user, rnd=rnd, action="round.redraw", seat=seat,
+                       refused=_("Only a draft round can be drawn again."))
 
 
 @transaction.atomic
 def round_reseat(*, user, rnd):
     """Late arrivals and drop-outs before publishing: seat who is present now, changing the draft least."""
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.DRAFT:
-        raise ValidationError(_("Only a draft round can be re-seated."))
-    _require_free_draw(rnd)
-    before = _seating_snapshot(rnd)
-    draft = [[str(s.registration_id) for s in t.seats.all()] for t in rnd.tables.prefetch_related("seats")]
-    request = seating_request(tournament=rnd.tournament, number=rnd.number, method=rnd.method, seed=rnd.seed)
-    result = engine.reseat(request, draft)
-    Seat.objects.filter(table__round=rnd).delete()
-    rnd.tables.all().delete()
-    _write_tables(rnd, result["tables"])
-    audit(user=user, action="round.reseat", obj=rnd, tournament=rnd.tournament, before={"tables": before},
-          after={"tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
-    return rnd
+    def seat(rnd):
+        draft = [[str(s.registration_id) for s in t.seats.all()] for t in rnd.tables.prefetch_related("seats")]
+        request = seating_request(tournament=rnd.tournament, number=rnd.number, method=rnd.method, seed=rnd.seed)
+        return engine.reseat(request, draft), {}
+    return _redo_draft(user=user, rnd=rnd, action="round.reseat", seat=seat,
+                       refused=_("Only a draft round can be re-seated."))
 
 
 @transaction.atomic
