@@ -1,6 +1,7 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, CSV, print."""
 import csv
 import hashlib
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -10,6 +11,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -20,7 +22,7 @@ from scoring.numeric import as_float, shown
 from tables.models import Penalty, Round, Seat
 from tables.qr import qr_svg
 from tables.selectors import tournament_standings
-from tournaments.models import AuditLog, Registration
+from tournaments.models import AuditLog, Registration, Tournament
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 
 # Computed standings are kept this long in Django's cache, under the version of the audit log.
@@ -33,7 +35,11 @@ def standings_version(pk):
     Audit ids are handed out at insert, not at commit, so a save committed after a later one leaves
     the highest id unchanged; the log is append-only, so the number of entries grows with it."""
     log = AuditLog.objects.filter(tournament_id=pk).aggregate(entries=Count("pk"), last=Max("pk"))
-    return f"{log['entries']}:{log['last'] or 0}"
+    # The dispute window closing turns provisional standings final without any change being logged.
+    window = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
+              .values_list("last_publication", "dispute_window_minutes").first())
+    closed = bool(window and window[0] and timezone.now() >= window[0] + timedelta(minutes=window[1]))
+    return f"{log['entries']}:{log['last'] or 0}:{int(closed)}"
 
 
 def standings_etag(request, pk, **kwargs):

@@ -86,3 +86,25 @@ def test_full_page_etag_is_the_same_between_requests(client, tournament, table):
 def test_htmx_poll_and_full_page_have_different_etags(client, tournament, table):
     url = reverse("public:standings", args=[tournament.pk])
     assert client.get(url)["ETag"] != client.get(url, headers={"HX-Request": "true"})["ETag"]
+
+
+def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, organiser):
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    from tables import services
+    rnd = table.round
+    report(table, [(40,), (30,), (20,), (0, 1)])
+    services.round_close(user=organiser, rnd=rnd)
+    services.standings_publish(user=organiser, rnd=rnd)
+    url = reverse("public:standings", args=[tournament.pk])
+    during = client.get(url)
+    assert "Provisional standings" in during.content.decode()
+    later = timezone.now() + timedelta(minutes=tournament.dispute_window_minutes + 1)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        after = client.get(url, headers={"If-None-Match": during["ETag"]})
+    assert after.status_code == 200
+    assert after["ETag"] != during["ETag"]
+    assert "Standings final" in after.content.decode()
