@@ -173,8 +173,9 @@ GENERAL_INTERPRETATIONS = (
          "A player disqualified from a game is treated as the first eliminated of the table (R.T.U. "
          "casebook)."),
     Text("Un'assenza o una sconfitta a tavolino vale 0 per quel turno e conta come risultato giocato "
-         "per gli scarti.",
-         "An absence or a forfeit scores 0 for that round and counts as a played result for discards."),
+         "per gli scarti; chi non ha un risultato in un turno giocato è assente in quel turno.",
+         "An absence or a forfeit scores 0 for that round and counts as a played result for discards; a "
+         "player with no result in a round that was played is absent in that round."),
     Text("Ordine: formula, poi correttivo di Como, poi penalità; una penalità non porta mai un "
          "risultato sotto 0.",
          "Order: formula, then Como corrective, then penalties; a penalty never takes a result below 0."),

@@ -28,6 +28,18 @@ def _score(formula, game: Game, params: Params) -> GameScore:
                      (n, reference) if reference is not None else None)
 
 
+def implicit_absences(games: Sequence[Game], given: Iterable[Absence] = ()) -> list[Absence]:
+    """SCORING.md section 5: a player with no result in a round that was played is absent there:
+    0 for that round, counted as a played result for discards."""
+    seen = {(a.round, a.player) for a in given}
+    by_round: dict = {}
+    for game in games:
+        by_round.setdefault(game.round, set()).update(p.id for p in game.players)
+    everyone = set().union(*by_round.values()) if by_round else set()
+    return [Absence(round_, player) for round_, present in sorted(by_round.items())
+            for player in sorted(everyone - present, key=repr) if (round_, player) not in seen]
+
+
 def score_game(formula, game: Game, params: Params | None = None) -> GameScore:
     """One game's points under a formula, with Como corrective and penalties (sections 4-5)."""
     with engine_context():
@@ -50,7 +62,8 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     if isinstance(params, Mapping):
         params = Params(**params)
     params = params or DEFAULT_PARAMS
+    absences = [Absence(*a) for a in absences]
     with engine_context():
         scores = tuple(_score(formula, game, params) for game in games)
-        standings = build_standings(formula, params, scores, [Absence(*a) for a in absences])
+        standings = build_standings(formula, params, scores, absences + implicit_absences(games, absences))
     return Result(formula.name, params, scores, tuple(standings))

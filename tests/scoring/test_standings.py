@@ -235,3 +235,18 @@ def test_semifinal_plans_below_32_players_seed_the_top():
 def test_semifinal_plans_need_enough_players():
     assert [plan.seeded_to_final for plan in semifinal_plans(11)] == [(1, 2)]
     assert semifinal_plans(8) == []
+
+
+def test_missing_round_is_an_absence_that_discards_can_drop():
+    """SCORING.md section 5: an absence scores 0 and counts as a played result for discards."""
+    from scoring import Game, PlayerResult, score_tournament
+
+    def table(rnd, results):
+        return Game(rnd, 1, [PlayerResult(pid, tp) for pid, tp in results])
+
+    games = [table(1, [("A", 50), ("B", 40), ("C", 30), ("D", 20)]),
+             table(2, [("B", 10), ("C", 20), ("D", 30), ("E", 40)])]
+    rows = score_tournament("punti_tavolo", {"discard_worst": 1}, games).standings
+    assert [(r.rank, r.player, r.total) for r in rows] == [
+        (1, "A", 50), (2, "B", 40), (2, "E", 40), (4, "C", 30), (4, "D", 30)]
+    assert [r.results for r in rows if r.player == "A"] == [(50, 0)]
