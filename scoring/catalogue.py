@@ -336,21 +336,22 @@ _ENTRIES = (
                  "centesimi. RisiKo!: 13.",
                  "1st 12, 2nd 7, 3rd 5, 4th 3 tournament points, plus one's table points as hundredths. "
                  "RisiKo!: 13."),
-            Text("Eliminati: 1 al primo eliminato, 2 al secondo, 3 al terzo.",
-                 "Eliminated: 1 to the first eliminated, 2 to the second, 3 to the third."),
+            Text("Eliminati: 1 al primo eliminato, 2 al secondo, 3 al terzo (4 al quarto ai tavoli "
+                 "da 5 e da 6).",
+                 "Eliminated: 1 to the first eliminated, 2 to the second, 3 to the third (4 to the "
+                 "fourth at 5- and 6-player tables)."),
         ),
         sources=(Source(SEED_RTU, 'Formule Punteggio, metodo dei "punti standard"'),),
         interpretations=(
-            Text("Interpretazione (come il programma GestioneTorneo): tavoli da 5, quinto 2 più i "
-                 "centesimi; un eliminato prende 5 meno il piazzamento finale (0, 1, 2, 3 per i posti "
-                 "5, 4, 3, 2), che ai tavoli da 4 coincide con la regola 1/2/3.",
-                 "Interpretation (as the GestioneTorneo software does): 5-player tables, 5th 2 plus "
-                 "hundredths; an eliminated player gets 5 minus the final place (0, 1, 2, 3 for places "
-                 "5, 4, 3, 2), which equals the 1/2/3 rule at 4-player tables."),
-            Text("Interpretazione: sesto posto 1 più i centesimi; un eliminato sesto prende 0; ai "
-                 "tavoli da 3 un eliminato prende 5 meno il piazzamento.",
-                 "Interpretation: 6th place 1 plus hundredths; an eliminated 6th gets 0; at 3-player "
-                 "tables an eliminated player gets 5 minus the place."),
+            Text("Un eliminato prende il proprio ordine di eliminazione a ogni dimensione del tavolo: "
+                 "1 al primo eliminato, 2 al secondo, 3 al terzo, 4 al quarto (tavoli da 5 e da 6).",
+                 "An eliminated player gets their elimination order at every table size: 1 to the "
+                 "first eliminated, 2 to the second, 3 to the third, 4 to the fourth (5- and 6-player "
+                 "tables)."),
+            Text("Interpretazione: ai tavoli da 5 un quinto non eliminato prende 2 più i centesimi, "
+                 "ai tavoli da 6 un sesto non eliminato 1 più i centesimi.",
+                 "Interpretation: at 5-player tables a surviving 5th gets 2 plus hundredths, at "
+                 "6-player tables a surviving 6th 1 plus hundredths."),
             SHARED_PLACES),
         parameters=COMMON_PARAMETERS,
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),

@@ -8,21 +8,19 @@ from .base import PlaceFormula
 
 _STANDARD_PLACES = {1: Decimal(12), 2: Decimal(7), 3: Decimal(5), 4: Decimal(3), 5: Decimal(2), 6: Decimal(1)}
 _STANDARD_RISIKO = Decimal(13)
-_STANDARD_ELIMINATED = {p: Decimal(max(0, 5 - p)) for p in range(1, 7)}
 
 
 class Standard(PlaceFormula):
     """Seed 004, "punti standard": 12, 7, 5, 3 by place plus TP / 100; RisiKo! 13 flat.
 
-    Eliminated: 5 - final place, never below 0 (1, 2, 3 for the first, second, third eliminated at
-    a 4-player table; 0, 1, 2, 3 for places 5, 4, 3, 2 at a 5-player table, as GestioneTorneo
-    does). 5th place 2 + TP / 100, 6th place 1 + TP / 100 (Interpretation).
+    Eliminated: their elimination order at every table size (1 to the first eliminated, 2 to the
+    second, ...), as seed 004 says. 5th place 2 + TP / 100, 6th place 1 + TP / 100 (Interpretation).
     """
     name = "standard"
 
     def value(self, position, seat, placement, params):
         if seat.eliminated is not None:
-            return _STANDARD_ELIMINATED[position]
+            return Decimal(seat.eliminated)
         if seat.risiko:
             return _STANDARD_RISIKO
         return _STANDARD_PLACES[position] + seat.tp / HUNDRED

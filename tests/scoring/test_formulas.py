@@ -167,7 +167,7 @@ def test_triestino_points_add_up_to_100_times_players():
 
 def test_standard_five_players_with_two_eliminated():
     g = game(1, 1, p("A", 40), p("B", 30), p("C", 20), p("D", 0, eliminated=2), p("E", 0, eliminated=1))
-    assert points("standard", g) == {"A": "12.40", "B": "7.30", "C": "5.20", "D": "1.00", "E": "0.00"}
+    assert points("standard", g) == {"A": "12.40", "B": "7.30", "C": "5.20", "D": "2.00", "E": "1.00"}
 
 
 def test_standard_four_players_eliminated_get_1_2_3():
@@ -175,9 +175,9 @@ def test_standard_four_players_eliminated_get_1_2_3():
     assert points("standard", g) == {"A": "12.33", "B": "3.00", "C": "1.00", "D": "2.00"}
 
 
-def test_standard_three_players_eliminated_gets_five_minus_place():
+def test_standard_three_players_first_eliminated_gets_1():
     g = game(1, 1, p("A", 20), p("B", 10), p("C", 0, eliminated=1))
-    assert points("standard", g) == {"A": "12.20", "B": "7.10", "C": "2.00"}
+    assert points("standard", g) == {"A": "12.20", "B": "7.10", "C": "1.00"}
 
 
 def test_standard_six_players_sixth_place():
@@ -185,13 +185,13 @@ def test_standard_six_players_sixth_place():
     assert points("standard", g)["F"] == "1.05"
     g = game(1, 1, p("A", 50), p("B", 45), p("C", 30), p("D", 22), p("E", 0, eliminated=2),
              p("F", 0, eliminated=1))
-    assert points("standard", g)["E"] == "0.00"
-    assert points("standard", g)["F"] == "0.00"
+    assert points("standard", g)["E"] == "2.00"
+    assert points("standard", g)["F"] == "1.00"
 
 
 def test_standard_risiko_is_13_flat():
     g = game(1, 1, p("A", 40, risiko=True), p("B", 55), p("C", 20), p("D", 12), p("E", 0, eliminated=1))
-    assert points("standard", g) == {"A": "13.00", "B": "7.55", "C": "5.20", "D": "3.12", "E": "0.00"}
+    assert points("standard", g) == {"A": "13.00", "B": "7.55", "C": "5.20", "D": "3.12", "E": "1.00"}
 
 
 def test_standard_tie_for_second_shares_7_and_5():
