@@ -47,7 +47,7 @@ bench: install
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60
 
 messages: install
-	$(PY) manage.py makemessages -l it -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py makemessages -l it -l en --no-obsolete --no-location --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 
 backup:
