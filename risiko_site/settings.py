@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "csp",
     "tournaments",
     "tables",
+    "phases",
 ]
 
 MIDDLEWARE = [

@@ -73,3 +73,18 @@ def knockout_phase(first: Sequence, second_chance: Sequence | None = None, *,
     advancing = tuple(winners) + tuple(second_winners)
     out = tuple(p for p in losers if p not in set(second_winners))
     return KnockoutOutcome(advancing, out)
+
+
+def knockout_progress(stages: Sequence) -> tuple[list, list]:
+    """Who is still in after the knockout games played so far, and the losers waiting for a second
+    chance (seed 004). `stages`: (games, is_second_chance) in order of play; a second-chance game is
+    played among the losers of the knockout game before it."""
+    advancing, waiting, first_games = [], [], None
+    for games, second_chance in stages:
+        if second_chance:
+            outcome = knockout_phase(first_games or [], games, with_second_chance=True)
+            advancing, waiting = list(outcome.advancing), []
+        else:
+            outcome = knockout_phase(games, with_second_chance=True)
+            advancing, waiting, first_games = list(outcome.advancing), list(outcome.second_chance), games
+    return advancing, waiting

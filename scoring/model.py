@@ -8,6 +8,7 @@ from typing import Hashable, Mapping, NamedTuple
 
 from .errors import InvalidParams
 from .numeric import CENT, ENGINE_CONTEXT, ZERO, coerce_number
+from .placement import compute_placement
 
 PlayerId = Hashable  # str in the JSON contract; the web adapter may use integer primary keys
 
@@ -52,7 +53,6 @@ class Game:
     @cached_property
     def placement(self):
         """The validated placement (SCORING.md section 3), computed once per game."""
-        from .placement import compute_placement
         return compute_placement(self)
 
 
@@ -186,8 +186,3 @@ class Result:
     params: Params
     games: tuple[GameScore, ...]
     standings: tuple[StandingRow, ...]
-
-    def to_json(self) -> dict:
-        """The output document of the JSON contract (SCORING.md section 9)."""
-        from .contract import result_to_json
-        return result_to_json(self)

@@ -13,7 +13,7 @@ from scoring.endroll import end_roll
 from tables import clock
 from tables.models import Round, Table
 from tables.selectors import round_with_tables
-from tournaments.formats_forms import ClockForm, EndRollForm
+from tables.forms import ClockForm, EndRollForm
 from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 

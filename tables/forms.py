@@ -4,6 +4,8 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.forms import NumericInput
+
 SEATING_METHODS = [
     ("random", _("Random draw (fewest same-club pairs and rematches)")),
     ("seeded_top", _("Table 1 = current top players (Como)")),
@@ -148,3 +150,33 @@ class DisputeDecisionForm(forms.Form):
         from tables.models import Dispute
         super().__init__(*args, **kwargs)
         self.fields["state"].choices = [(Dispute.State.UPHELD, _("upheld")), (Dispute.State.REJECTED, _("rejected"))]
+
+
+class ClockForm(forms.Form):
+    minutes = forms.IntegerField(label=_("Minutes"), min_value=1, max_value=300, initial=90,
+                                 widget=NumericInput(decimals=False))
+
+
+class EndRollForm(forms.Form):
+    registration = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
+    roll = forms.IntegerField(label=_("Roll"), required=False, min_value=1, max_value=12,
+                              widget=NumericInput(decimals=False))
+    skipped = forms.BooleanField(label=_("Conquered 3 or more territories this turn: does not roll"),
+                                 required=False)
+
+    def __init__(self, *args, seats=(), by_arbiter=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.by_arbiter = by_arbiter
+        self.fields["registration"].choices = [(s.registration_id, s.registration.player.full_name) for s in seats]
+        if by_arbiter:
+            del self.fields["registration"]
+            del self.fields["skipped"]
+            self.fields["roll"].label = _("Die")
+        else:
+            self.fields["roll"].label = _("Sum of the two dice")
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("skipped") and data.get("roll") is None and not self.errors:
+            self.add_error("roll", _("Enter the roll."))
+        return data

@@ -116,6 +116,17 @@ def tournament_games(tournament, published_only=False):
     return engine.build_games(seats, penalties)
 
 
+def standings_rounds(tournament, published_only=False):
+    """The rounds whose games add points to the standings, as (number, status), oldest first.
+
+    Every round counts except the semifinal and final tables: they decide the top places of the
+    final standings (SCORING.md section 6) and add no points."""
+    return [(number, status) for number, status, published, kind in
+            tournament.rounds.order_by("number").values_list("number", "status", "standings_published_at",
+                                                            "phase__kind")
+            if kind not in FINAL_PHASES and (published is not None or not published_only)]
+
+
 def tournament_standings(tournament, formula=None, published_only=False):
     """The standings of the tournament under its formula (or `formula`), from reported tables."""
     return standings_by_formula(tournament, [formula or tournament.formula], published_only)[
@@ -127,11 +138,7 @@ def standings_by_formula(tournament, formulas=None, published_only=False):
     from scoring.formulas import FORMULAS
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament, published_only=published_only)
-    # Semifinal and final tables decide the top places (final standings), they add no points here.
-    rounds = [(number, status) for number, status, published, kind in
-              tournament.rounds.order_by("number").values_list("number", "status", "standings_published_at",
-                                                              "phase__kind")
-              if kind not in FINAL_PHASES and (published is not None or not published_only)]
+    rounds = standings_rounds(tournament, published_only)
     counted = {number for number, _status in rounds}
     games = [g for g in games if g.round in counted]
     return {formula: _standings(tournament, regs, games, totals_penalties, rounds, formula)

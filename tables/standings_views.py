@@ -19,6 +19,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_GET
 
 from scoring.numeric import as_float, shown
+from tables.arbitration import standings_are_final
 from tables.models import Penalty, Round, Seat
 from tables.qr import qr_svg
 from tables.selectors import tournament_standings
@@ -75,7 +76,6 @@ def _provisional(request, tournament):
 
 def _status(tournament, provisional):
     """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
-    from tables.arbitration import standings_are_final
     return "final" if not provisional and standings_are_final(tournament) else "provisional"
 
 

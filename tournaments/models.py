@@ -35,7 +35,7 @@ class TieBreak(models.TextChoices):
 
 
 # Tournament formats (seed 004 "Formule per un Torneo Ufficiale", seed 000 Como, seed 001 2vs2,
-# seed 003 knockout); their phases are built by tournaments.formats.
+# seed 003 knockout); their phases are built by the phases app.
 FORMAT_PRESETS = [
     ("sum3", _("3 games, points summed")),
     ("sum3_final", _("3 games + final of the top 4")),

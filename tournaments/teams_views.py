@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import teams
-from tournaments.formats_forms import LineupForm, MatchResultForm, TeamForm
+from tournaments.teams_forms import LineupForm, MatchResultForm, TeamForm
 from tournaments.forms import add_service_errors
 from tournaments.models import Registration, Team, TeamMatch
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public

@@ -22,6 +22,7 @@ from django.db.models import Q
 from tournaments.models import AuditLog, Club, Player, Tournament
 from tournaments.roles import grant_organiser
 from tournaments.rules import is_organiser
+from tournaments.services import player_find_duplicate
 
 FORMAT = "torneo.tournament"
 VERSION = 1
@@ -235,7 +236,6 @@ class _Importer:
                 or _save(club)
 
     def import_players(self, entries):
-        from tournaments.services import player_find_duplicate
         existing = set(Player._base_manager.values_list("pk", flat=True))
         for i, entry in enumerate(_expect(entries, list, "players")):
             where = f"players[{i}]"

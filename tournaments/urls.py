@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import formats_views, teams_views, views
+from tournaments import teams_views, views
 
 public_patterns = [
     path("", views.home, name="home"),
@@ -30,16 +30,12 @@ manage_patterns = [
     path("giocatori/importa/", views.player_import, name="player_import"),
 ]
 
-# Formats: phases, knockout, Como, 2vs2 teams (tournaments.formats, tournaments.teams).
+# 2vs2 teams (tournaments.teams).
 public_patterns += [
-    path("t/<int:pk>/classifica-finale/", formats_views.final_standings, name="final_standings"),
     path("t/<int:pk>/squadre/", teams_views.team_standings, name="team_standings"),
 ]
 
 manage_patterns += [
-    path("t/<int:pk>/formato/", formats_views.formats_page, name="formats"),
-    path("t/<int:pk>/formato/fasi/<int:order>/<slug:action>/", formats_views.phase_action, name="phase_action"),
-    path("t/<int:pk>/tabellone/", formats_views.bracket, name="bracket"),
     path("t/<int:pk>/squadre/", teams_views.teams_page, name="teams"),
     path("t/<int:pk>/squadre/calendario/", teams_views.team_schedule, name="team_schedule"),
     path("t/<int:pk>/squadre/<int:team_pk>/elimina/", teams_views.team_delete, name="team_delete"),

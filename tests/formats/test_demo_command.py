@@ -4,7 +4,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tournaments import formats, teams
+from phases import selectors as phase_selectors
+from tournaments import teams
 from tournaments.models import Tournament
 
 
@@ -19,13 +20,13 @@ def test_demo_plays_every_phase_of_a_multi_phase_tournament():
     output = _run("evenings_final", "knockout_second_chance")
     for name in ("Demo · 4-6 games with discards + final (+ finalina)", "Demo · Knockout with second chance"):
         tournament = Tournament.objects.get(name=name)
-        result = formats.final_standings(tournament)
+        result = phase_selectors.final_standings(tournament)
         assert result.complete is True
         assert [r.position for r in result.rows[:4]] == [1, 2, 3, 4]
         assert result.rows[0].phase == "final"
         assert name in output
     evenings = Tournament.objects.get(name="Demo · 4-6 games with discards + final (+ finalina)")
-    assert [r.phase for r in formats.final_standings(evenings).rows[4:8]] == ["finalina"] * 4
+    assert [r.phase for r in phase_selectors.final_standings(evenings).rows[4:8]] == ["finalina"] * 4
     assert evenings.rounds.filter(tables__end_rolls__isnull=False).exists()
 
 

@@ -4,10 +4,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from phases import draw
+from phases import selectors as phase_selectors
+from phases import services as phase_services
 from tables.models import Round
 from tests.factories import TournamentFactory
 from tests.formats.helpers import players, report_by_strength, strength_of
-from tournaments import formats
 
 
 def _phase_post(client, tournament, order, action, data=None):
@@ -59,7 +61,7 @@ def test_organiser_plays_a_final_from_the_formats_page(client_for, tournament, o
     _phase_post(client, tournament, 2, "publish")
     report_by_strength(final, strength)
     _phase_post(client, tournament, 2, "close")
-    assert [v.status for v in formats.phases_overview(tournament)] == ["done", "done"]
+    assert [v.status for v in phase_selectors.phases_overview(tournament)] == ["done", "done"]
     bracket = client.get(reverse("manage:bracket", args=[tournament.pk]))
     assert bracket.status_code == 200
     assert [t.label for t in bracket.context["phases"][1].rounds[0].tables] == ["Final"]
@@ -70,7 +72,7 @@ def test_organiser_plays_a_final_from_the_formats_page(client_for, tournament, o
 
 def test_phase_action_reports_what_is_missing(client_for, tournament, organiser):
     players(tournament, 8)
-    formats.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
     client = client_for(organiser)
     response = _phase_post(client, tournament, 2, "draw")
     assert response.status_code == 302
@@ -90,8 +92,8 @@ def test_public_format_pages_do_not_grow_queries_with_players(client, tournament
     def count(n):
         t = TournamentFactory(organiser=organiser)
         regs = players(t, n)
-        formats.format_apply(user=organiser, tournament=t, preset="sum3_final")
-        first = formats.phase_draw(user=organiser, phase=t.phases.get(order=1), seed=1)
+        phase_services.format_apply(user=organiser, tournament=t, preset="sum3_final")
+        first = draw.phase_draw(user=organiser, phase=t.phases.get(order=1), seed=1)
         from tables import services as table_services
         table_services.round_publish(user=organiser, rnd=first)
         report_by_strength(first, strength_of(regs))

@@ -7,12 +7,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from phases import bracket as brackets
+from phases import draw, selectors, services
+from phases.forms import EndRollVariantForm, FormatForm
+from phases.presets import PRESETS
 from scoring.standings import semifinal_plans
 from tables import services as table_services
 from tables.clock import live_round
 from tables.selectors import present_registrations
-from tournaments import formats
-from tournaments.formats_forms import EndRollVariantForm, FormatForm
 from tournaments.forms import add_service_errors
 from tournaments.models import Phase
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
@@ -40,7 +42,7 @@ def formats_page(request, pk):
     if which == "format" and form.is_valid():
         data = form.cleaned_data
         try:
-            formats.format_apply(user=request.user, tournament=tournament, preset=data["preset"],
+            services.format_apply(user=request.user, tournament=tournament, preset=data["preset"],
                                  games=data["games"], discards=data["discards"], final=data["final"],
                                  finalina=data["finalina"])
         except ValidationError as exc:
@@ -49,7 +51,7 @@ def formats_page(request, pk):
             messages.success(request, _("Format saved: the phases are ready."))
             return redirect("manage:formats", pk=pk)
     elif which == "endroll" and roll_form.is_valid():
-        formats.end_roll_variant_set(user=request.user, tournament=tournament,
+        services.end_roll_variant_set(user=request.user, tournament=tournament,
                                      variant=roll_form.cleaned_data["variant"])
         messages.success(request, _("End-roll variant saved."))
         return redirect("manage:formats", pk=pk)
@@ -57,9 +59,9 @@ def formats_page(request, pk):
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": form, "roll_form": roll_form,
-        "phases": formats.phases_overview(tournament), "plans": plans, "present": present,
+        "phases": selectors.phases_overview(tournament), "plans": plans, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
-        "presets": [(key, label, formats.PRESETS[key].help) for key, label in form.fields["preset"].choices]},
+        "presets": [(key, label, PRESETS[key].help) for key, label in form.fields["preset"].choices]},
         status=400 if which and (form.errors or roll_form.errors) else 200)
 
 
@@ -77,14 +79,14 @@ def phase_action(request, pk, order, action):
                 plan_choice = int(request.POST.get("plan", "0"))
             except ValueError:
                 plan_choice = 0
-            rnd = formats.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
+            rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
             messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
         else:
-            view = next(v for v in formats.phases_overview(tournament) if v.phase.pk == phase.pk)
+            view = next(v for v in selectors.phases_overview(tournament) if v.phase.pk == phase.pk)
             if view.current is None:
                 raise ValidationError(_("This phase has no round in play."))
             if action == "publish":
-                formats.phase_publish(user=request.user, phase=phase)
+                services.phase_publish(user=request.user, phase=phase)
                 messages.success(request, _("Seating published."))
             else:
                 table_services.round_close(user=request.user, rnd=view.current)
@@ -100,7 +102,7 @@ def bracket(request, pk):
     """The tables of every phase, winners marked: who goes on."""
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "formats/bracket.html", {"tournament": tournament,
-                                                    "phases": formats.phase_bracket(tournament)})
+                                                    "phases": brackets.phase_bracket(tournament)})
 
 
 @require_GET
@@ -108,7 +110,7 @@ def final_standings(request, pk):
     """SCORING.md section 6: the final's order, then the finalina, then the qualifying order."""
     tournament = tournament_for_public(pk)
     try:
-        result = formats.final_standings(tournament)
+        result = selectors.final_standings(tournament)
         error = None
     except ValidationError as exc:
         result, error = None, " ".join(exc.messages)

@@ -13,11 +13,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from phases import draw
+from phases import selectors as phase_selectors
+from phases import services as phase_services
 from scoring.endroll import end_roll
 from tables import clock
 from tables import services as table_services
 from tables.models import Round
-from tournaments import formats, services, teams
+from tournaments import services, teams
 from tournaments.management.commands.load_demo import DEMO_PASSWORD, PLAYERS
 from tournaments.models import Club, Phase, TeamMatch, Tournament
 from tournaments.roles import grant_organiser
@@ -46,9 +49,6 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=2026, help="Random seed (default 2026).")
 
     def handle(self, *args, formats=None, seed=2026, **options):
-        from tables import engine
-        if not hasattr(engine, "seat"):
-            raise CommandError("The seating optimiser (tables.engine.seat) is not installed yet.")
         self.rng = random.Random(seed)
         self.organiser, self.arbiter = self._users()
         for preset in formats or list(DEMOS):
@@ -97,8 +97,8 @@ class Command(BaseCommand):
                                                       "club": club})
             reg = services.registration_add(user=user, tournament=tournament, player=player, fee_paid=True)
             services.registration_check_in(user=user, registration=reg, present=True)
-        formats.format_apply(user=user, tournament=tournament, preset=preset, **options)
-        formats.end_roll_variant_set(user=user, tournament=tournament, variant=END_ROLL.get(preset, "standard"))
+        phase_services.format_apply(user=user, tournament=tournament, preset=preset, **options)
+        phase_services.end_roll_variant_set(user=user, tournament=tournament, variant=END_ROLL.get(preset, "standard"))
         tournament.refresh_from_db()
         return tournament
 
@@ -106,17 +106,17 @@ class Command(BaseCommand):
 
     def _play_phases(self, tournament, preset):
         while True:
-            views = formats.phases_overview(tournament)
+            views = phase_selectors.phases_overview(tournament)
             todo = next((v for v in views if v.status != "done" and v.phase.kind != Phase.Kind.FINALINA), None)
             if todo is None:
                 break
             if preset == "como":
                 self._como_attendance(tournament)
             plan = self.rng.randrange(2) if todo.phase.kind == Phase.Kind.SEMIFINAL else 0
-            rnd = todo.current or formats.phase_draw(user=self.organiser, phase=todo.phase, plan_choice=plan,
+            rnd = todo.current or draw.phase_draw(user=self.organiser, phase=todo.phase, plan_choice=plan,
                                                      seed=self.rng.randrange(1_000_000))
             self._play_round(tournament, rnd)
-        result = formats.final_standings(tournament)
+        result = phase_selectors.final_standings(tournament)
         podium = ", ".join(f"{r.position}. {r.registration.player.full_name}" for r in result.rows[:3])
         self.stdout.write(f"{tournament.name}: {tournament.rounds.count()} rounds, "
                           f"{len(result.rows)} players; {podium}")

@@ -1,56 +1,9 @@
-"""Forms of the format, team and clock pages: they parse input; the rules live in the services."""
+"""Forms of the 2vs2 team pages: they parse input; the rules live in tournaments.teams."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms import NumericInput
-from tournaments.models import END_ROLL_VARIANTS, FORMAT_PRESETS, TeamMatch
-
-
-class FormatForm(forms.Form):
-    preset = forms.ChoiceField(label=_("Format"), choices=FORMAT_PRESETS, widget=forms.RadioSelect)
-    games = forms.IntegerField(label=_("Qualifying games"), required=False, min_value=1, max_value=30,
-                               widget=NumericInput(decimals=False),
-                               help_text=_("Empty: the format's usual number."))
-    discards = forms.IntegerField(label=_("Results discarded (worst)"), required=False, min_value=0,
-                                  max_value=10, widget=NumericInput(decimals=False),
-                                  help_text=_("Empty: the format's usual number."))
-    final = forms.BooleanField(label=_("Play a final of the top 4 (championship)"), required=False, initial=True)
-    finalina = forms.BooleanField(label=_("Add a finalina of 5th-8th beside the final"), required=False)
-
-
-class EndRollVariantForm(forms.Form):
-    variant = forms.ChoiceField(label=_("End of a timed game"), choices=END_ROLL_VARIANTS,
-                                widget=forms.RadioSelect)
-
-
-class ClockForm(forms.Form):
-    minutes = forms.IntegerField(label=_("Minutes"), min_value=1, max_value=300, initial=90,
-                                 widget=NumericInput(decimals=False))
-
-
-class EndRollForm(forms.Form):
-    registration = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
-    roll = forms.IntegerField(label=_("Roll"), required=False, min_value=1, max_value=12,
-                              widget=NumericInput(decimals=False))
-    skipped = forms.BooleanField(label=_("Conquered 3 or more territories this turn: does not roll"),
-                                 required=False)
-
-    def __init__(self, *args, seats=(), by_arbiter=False, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.by_arbiter = by_arbiter
-        self.fields["registration"].choices = [(s.registration_id, s.registration.player.full_name) for s in seats]
-        if by_arbiter:
-            del self.fields["registration"]
-            del self.fields["skipped"]
-            self.fields["roll"].label = _("Die")
-        else:
-            self.fields["roll"].label = _("Sum of the two dice")
-
-    def clean(self):
-        data = super().clean()
-        if not data.get("skipped") and data.get("roll") is None and not self.errors:
-            self.add_error("roll", _("Enter the roll."))
-        return data
+from tournaments.models import TeamMatch
 
 
 class TeamForm(forms.Form):

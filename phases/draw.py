@@ -1,0 +1,172 @@
+"""Drawing the next round of a phase: qualifying draws, semifinal plans, finals, knockout games.
+
+Rounds are created by tables.services.round_create: ordinary draws for qualifying rounds and the
+first knockout game, method "fixed" with the tables computed here for every later phase. Rounds
+drawn without a phase (from the Rounds page) belong to the first phase."""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from phases.presets import COMO_MIN_PRESENT_FOR_TOP_TABLE, FINAL_SIZE, knockout_specs
+from phases.selectors import (games_by_round, knockout_standing, phase_games, phases_overview, present_ids,
+                              qualifying_standings, winner_error)
+from scoring.errors import ScoringError
+from scoring.knockout import table_winner
+from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
+from scoring.standings import semifinal_plans
+from tables import services as table_services
+from tables.models import Round
+from tournaments.audit import audit
+from tournaments.models import Phase, Registration, Tournament
+
+
+def _knockout_replan(*, user, tournament, phases, phase, by_round):
+    """Before seating a knockout game after the first: fit the phases from here to the final to the
+    players actually left (absences change the number of tables, hence of winners). Phases without
+    rounds are rebuilt only when the plan changes; returns the phase to seat now."""
+    advancing, waiting = knockout_standing(phases, phase, by_round)
+    count = len(advancing)
+    waiting = waiting if phase.settings.get("second_chance") else []
+    stages = []
+    if len(waiting) >= 3:
+        tables = len(knockout_table_sizes(len(waiting), tournament.table_size, offset=count))
+        stages.append(Stage("second_chance", len(waiting), tables))
+        count += tables
+    try:
+        stages += knockout_stages(count, tournament.table_size)
+    except ScoringError:
+        raise ValidationError(_("%(n)d players are left: a knockout cannot go on to a final table of 3 to 6.")
+                              % {"n": count}) from None
+    games_before = sum(1 for p in phases if p.order < phase.order and p.kind == Phase.Kind.KNOCKOUT
+                       and not p.settings.get("second_chance"))
+    specs = knockout_specs(stages, games_before, continuing=True)
+    later = [p for p in phases if p.order >= phase.order]
+    if [(p.kind, p.name, p.settings) for p in later] == [(k, n, st) for k, n, _r, st in specs]:
+        return phase
+    Phase.objects.filter(pk__in=[p.pk for p in later]).delete()
+    Phase.objects.bulk_create([
+        Phase(tournament=tournament, order=phase.order + i, kind=kind, name=name, rounds=rounds, settings=st)
+        for i, (kind, name, rounds, st) in enumerate(specs)])
+    audit(user=user, action="phase.replan", obj=tournament, tournament=tournament,
+          before={"phases": [p.name for p in later]}, after={"phases": [name for _k, name, _r, _s in specs],
+                                                             "players_left": len(advancing) + len(waiting)})
+    return Phase.objects.get(tournament=tournament, order=phase.order)
+
+
+def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
+    """The tables of a phase after the first one, and what to remember in its settings."""
+    by_round, totals = games_by_round(tournament)
+    previous = [p for p in phases if p.order < phase.order and p.kind != Phase.Kind.FINALINA]
+    prior = previous[-1]
+    knockout = any(p.kind == Phase.Kind.KNOCKOUT for p in phases)
+    present = present_ids(tournament)
+    remember = {}
+    if knockout:
+        advancing, waiting = knockout_standing(phases, phase, by_round)
+        second_chance = phase.settings.get("second_chance", False)
+        entrants = waiting if second_chance else advancing
+        if phase.kind == Phase.Kind.FINAL or len(entrants) < 3:
+            tables = [entrants]
+        else:
+            tables = draw_tables(entrants, tournament.table_size, seed, offset=len(advancing) if second_chance else 0)
+        return tables, remember
+    order = [row.player for row in qualifying_standings(tournament, by_round, totals) if row.player in present]
+    if phase.kind == Phase.Kind.SEMIFINAL:
+        plans = semifinal_plans(len(order))
+        if not plans:
+            raise ValidationError(_("Semifinals need at least 10 players present; with fewer, play the final "
+                                    "directly."))
+        choice = min(max(plan_choice, 0), len(plans) - 1)
+        seeded, tables = semifinal_tables(order, plans[choice])
+        remember = {"plan": choice, "seeded_to_final": seeded}
+        return tables, remember
+    # The final (and the finalina beside it).
+    size = phase.settings.get("size", FINAL_SIZE)
+    if prior.kind == Phase.Kind.SEMIFINAL:
+        games = phase_games(prior, phases, by_round)
+        try:
+            winners = [table_winner(g) for g in games]
+        except ScoringError as exc:
+            raise winner_error(exc) from None
+        finalists = list(prior.settings.get("seeded_to_final", [])) + winners
+    else:
+        finalists = order[:size]
+    tables = [finalists]
+    if any(p.kind == Phase.Kind.FINALINA for p in phases):
+        rest = [p for p in order if p not in finalists][:size]
+        if len(rest) >= 3:
+            tables.append(rest)
+    return tables, remember
+
+
+def _names(ids):
+    regs = Registration.objects.filter(pk__in=ids).select_related("player")
+    return ", ".join(sorted(r.player.full_name for r in regs))
+
+
+@transaction.atomic
+def phase_draw(*, user, phase, plan_choice=0, seed=None):
+    """Create the next round of `phase`.
+
+    Qualifying rounds and the first knockout game are drawn like any round (Como: table 1 = the top
+    5 when at least 9 are present, seed 000 rule 4). Later phases get the tables computed from the
+    results: semifinals by the plan of seed 004, the final from the standings or the semifinal
+    winners (plus the finalina at table 2), knockout games from the table winners (seed 003, 004)."""
+    tournament = Tournament.objects.select_for_update().get(pk=phase.tournament_id)
+    phases = list(tournament.phases.order_by("order"))
+    phase = next(p for p in phases if p.pk == phase.pk)
+    view = next(v for v in phases_overview(tournament) if v.phase.pk == phase.pk)
+    if phase.kind == Phase.Kind.FINALINA:
+        raise ValidationError(_("The finalina is played beside the final: draw the final."))
+    if view.status == "done":
+        raise ValidationError(_("This phase is over."))
+    if view.current is not None:
+        raise ValidationError(_("Close the current round of this phase before drawing the next one."))
+    if not view.can_draw:
+        raise ValidationError(_("Finish the earlier phases first."))
+    seed = seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000
+    first = phase.pk == phases[0].pk
+    if first:
+        present = len(present_ids(tournament))
+        method, sizes = "random", None
+        if (tournament.format_preset == "como" and present >= COMO_MIN_PRESENT_FOR_TOP_TABLE
+                and any(r.status == Round.Status.CLOSED for r in view.rounds)):
+            method = "seeded_top"
+        if phase.kind == Phase.Kind.KNOCKOUT and present > 6:
+            # The table count decides how many go on: keep it to what the phases were planned for.
+            sizes = knockout_table_sizes(present, tournament.table_size)
+        rnd = table_services.round_create(user=user, tournament=tournament, method=method, seed=seed, sizes=sizes)
+        tables = [[str(s.registration_id) for s in t.seats.order_by("position")] for t in rnd.tables.order_by("number")]
+        remember = {}
+    else:
+        if any(p.kind == Phase.Kind.KNOCKOUT for p in phases):
+            phase = _knockout_replan(user=user, tournament=tournament, phases=phases, phase=phase,
+                                     by_round=games_by_round(tournament)[0])
+            phases = list(tournament.phases.order_by("order"))
+        tables, remember = _entrants_tables(tournament, phase, phases, plan_choice=plan_choice, seed=seed)
+        flat = [p for t in tables for p in t]
+        if any(not 3 <= len(t) <= 6 for t in tables) or not flat:
+            raise ValidationError(_("This phase would have tables of %(sizes)s players: tables need 3 to 6.")
+                                  % {"sizes": ", ".join(str(len(t)) for t in tables) or "0"})
+        absent = set(flat) - present_ids(tournament)
+        if absent:
+            raise ValidationError(_("Not checked in: %(names)s. Check them in before drawing this phase.")
+                                  % {"names": _names(absent)})
+        plan = [[str(p) for p in t] for t in tables]
+        rnd = table_services.round_create(user=user, tournament=tournament, method="fixed", fixed_plan=plan,
+                                          seed=seed)
+        seated = [{str(s.registration_id) for s in t.seats.all()} for t in rnd.tables.order_by("number")]
+        if seated != [set(t) for t in plan]:
+            raise ValidationError(_("The seating did not keep the tables of this phase: nothing was saved."))
+        tables = plan
+    rnd.phase = phase
+    rnd.save(update_fields=["phase"])
+    if not first:
+        remember["entrants"] = sorted(int(p) for t in tables for p in t)
+    if remember:
+        phase.settings = {**phase.settings, **remember}
+        phase.save(update_fields=["settings"])
+    audit(user=user, action="phase.draw", obj=phase, tournament=tournament,
+          after={"phase": phase.name, "round": rnd.number, "tables": tables, **remember})
+    return rnd

@@ -1,0 +1,115 @@
+"""What each tournament format sets up: presets and the phases they plan.
+
+Seed 004 ("Formule per un Torneo Ufficiale", semifinal guidance, "eliminazione diretta"), seed 000
+(Como, rules 3-5), seed 001 (2vs2 teams)."""
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.errors import ScoringError
+from scoring.phases import knockout_stages
+from tournaments.models import Phase
+
+FINAL_SIZE = 4  # seed 004: "una finale fra i primi 4 della classifica"; the finalina takes 5th-8th
+COMO_MIN_PRESENT_FOR_TOP_TABLE = 9  # seed 000 rule 4
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What a format of seed 004 / 000 / 001 sets up. Ranges bound the organiser's choices."""
+    games: int = 0
+    games_range: tuple = (0, 0)
+    discards: int = 0
+    discards_range: tuple = (0, 0)
+    final: str = "no"            # "no", "yes" or "optional"
+    finalina: bool = False       # a finalina (5th-8th) may be added beside the final
+    semifinals: bool = False
+    knockout: bool = False
+    second_chance: bool = False
+    teams: bool = False
+    tournament_settings: dict = field(default_factory=dict)
+    help: str = ""
+
+
+PRESETS = {
+    "sum3": Preset(3, (3, 3), 0, (0, 1), help=gettext_lazy(
+        "Seed 004, one-day tournaments: 3 games, points summed; optionally only the 2 best count (1 discard).")),
+    "sum3_final": Preset(3, (3, 3), 0, (0, 1), final="yes", help=gettext_lazy(
+        "Seed 004: 3 games, then a final among the top 4 of the standings.")),
+    "semis16": Preset(2, (2, 2), final="yes", semifinals=True,
+                      tournament_settings={"formula": "bonus50"}, help=gettext_lazy(
+        "Seed 004, two-day tournaments: 2 games (table points + bonus 50), semifinals of the top 16, final. "
+        "With fewer than 32 players: the 1st straight to the final and 3 semifinals of 2nd-12th, or the top 2 "
+        "and 2 semifinals of 3rd-10th; one finalist per semifinal.")),
+    "evenings_final": Preset(5, (4, 6), 1, (1, 2), final="yes", finalina=True, help=gettext_lazy(
+        "Seed 004, a few evenings: 4 to 6 games with 1 or 2 discards, a final of the top 4 and optionally a "
+        "finalina of 5th-8th.")),
+    "championship": Preset(8, (8, 30), 2, (2, 10), final="optional", help=gettext_lazy(
+        "Seed 004, championship: at least 8 evenings, at least 2 discards, optionally a final of the top 4.")),
+    "knockout": Preset(knockout=True, help=gettext_lazy(
+        "Seed 004, knockout without second chance (64-125 players): only the table winners go on, "
+        "semifinals, final.")),
+    "knockout_second_chance": Preset(knockout=True, second_chance=True, help=gettext_lazy(
+        "Seed 004, knockout with second chance (37-69 players): the losers of the first game play a second "
+        "one; the winners of both go to the semifinals, then the final.")),
+    "como": Preset(4, (4, 4), tournament_settings={
+        "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
+        "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(
+        "Seed 000: 4 evenings at tables of 5; table 1 = the top 5 of the standings when at least 9 are "
+        "present; correctives 3/5, 4/5, 6/5; the best 3 results count; ties by best, then second-best "
+        "result.")),
+    "teams_2vs2": Preset(teams=True, help=gettext_lazy(
+        "Seed 001: teams of 2 (up to 3 registered) in a single round robin; match points 3/2/1/0.")),
+}
+
+TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",
+                            "table_size", "formula", "tiebreak")
+
+
+def snapshot(tournament):
+    return {name: getattr(tournament, name) for name in TOURNAMENT_FORMAT_FIELDS}
+
+
+def knockout_specs(stages, games_before=0, continuing=False):
+    """Phases of knockout stages (scoring.phases.Stage); when `continuing` after games already played,
+    the last game before the final is the semifinal."""
+    specs, game = [], games_before
+    for i, stage in enumerate(stages):
+        kind = stage.kind
+        if continuing and kind == "knockout" and i == len(stages) - 2:
+            kind = "semifinal"
+        if kind == "knockout":
+            game += 1
+            specs.append((Phase.Kind.KNOCKOUT, _("Knockout game %(n)d") % {"n": game}, 1, {}))
+        elif kind == "second_chance":
+            specs.append((Phase.Kind.KNOCKOUT, _("Second chance"), 1, {"second_chance": True}))
+        elif kind == "semifinal":
+            specs.append((Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}))
+        else:
+            specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": stage.players}))
+    return specs
+
+
+def phase_specs(preset, *, games, final, finalina, players, table_size):
+    """(kind, name, rounds, settings) of each phase of a preset, in order."""
+    spec = PRESETS[preset]
+    if spec.teams:
+        return []
+    if spec.knockout:
+        try:
+            stages = knockout_stages(players, table_size, second_chance=spec.second_chance)
+        except ScoringError:
+            raise ValidationError(_("With %(n)d players a knockout does not end with a final table of 3 to 6: "
+                                    "register more players.") % {"n": players}) from None
+        return knockout_specs(stages)
+    specs = [(Phase.Kind.QUALIFYING, _("Evenings") if preset == "como" else _("Qualifying rounds"), games, {})]
+    if spec.semifinals:
+        specs.append((Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}))
+    if final:
+        specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": FINAL_SIZE}))
+        if finalina:
+            # Played beside the final, at table 2 of the same round.
+            specs.append((Phase.Kind.FINALINA, _("Finalina (5th-8th)"), 0, {"size": FINAL_SIZE, "table": 2}))
+    return specs

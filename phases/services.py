@@ -1,0 +1,104 @@
+"""Services of tournament formats: set a format, its end-roll variant, publish a phase's seating.
+
+Each writes with an audit entry in the same transaction."""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, phase_specs, snapshot
+from phases.selectors import phases_overview, present_ids
+from tables import services as table_services
+from tables.models import Round
+from tournaments.audit import audit
+from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
+
+
+@transaction.atomic
+def format_apply(*, user, tournament, preset, games=None, discards=None, final=True, finalina=False):
+    """Set a tournament's format and build its phases (seed 004 formats, seed 000 Como, seed 001 teams).
+
+    Allowed until a round of a later phase (semifinal, final, knockout) or a team match exists; rounds
+    already played stay as rounds of the first phase."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if preset not in PRESETS:
+        raise ValidationError({"preset": _("Choose a format.")})
+    spec = PRESETS[preset]
+    if Round.objects.filter(tournament=tournament, phase__isnull=False).exclude(
+            phase__kind=Phase.Kind.QUALIFYING).exists():
+        raise ValidationError(_("Phases after the qualifying rounds have started: the format can no longer "
+                                "change."))
+    if tournament.team_matches.exists():
+        raise ValidationError(_("The team schedule is made: the format can no longer change."))
+    games = spec.games if games is None else games
+    discards = spec.discards if discards is None else discards
+    low, high = spec.games_range
+    if not spec.knockout and not spec.teams and not low <= games <= high:
+        raise ValidationError({"games": _("This format plays %(low)d to %(high)d games.") % {"low": low, "high": high}})
+    low, high = spec.discards_range
+    if not low <= discards <= min(high, max(games - 1, 0)):
+        raise ValidationError({"discards": _("This format discards %(low)d to %(high)d results.")
+                               % {"low": low, "high": min(high, max(games - 1, 0))}})
+    final = spec.final == "yes" or (spec.final == "optional" and final)
+    finalina = bool(finalina and spec.finalina and final)
+    before = snapshot(tournament)
+    settings = dict(spec.tournament_settings)
+    if not spec.knockout and not spec.teams:
+        settings.setdefault("discard_worst", discards)
+        settings["rounds_planned"] = games
+    elif spec.knockout:
+        settings.update(discard_worst=0, best_of=None)
+    if preset != "como":
+        settings.setdefault("best_of", None)
+        settings.setdefault("como_reference", None)
+    # A knockout is planned for the players checked in (or, before check-in, those registered).
+    players = len(present_ids(tournament)) or \
+        tournament.registrations.filter(status=Registration.Status.CONFIRMED).count()
+    table_size = settings.get("table_size", tournament.table_size)
+    specs = phase_specs(preset, games=games, final=final, finalina=finalina, players=players,
+                         table_size=table_size)
+    if spec.knockout:
+        settings["rounds_planned"] = len(specs)
+    Round.objects.filter(tournament=tournament).update(phase=None)
+    tournament.phases.all().delete()
+    Phase.objects.bulk_create([
+        Phase(tournament=tournament, order=i, kind=kind, name=name, rounds=rounds, settings=phase_settings)
+        for i, (kind, name, rounds, phase_settings) in enumerate(specs, start=1)])
+    tournament.format_preset = preset
+    for name, value in settings.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save(update_fields=list(TOURNAMENT_FORMAT_FIELDS))
+    audit(user=user, action="format.apply", obj=tournament, tournament=tournament, before=before,
+          after={**snapshot(tournament), "phases": [name for _k, name, _r, _s in specs]})
+    return tournament
+
+
+@transaction.atomic
+def end_roll_variant_set(*, user, tournament, variant):
+    """SCORING.md section 10: which sums end a timed game (standard, "or less", Lariana, Firenze)."""
+    if variant not in dict(END_ROLL_VARIANTS):
+        raise ValidationError({"variant": _("Choose a variant.")})
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = tournament.end_roll_variant
+    tournament.end_roll_variant = variant
+    tournament.save(update_fields=["end_roll_variant"])
+    audit(user=user, action="format.end_roll", obj=tournament, tournament=tournament,
+          before={"end_roll_variant": before}, after={"end_roll_variant": variant})
+    return tournament
+
+
+@transaction.atomic
+def phase_publish(*, user, phase):
+    """Publish the seating of the phase's draft round, once checked: a phase computed from the results
+    (semifinal, final, later knockout games) seats exactly its entrants, whatever was changed by hand."""
+    view = next(v for v in phases_overview(phase.tournament) if v.phase.pk == phase.pk)
+    rnd = view.current
+    if rnd is None or rnd.status != Round.Status.DRAFT:
+        raise ValidationError(_("This phase has no seating to publish."))
+    entrants = phase.settings.get("entrants")
+    if entrants is not None:
+        seated = sorted(rnd.tables.values_list("seats__registration_id", flat=True))
+        if seated != sorted(entrants):
+            raise ValidationError(_("The tables of this phase no longer seat exactly its qualified players "
+                                    "(re-seated or drawn again by hand): put them back before publishing."))
+    return table_services.round_publish(user=user, rnd=rnd)
