@@ -212,7 +212,8 @@ class AuditLog(models.Model):
     object_type = models.CharField(max_length=40)
     object_id = models.CharField(max_length=40, blank=True)
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT)
-    table_label = models.CharField(max_length=40, blank=True)
+    # "round/table", or "round: home team - away team" for a 2vs2 match (two team names of 80).
+    table_label = models.CharField(max_length=200, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

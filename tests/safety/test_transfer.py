@@ -21,6 +21,7 @@ from tables import arbitration, services
 from tables.models import Dispute, Penalty, Round, Seat, Table
 from tables.selectors import tournament_standings
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
+from tournaments import teams
 from tournaments.models import AuditLog, Club, Formula, Phase, Player, Registration, Tournament
 from tournaments.rules import is_organiser
 from tournaments.transfer import owned_models
@@ -294,3 +295,32 @@ def test_damaged_file_is_imported_whole_or_refused_with_code_2(played, tmp_path,
             assert Tournament.objects.count() == 1
             event("imported")
         transaction.set_rollback(True)
+
+
+LONG_HOME, LONG_AWAY = "I Carrarmati di Valtellina", "Gli Invincibili del Lario"
+
+
+@pytest.fixture
+def long_team_names(tournament, organiser):
+    """A 2vs2 tournament whose two teams have long names and a reported match."""
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    for name, members in ((LONG_HOME, regs[:2]), (LONG_AWAY, regs[2:])):
+        teams.team_create(user=organiser, tournament=tournament, name=name, registrations=members,
+                          captain=members[0])
+    teams.schedule_create(user=organiser, tournament=tournament)
+    match = tournament.team_matches.select_related("home", "away").get()
+    teams.match_result_submit(user=organiser, match=match, ending="wipeout", decided_by=match.home,
+                              territories=(30, 0), best=(16, 0), version=match.version)
+    return tournament
+
+
+def test_round_trip_keeps_a_2vs2_match_of_teams_with_long_names(long_team_names, tmp_path):
+    entry = AuditLog.objects.get(action="team.result")
+    assert entry.table_label == f"1: {LONG_HOME} - {LONG_AWAY}"
+    before = _snapshot(long_team_names)
+    path = tmp_path / "t.json"
+    path.write_text(_export(long_team_names), encoding="utf-8")
+    _empty_database()
+    _import(path)
+    assert _snapshot(Tournament.objects.get()) == before
+    assert AuditLog.objects.get(action="team.result").table_label == f"1: {LONG_HOME} - {LONG_AWAY}"
