@@ -71,10 +71,6 @@ class ResultSeatForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["territories"].choices = territory_choices
 
-    def clean_table_points(self):
-        value = self.cleaned_data.get("table_points")
-        return Decimal("0") if value is None else value
-
 
 def parse_points(raw):
     try:

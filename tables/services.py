@@ -1,5 +1,5 @@
 """Services that write rounds, seating and table results; each writes its audit entry in the same transaction."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -225,7 +225,7 @@ def standings_publish(*, user, rnd):
 @dataclass
 class ResultLine:
     seat_id: int
-    table_points: Decimal
+    table_points: Decimal | None
     risiko: bool = False
     eliminated: int | None = None
     place: int | None = None
@@ -247,6 +247,22 @@ def _seat_result(seat):
     return {f: getattr(seat, f) for f in RESULT_FIELDS}
 
 
+def _with_table_points(line, seat):
+    """The line's table points as the rules count them (SCORING.md sections 2 and 8).
+
+    Ticked objective territories without typed points give their sum; an eliminated player holds 0
+    and RisiKo! counts 100 whatever is typed; any other blank is a missing result, never a 0."""
+    tp = line.table_points
+    if line.territories and not tp and line.eliminated is None:
+        return replace(line, table_points=engine.territories_total(line.territories))
+    if tp is not None:
+        return line
+    if line.eliminated is not None or line.risiko:
+        return replace(line, table_points=Decimal(0))
+    raise engine.ResultError(_("enter the table points of %(name)s") % {"name": seat.registration.player.full_name},
+                             player=seat.pk, field="table_points")
+
+
 @transaction.atomic
 def table_result_submit(*, user, table, lines, version):
     """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
@@ -259,6 +275,7 @@ def table_result_submit(*, user, table, lines, version):
     seats = {s.pk: s for s in table.seats.select_related("registration__player")}
     if sorted(seats) != sorted(line.seat_id for line in lines):
         raise ValidationError(_("The result must list exactly the players of the table."))
+    lines = [_with_table_points(line, seats[line.seat_id]) for line in lines]
     engine.validate_game(table=table, seats=seats, lines=lines)
     updated = Table.objects.filter(pk=table.pk, version=version).update(
         version=F("version") + 1, reported_at=timezone.now(), reported_by=user)

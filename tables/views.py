@@ -292,11 +292,6 @@ def table_result(request, pk, number, table_number):
         except ValueError:
             version = -1
         if all(f.is_valid() for f in forms):
-            for f in forms:
-                # Ticked territories without a typed number: the calculator's sum is the table points.
-                if f.cleaned_data["territories"] and not f.cleaned_data["table_points"] and \
-                        f.cleaned_data["eliminated"] is None:
-                    f.cleaned_data["table_points"] = engine.territories_total(f.cleaned_data["territories"])
             lines = [services.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
                                          risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
                                          place=f.cleaned_data["place"],
@@ -304,9 +299,14 @@ def table_result(request, pk, number, table_number):
             try:
                 services.table_result_submit(user=request.user, table=table, lines=lines, version=version)
             except services.StaleResult as exc:
+                # The form now holds what the other arbiter saved, on the new version: saving again
+                # is a choice made on their values, never a silent overwrite with the rejected ones.
                 conflict = exc.table
-                seats = list(conflict.seats.select_related("registration__player").order_by("position"))
-                conflict.saved_seats = seats
+                conflict.saved_seats = list(conflict.seats.select_related("registration__player__club")
+                                            .order_by("position"))
+                typed = {line.seat_id: line for line in lines}
+                conflict.rows = [(seat, typed.get(seat.pk)) for seat in conflict.saved_seats]
+                forms = _result_forms(conflict, conflict.saved_seats)
             except engine.ResultError as exc:
                 _attach_result_error(forms, exc)
                 errors.append(str(exc.message))

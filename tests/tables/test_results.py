@@ -146,3 +146,75 @@ def test_standings_page_queries_do_not_grow_with_players(players, tournament, cl
     with django_assert_num_queries(7):
         response = client.get(reverse("public:standings", args=[tournament.pk]))
     assert response.status_code == 200
+
+
+def _post(client, tournament, table, values, version="0"):
+    data = {"version": version}
+    for i, (seat, tp) in enumerate(zip(table.seats.order_by("position"), values)):
+        data.update({f"p{i}-seat": seat.pk, f"p{i}-table_points": tp})
+    return client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
+
+
+def test_empty_result_form_is_refused_and_saves_nothing(client, tournament, table, arbiter):
+    client.force_login(arbiter)
+    response = _post(client, tournament, table, ["", "", "", ""])
+    assert response.status_code == 400
+    first = table.seats.get(position=1).registration.player.full_name
+    assert response.context["errors"] == [f"enter the table points of {first}"]
+    assert response.context["forms"][0].errors["table_points"] == [f"enter the table points of {first}"]
+    assert Table.objects.get(pk=table.pk).reported_at is None
+    assert list(table.seats.values_list("table_points", flat=True)) == [None] * 4
+    assert not AuditLog.objects.filter(action__startswith="result.").exists()
+    assert tournament_standings(tournament).rows == []
+
+
+def test_one_blank_table_points_names_that_player(client, tournament, table, arbiter):
+    client.force_login(arbiter)
+    response = _post(client, tournament, table, ["62", "48", "", "0"])
+    assert response.status_code == 400
+    third = table.seats.get(position=3).registration.player.full_name
+    assert response.context["forms"][2].errors["table_points"] == [f"enter the table points of {third}"]
+    assert Table.objects.get(pk=table.pk).reported_at is None
+
+
+def test_blank_table_points_are_asked_in_italian(client, tournament, table, arbiter, settings):
+    settings.LANGUAGE_CODE = "it"
+    client.force_login(arbiter)
+    response = _post(client, tournament, table, ["62", "", "30", "10"])
+    second = table.seats.get(position=2).registration.player.full_name
+    assert f"inserisci i punti tavolo di {second}" in response.content.decode()
+
+
+def test_blank_table_points_of_an_eliminated_or_risiko_player_count_as_0(tournament, table, arbiter):
+    seats = list(table.seats.order_by("position"))
+    lines = [services.ResultLine(seat_id=seats[0].pk, table_points=None, risiko=True),
+             services.ResultLine(seat_id=seats[1].pk, table_points=Decimal(20)),
+             services.ResultLine(seat_id=seats[2].pk, table_points=Decimal(10)),
+             services.ResultLine(seat_id=seats[3].pk, table_points=None, eliminated=1)]
+    services.table_result_submit(user=arbiter, table=table, version=0, lines=lines)
+    assert list(table.seats.order_by("position").values_list("table_points", flat=True)) == \
+        [Decimal(0), Decimal(20), Decimal(10), Decimal(0)]
+
+
+def test_conflict_form_holds_the_saved_values_not_the_rejected_ones(client, tournament, table, arbiter, organiser):
+    report(table, [(62,), (48,), (30,), (0, 1)], user=organiser)
+    client.force_login(arbiter)
+    response = _post(client, tournament, table, ["10", "20", "30", "40"])
+    assert response.status_code == 409
+    forms = response.context["forms"]
+    assert not any(f.is_bound for f in forms)
+    assert [f["table_points"].value() for f in forms] == [Decimal("62"), Decimal("48"), Decimal("30"), Decimal("0")]
+    assert forms[3]["eliminated"].value() == 1
+    body = response.content.decode()
+    assert 'name="version" value="1"' in body
+    assert [(s.table_points, mine.table_points) for s, mine in response.context["conflict"].rows] == [
+        (Decimal("62"), Decimal("10")), (Decimal("48"), Decimal("20")), (Decimal("30"), Decimal("30")),
+        (Decimal("0"), Decimal("40"))]
+    # A second tap on "Save" sends the saved values again: nothing of the rejected result lands.
+    data = {"version": "1"}
+    for i, f in enumerate(forms):
+        data.update({f"p{i}-seat": f["seat"].value(), f"p{i}-table_points": f["table_points"].value() or "",
+                     f"p{i}-eliminated": f["eliminated"].value() or ""})
+    assert client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data).status_code == 302
+    assert list(table.seats.order_by("position").values_list("table_points", flat=True)) == \
+        [Decimal("62"), Decimal("48"), Decimal("30"), Decimal("0")]
