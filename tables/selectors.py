@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from scoring.model import MEDAL_PLACES
 from tables import engine
 from tables.models import Penalty, Round, Seat
 from tournaments.models import Registration
@@ -100,6 +101,20 @@ class Standings:
     provisional: bool
     formula: str
 
+    @property
+    def shows_medals(self):
+        """Medagliere (SCORING.md 4.12): the counts of 1st to 5th places decide the order."""
+        return self.formula == "medagliere"
+
+    @property
+    def medal_places(self):
+        return list(range(1, MEDAL_PLACES + 1))
+
+    @property
+    def shows_wins(self):
+        """Vittorie and triestino (SCORING.md 4.5, 4.6): wins come first in the order."""
+        return self.formula in ("vittorie", "triestino")
+
 
 def tournament_games(tournament, published_only=False):
     """Every reported table of the tournament as plain games for the engine, with penalties applied.
@@ -159,6 +174,10 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
             rank=row.rank, registration_id=reg.pk, player=reg.player,
             club=reg.player.club.name if reg.player.club else "", total=row.total,
             rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
-            medals=row.medals))
+            medals=list(row.medals)))
+    # Rows sharing a rank are listed by player name, then id: stable and readable (the machine
+    # contract, `python -m scoring`, keeps the player id order of SCORING.md section 9).
+    rows.sort(key=lambda r: (r.rank, r.player.last_name.casefold(), r.player.first_name.casefold(),
+                             r.registration_id))
     provisional = any(status != Round.Status.CLOSED for _n, status in rounds)
     return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula)

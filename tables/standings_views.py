@@ -136,8 +136,9 @@ def player_page(request, pk, reg_pk):
                       "opponents": opponents, "points": points.get(seat.table.round.number),
                       "reported": seat.table.reported})
     penalties = Penalty.objects.filter(registration=reg, withdrawn=False).select_related("seat__table__round")
+    medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
-                                                  "penalties": penalties})
+                                                  "penalties": penalties, "medals": medals})
 
 
 def _number(value):
@@ -149,9 +150,22 @@ def standings_json(request, pk):
     """Published standings for club websites: only rounds whose standings the organiser published."""
     tournament = tournament_for_public(pk)
     result = tournament_standings(tournament, published_only=True)
-    data = [{"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total),
-             "rounds": [_number(p) for p in r.rounds]} for r in result.rows]
+    data = [_json_row(result, r) for r in result.rows]
     return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+def _json_row(result, r):
+    """One standings row as the JSON of the public API; like the contract (SCORING.md section 9), the
+    rows of `vittorie` / `triestino` carry `wins`, those of `medagliere` carry `medals` (places 1-5)."""
+    row = {"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total),
+           "rounds": [_number(p) for p in r.rounds]}
+    if result.shows_wins:
+        row["wins"] = r.wins
+    if result.shows_medals:
+        row["medals"] = list(r.medals)
+    return row
+
+
 
 
 @require_GET
@@ -188,10 +202,13 @@ def standings_csv(request, pk):
     result = tournament_standings(tournament)
     response = _csv_response(f"classifica-{tournament.pk}.csv")
     writer = csv.writer(response)
+    medals = result.shows_medals
     writer.writerow([_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
+                    + ([_("%(n)d° places") % {"n": n} for n in result.medal_places] if medals else [])
                     + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
     for r in result.rows:
         writer.writerow([r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
+                        + (list(r.medals) if medals else [])
                         + ["" if p is None else shown(p) for p in r.rounds])
     return response
 

@@ -1,0 +1,99 @@
+"""What the standings pages show: medal counts (medagliere), wins (vittorie, triestino) and the
+order of rows sharing a rank (SCORING.md 4.5, 4.6, 4.12, section 6 and 9)."""
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+import scoring
+from tables import services
+from tables.engine import params_for
+from tables.selectors import tournament_games
+from tests.factories import RegistrationFactory, report, seat_round
+
+
+def _publish(rnd, user):
+    services.round_close(user=user, rnd=rnd)
+    services.standings_publish(user=user, rnd=rnd)
+
+
+@pytest.fixture
+def medal_tournament(tournament, organiser):
+    """Medagliere, 2 rounds of one table of 4: Rossi wins twice, Bianchi is 2nd then 3rd..."""
+    tournament.formula = "medagliere"
+    tournament.save()
+    regs = [RegistrationFactory(tournament=tournament, player__first_name=f, player__last_name=l)
+            for f, l in [("Anna", "Rossi"), ("Bruno", "Bianchi"), ("Carla", "Verdi"), ("Dario", "Neri")]]
+    r1 = seat_round(tournament, [regs])
+    report(r1.tables.get(), [(60,), (40,), (30,), (10,)])
+    _publish(r1, organiser)
+    r2 = seat_round(tournament, [regs])
+    report(r2.tables.get(), [(60,), (20,), (40,), (10,)])
+    _publish(r2, organiser)
+    return tournament, regs
+
+
+def test_medagliere_standings_page_shows_the_counts_of_1st_to_5th_places(medal_tournament, client):
+    tournament, _regs = medal_tournament
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert html.count('class="num medal-col"') == 5 * 4 + 5  # 5 headers, 5 counts per player
+    rossi = html[html.index("Anna Rossi"):]
+    cells = [c.split("<")[0] for c in rossi.split('<td class="num medal-col">')[1:6]]
+    assert cells == ["2", "0", "0", "0", "0"]
+    bianchi = html[html.index("Bruno Bianchi"):]
+    assert [c.split("<")[0] for c in bianchi.split('<td class="num medal-col">')[1:6]] == ["0", "1", "1", "0", "0"]
+
+
+def test_medagliere_json_csv_print_and_player_page_carry_the_medals(medal_tournament, client, organiser):
+    tournament, regs = medal_tournament
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    assert [(r["player"], r["medals"]) for r in data] == [
+        ("Anna Rossi", [2, 0, 0, 0, 0]), ("Carla Verdi", [0, 1, 1, 0, 0]),
+        ("Bruno Bianchi", [0, 1, 1, 0, 0]), ("Dario Neri", [0, 0, 0, 2, 0])]
+    assert "wins" not in data[0]
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
+    assert "<th>1°</th><th>2°</th><th>3°</th><th>4°</th><th>5°</th>" in printed
+    assert "<td>2</td><td>0</td><td>0</td><td>0</td><td>0</td>" in printed
+    page = client.get(reverse("public:player", args=[tournament.pk, regs[1].pk])).content.decode()
+    assert page.count('class="medal-count"') == 5
+    assert "<strong>1</strong> 2° places" in page and "<strong>1</strong> 3° places" in page
+    client.force_login(organiser)
+    text = client.get(reverse("manage:standings_csv", args=[tournament.pk])).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][:10] == ["Rank", "Player", "Club", "Total", "Wins",
+                            "1° places", "2° places", "3° places", "4° places", "5° places"]
+    assert rows[1][1] == "Anna Rossi" and rows[1][5:10] == ["2", "0", "0", "0", "0"]
+
+
+@pytest.mark.parametrize("formula", ["vittorie", "triestino"])
+def test_wins_formulas_show_wins_in_the_json(tournament, organiser, client, formula):
+    tournament.formula = formula
+    tournament.save()
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(60,), (40,), (30,), (10,)])
+    _publish(rnd, organiser)
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    assert [r["wins"] for r in data] == [1, 0, 0, 0]
+    assert "medals" not in data[0]
+
+
+def test_tied_rows_are_listed_by_name_in_the_app_and_by_id_in_the_contract(tournament, organiser, client):
+    """Zanetti registers first (lower id) and ties with Abate: the pages list Abate first."""
+    names = ["Zanetti", "Moro", "Lodi", "Conti", "Abate", "Bassi", "Corti", "Dini"]
+    regs = [RegistrationFactory(tournament=tournament, player__first_name="X", player__last_name=n) for n in names]
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    for table in rnd.tables.order_by("number"):
+        report(table, [(60,), (40,), (30,), (10,)])
+    _publish(rnd, organiser)
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    assert [(r["rank"], r["player"]) for r in data] == [
+        (1, "X Abate"), (1, "X Zanetti"), (3, "X Bassi"), (3, "X Moro"),
+        (5, "X Corti"), (5, "X Lodi"), (7, "X Conti"), (7, "X Dini")]
+    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert html.index("X Abate") < html.index("X Zanetti") < html.index("X Bassi") < html.index("X Moro")
+    # The machine contract keeps the player id order of SCORING.md section 9.
+    games, _totals = tournament_games(tournament)
+    result = scoring.score_tournament(tournament.formula, params_for(tournament), games)
+    assert [int(r.player) for r in result.standings[:2]] == [regs[0].pk, regs[4].pk]
