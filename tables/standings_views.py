@@ -204,7 +204,7 @@ def standings_csv(request, pk):
     writer = csv.writer(response)
     medals = result.shows_medals
     writer.writerow([_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
-                    + ([_("%(n)d° places") % {"n": n} for n in result.medal_places] if medals else [])
+                    + ([_("%(n)s° places") % {"n": n} for n in result.medal_places] if medals else [])
                     + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
     for r in result.rows:
         writer.writerow([r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
