@@ -93,3 +93,41 @@ def table_points_from_territories(names: Iterable[str]) -> TerritoryTotal:
         by_continent[t.continent] += t.value
     ordered = tuple(t for t in territories() if t.name in chosen)
     return TerritoryTotal(sum(by_continent.values()), by_continent, ordered)
+
+
+def check_held_once(holdings) -> None:
+    """One territory is held by one player: `holdings` maps each player of a table to the names of
+    the territories ticked for them; a territory ticked for two players is refused (seed 002,
+    Time Attack: each territory's victory points go to the one player who controls it)."""
+    owner = {}
+    for player, names in holdings.items():
+        for name in names:
+            t = territory(name)
+            if t.name in owner and owner[t.name] != player:
+                raise InvalidResult(f"{t.name} is ticked for two players", code="territory_twice",
+                                    player=player, field="territories",
+                                    context={"territory": t.name, "other": owner[t.name]}, location="")
+            owner[t.name] = player
+
+
+def places_by_armies(survivors, first_place: int = 1) -> dict:
+    """Seed 002, Time Attack: "In caso di parità, vincerà il giocatore con il maggior numero di
+    armate in campo". `survivors`: (player, territory sum, armies or None) of the players still on the
+    board (not eliminated, no RisiKo!), `first_place` the place of the best of them. Returns the
+    places decided by armies: for each group tied on the sum whose armies are all entered, more
+    armies first; equal armies share the place (a further extra round is played at the table)."""
+    ordered = sorted(survivors, key=lambda s: -s[1])
+    places = {}
+    i = 0
+    while i < len(ordered):
+        j = i + 1
+        while j < len(ordered) and ordered[j][1] == ordered[i][1]:
+            j += 1
+        group = ordered[i:j]
+        if len(group) > 1 and all(s[2] is not None for s in group):
+            group = sorted(group, key=lambda s: -s[2])
+            for k, (player, _sum, armies) in enumerate(group):
+                shared = k and armies == group[k - 1][2]
+                places[player] = places[group[k - 1][0]] if shared else first_place + i + k
+        i = j
+    return places

@@ -115,6 +115,28 @@ def territory_groups():
             for key, group in territories_by_continent().items()]
 
 
+def check_territories(*, seats, lines):
+    """Seed 002: a territory ticked in the calculator belongs to one player of the table."""
+    from scoring.territories import check_held_once
+    try:
+        check_held_once({line.seat_id: line.territories for line in lines})
+    except ScoringError as exc:
+        seat, other = seats[exc.player], seats[exc.context["other"]]
+        raise ResultError(_("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.") % {
+            "territory": exc.context["territory"], "a": other.registration.player.full_name,
+            "b": seat.registration.player.full_name}, player=exc.player, field="territories") from None
+
+
+def army_places(lines):
+    """Seed 002: the places of players tied on table points, decided by the armies entered (seat id ->
+    place); players with a place typed by the arbiter keep it."""
+    from scoring.territories import places_by_armies
+    first = 1 + sum(1 for line in lines if line.risiko)
+    survivors = [(line.seat_id, line.table_points, line.armies) for line in lines
+                 if line.eliminated is None and not line.risiko]
+    return places_by_armies(survivors, first)
+
+
 def territories_total(names):
     from scoring.territories import table_points_from_territories
     return Decimal(table_points_from_territories(names).total)

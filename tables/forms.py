@@ -66,6 +66,8 @@ class ResultSeatForm(forms.Form):
     place = forms.IntegerField(label=_("Place if tied"), min_value=1, max_value=6, required=False,
                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     territories = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    armies = forms.IntegerField(label=_("Armies on the board (ties)"), min_value=0, max_value=9999, required=False,
+                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
 
     def __init__(self, *args, territory_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -62,6 +62,7 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(_("place (tie-break)"), null=True, blank=True)
     territories = models.JSONField(_("objective territories held"), default=list, blank=True)
     forfeit = models.BooleanField(_("forfeit"), default=False)
+    armies = models.PositiveIntegerField(_("armies on the board"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]

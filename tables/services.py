@@ -164,7 +164,7 @@ def _clear_results(table_ids):
     reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False)
     if reported.exists():
         Seat.objects.filter(table__in=reported).update(table_points=None, risiko=False, eliminated=None, place=None,
-                                                       territories=[])
+                                                       territories=[], armies=None)
         reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
 
 
@@ -230,6 +230,7 @@ class ResultLine:
     eliminated: int | None = None
     place: int | None = None
     territories: tuple = ()
+    armies: int | None = None
 
 
 class StaleResult(Exception):
@@ -240,7 +241,7 @@ class StaleResult(Exception):
         self.table = table
 
 
-RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories")
+RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies")
 
 
 def _seat_result(seat):
@@ -276,6 +277,11 @@ def table_result_submit(*, user, table, lines, version):
     if sorted(seats) != sorted(line.seat_id for line in lines):
         raise ValidationError(_("The result must list exactly the players of the table."))
     lines = [_with_table_points(line, seats[line.seat_id]) for line in lines]
+    engine.check_territories(seats=seats, lines=lines)
+    by_armies = engine.army_places(lines)
+    for line in lines:
+        if line.place is None and line.seat_id in by_armies:
+            line.place = by_armies[line.seat_id]
     engine.validate_game(table=table, seats=seats, lines=lines)
     updated = Table.objects.filter(pk=table.pk, version=version).update(
         version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
@@ -290,6 +296,7 @@ def table_result_submit(*, user, table, lines, version):
         seat.eliminated = line.eliminated
         seat.place = line.place
         seat.territories = list(line.territories)
+        seat.armies = line.armies
         seat.save(update_fields=list(RESULT_FIELDS))
         after = _seat_result(seat)
         if before != after:

@@ -270,7 +270,8 @@ def _result_forms(table, seats, data=None):
     forms = []
     for i, seat in enumerate(seats):
         initial = {"seat": seat.pk, "table_points": seat.table_points, "risiko": seat.risiko,
-                   "eliminated": seat.eliminated, "place": seat.place, "territories": seat.territories}
+                   "eliminated": seat.eliminated, "place": seat.place, "territories": seat.territories,
+                   "armies": seat.armies}
         form = ResultSeatForm(data, prefix=f"p{i}", initial=initial, territory_choices=choices)
         form.seat_obj = seat
         forms.append(form)
@@ -295,7 +296,8 @@ def table_result(request, pk, number, table_number):
             lines = [services.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
                                          risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
                                          place=f.cleaned_data["place"],
-                                         territories=tuple(f.cleaned_data["territories"])) for f in forms]
+                                         territories=tuple(f.cleaned_data["territories"]),
+                                         armies=f.cleaned_data["armies"]) for f in forms]
             try:
                 services.table_result_submit(user=request.user, table=table, lines=lines, version=version)
             except services.StaleResult as exc:
