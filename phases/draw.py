@@ -155,7 +155,7 @@ def phase_draw(*, user, phase, plan_choice=0, seed=None):
                                   % {"names": _names(absent)})
         plan = [[str(p) for p in t] for t in tables]
         rnd = table_services.round_create(user=user, tournament=tournament, method="fixed", fixed_plan=plan,
-                                          seed=seed)
+                                          seed=seed, partial_plan=True)
         seated = [{str(s.registration_id) for s in t.seats.all()} for t in rnd.tables.order_by("number")]
         if seated != [set(t) for t in plan]:
             raise ValidationError(_("The seating did not keep the tables of this phase: nothing was saved."))

@@ -4,11 +4,15 @@ Everything here takes and returns plain values; the ORM stays in selectors and s
 from collections import defaultdict
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring.errors import ScoringError
+from scoring.territories import continents, table_points_from_territories, territories_by_continent
 from scoring.validation import MAX_PENALTY
+from tables.seating import Player, SeatingError, evaluate, reseat as reseat_draft, seat_round
+from tables.seating.contract import parse as parse_seating
 
 # The engine's rule codes (SCORING.md section 2) in the interface's language.
 RESULT_MESSAGES = {
@@ -108,7 +112,6 @@ def validate_game(*, table, seats, lines):
 
 def territory_groups():
     """The 42 territories grouped by continent, for the calculator and the table sheets."""
-    from scoring.territories import continents, territories_by_continent
     names = continents()
     return [{"key": key, "name": names[key].name,
              "territories": [{"name": t.name, "value": t.value} for t in group]}
@@ -138,41 +141,65 @@ def army_places(lines):
 
 
 def territories_total(names):
-    from scoring.territories import table_points_from_territories
     return Decimal(table_points_from_territories(names).total)
 
 
 # --- seating -----------------------------------------------------------------------------------
 
+# The optimiser's rule codes (SEATING.md sections 1, 2 and 4) in the interface's language;
+# %(player)s is the player's name.
+SEATING_MESSAGES = {
+    "too_few_players": _("At least 3 players are needed to draw a round: %(n)s are present."),
+    "player_twice": _("%(player)s is listed twice."),
+    "size_range": _("Every table must have 3 to 6 players."),
+    "sizes_sum": _("The table sizes add up to %(seats)s seats, but %(n)s players are present."),
+    "pinned_absent": _("%(player)s has a fixed seat but is not checked in."),
+    "greek_no_previous": _("The Greek method needs the previous round's results: draw this round with "
+                           "another method."),
+    "plan_empty": _("Write the plan for the fixed method."),
+    "plan_absent": _("The plan seats %(player)s, who is not checked in."),
+    "plan_twice": _("The plan seats %(player)s twice."),
+    "plan_missing": _("The plan leaves out %(player)s, who is checked in."),
+    "draft_twice": _("The draft seats %(player)s twice."),
+}
+SEATING_FALLBACK = _("These players cannot be seated this way: change the method or the table sizes.")
+
+
+def seating_message(exc, names=None):
+    """The organiser's message, in the interface's language, for a SeatingError of the optimiser."""
+    context = dict(exc.context)
+    if "player" in context:
+        context["player"] = (names or {}).get(context["player"], context["player"])
+    return str(SEATING_MESSAGES.get(exc.code, SEATING_FALLBACK)) % context
 
 
 def _contract(result):
     return {"tables": result.tables, "penalties": result.penalties.as_contract(), "messages": result.messages}
 
 
-def seat(doc):
-    """Seat a round with the optimiser; `doc` is the document of SEATING.md section 4."""
-    from tables.seating import seat_round
-    from tables.seating.contract import parse
-    request, _draft = parse(doc)
-    return _contract(seat_round(request))
+def seat(doc, names=None):
+    """Seat a round with the optimiser; `doc` is the document of SEATING.md section 4.
+
+    A request the optimiser refuses raises ValidationError with its message (players by `names`)."""
+    try:
+        request, _draft = parse_seating(doc)
+        return _contract(seat_round(request))
+    except SeatingError as exc:
+        raise ValidationError(seating_message(exc, names)) from None
 
 
-def reseat(doc, draft):
+def reseat(doc, draft, names=None):
     """Seat who is present now, keeping as much of `draft` (lists of ids) as possible."""
-    from tables.seating import reseat as reseat_draft
-    from tables.seating.contract import parse
-    request, _draft = parse(doc)
-    return _contract(reseat_draft(request, draft))
+    try:
+        request, _draft = parse_seating(doc)
+        return _contract(reseat_draft(request, draft))
+    except SeatingError as exc:
+        raise ValidationError(seating_message(exc, names)) from None
 
 
-def evaluate_round(tournament, rnd, tables):
-    """The penalty figures of a round's tables as they are now (after manual swaps)."""
-    from tables.seating import Player, evaluate
-    from tables.selectors import past_tables
-    ids = [[str(s.registration_id) for s in t.seats.all()] for t in tables]
-    players = [Player(id=str(s.registration_id),
-                      club=s.registration.player.club.name if s.registration.player.club else None)
-               for t in tables for s in t.seats.all()]
-    history = past_tables(tournament, before_round=rnd.number)
-    return evaluate(ids, players, history, table_size=tournament.table_size).as_contract()
+def evaluate_tables(tables, history, table_size):
+    """The penalty figures of tables given as lists of (registration id, club name), against
+    `history` (earlier tables as lists of ids)."""
+    ids = [[str(reg) for reg, _club in t] for t in tables]
+    players = [Player(id=str(reg), club=club) for t in tables for reg, club in t]
+    return evaluate(ids, players, history, table_size=table_size).as_contract()

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
 from tables.models import Penalty, Round, Seat
@@ -59,6 +60,18 @@ def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=
     if pinned:
         request["pinned"] = pinned
     return request
+
+
+def player_names(tournament):
+    """{registration id (string): the player's full name}, for messages about a draw."""
+    return {str(r.pk): r.player.full_name for r in tournament.registrations.select_related("player")}
+
+
+def round_penalties(tournament, rnd, tables):
+    """The penalty figures of a round's tables (from `round_with_tables`) as they are now."""
+    rows = [[(s.registration_id, s.registration.player.club.name if s.registration.player.club else None)
+             for s in t.seats.all()] for t in tables]
+    return engine.evaluate_tables(rows, past_tables(tournament, before_round=rnd.number), tournament.table_size)
 
 
 def round_with_tables(rnd):
@@ -150,7 +163,6 @@ def tournament_standings(tournament, formula=None, published_only=False):
 
 def standings_by_formula(tournament, formulas=None, published_only=False):
     """{formula: Standings} for several formulas, reading the database once."""
-    from scoring.formulas import FORMULAS
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament, published_only=published_only)
     rounds = standings_rounds(tournament, published_only)

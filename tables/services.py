@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
-from tables.selectors import seating_request
+from tables.selectors import player_names, present_registrations, seating_request
 from tournaments.audit import audit
 from tournaments.models import Registration, Tournament
 
@@ -51,17 +51,48 @@ def _write_tables(rnd, tables):
                                   for pos, i in enumerate(ids, start=1)])
 
 
+def _check_plan(tournament, plan, *, partial):
+    """An organiser's (or a phase's) fixed plan seats registered players who are checked in, each
+    once; unless `partial` (a phase seats only its qualifiers) it seats every player checked in."""
+    regs = {str(r.pk): r for r in tournament.registrations.select_related("player")}
+    seen = set()
+    for pid in (str(p) for table in plan for p in table):
+        reg = regs.get(pid)
+        if reg is None:
+            raise ValidationError(_("The plan names a player who is not registered in this tournament."))
+        name = reg.player.full_name
+        if reg.status == Registration.Status.WITHDRAWN:
+            raise ValidationError(_("%(player)s has withdrawn from the tournament: take them out of the plan.")
+                                  % {"player": name})
+        if reg.status != Registration.Status.CONFIRMED or not reg.present:
+            raise ValidationError(str(engine.SEATING_MESSAGES["plan_absent"]) % {"player": name})
+        if pid in seen:
+            raise ValidationError(str(engine.SEATING_MESSAGES["plan_twice"]) % {"player": name})
+        seen.add(pid)
+    if not partial:
+        left_out = [r for r in present_registrations(tournament) if str(r.pk) not in seen]
+        if left_out:
+            raise ValidationError(str(engine.SEATING_MESSAGES["plan_missing"])
+                                  % {"player": left_out[0].player.full_name})
+
+
 @transaction.atomic
-def round_create(*, user, tournament, method="random", sizes=None, seed=None, fixed_plan=None, pinned=None):
-    """Draw the next round from the players checked in (SEATING.md); the draw starts as a draft."""
+def round_create(*, user, tournament, method="random", sizes=None, seed=None, fixed_plan=None, pinned=None,
+                 partial_plan=False):
+    """Draw the next round from the players checked in (SEATING.md); the draw starts as a draft.
+
+    `fixed_plan` (lists of registration ids) must seat every player checked in, unless
+    `partial_plan` (a phase's tables seat only its qualifiers)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.rounds.exclude(status=Round.Status.CLOSED).exists():
         raise ValidationError(_("Close the current round before drawing the next one."))
+    if method == "fixed" or fixed_plan:
+        _check_plan(tournament, fixed_plan or [], partial=partial_plan)
     number = (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seed = seed if seed is not None else int(timezone.now().timestamp()) % 1_000_000
     request = seating_request(tournament=tournament, number=number, method=method, sizes=sizes, seed=seed,
                               fixed_plan=fixed_plan, pinned=pinned)
-    result = engine.seat(request)
+    result = engine.seat(request, names=player_names(tournament))
     rnd = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
     _write_tables(rnd, result["tables"])
     audit(user=user, action="round.draw", obj=rnd, tournament=tournament,
@@ -96,7 +127,7 @@ def round_redraw(*, user, rnd, method=None, sizes=None, seed=None):
     def seat(rnd):
         changes = {"method": method or rnd.method, "seed": seed if seed is not None else rnd.seed + 1}
         request = seating_request(tournament=rnd.tournament, number=rnd.number, sizes=sizes, **changes)
-        return engine.seat(request), changes
+        return engine.seat(request, names=player_names(rnd.tournament)), changes
     return _redo_draft(user=user, rnd=rnd, action="round.redraw", seat=seat,
                        refused=_("Only a draft round can be drawn again."))
 
@@ -107,7 +138,7 @@ def round_reseat(*, user, rnd):
     def seat(rnd):
         draft = [[str(s.registration_id) for s in t.seats.all()] for t in rnd.tables.prefetch_related("seats")]
         request = seating_request(tournament=rnd.tournament, number=rnd.number, method=rnd.method, seed=rnd.seed)
-        return engine.reseat(request, draft), {}
+        return engine.reseat(request, draft, names=player_names(rnd.tournament)), {}
     return _redo_draft(user=user, rnd=rnd, action="round.reseat", seat=seat,
                        refused=_("Only a draft round can be re-seated."))
 

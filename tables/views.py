@@ -16,7 +16,7 @@ from tables import engine, services
 from tables.forms import DrawForm, ResultSeatForm
 from tables.models import Round, Seat, Table
 from tables.qr import qr_svg
-from tables.selectors import meetings, present_registrations, round_with_tables
+from tables.selectors import meetings, present_registrations, round_penalties, round_with_tables
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"
@@ -46,14 +46,12 @@ def rounds(request, pk):
                        % {"n": len(present)})
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        plan = _parse_plan(data.get("plan"), present) if data["method"] == "fixed" else None
         try:
-            if data["method"] == "fixed" and plan is None:
-                raise ValidationError(_("The plan must list every present player once, by number."))
+            plan = _parse_plan(data.get("plan"), present) if data["method"] == "fixed" else None
             rnd = services.round_create(user=request.user, tournament=tournament, method=data["method"],
                                         sizes=data.get("sizes"), seed=data.get("seed"), fixed_plan=plan)
-        except (ValidationError, engine.SeatingError) as exc:
-            form.add_error(None, exc.messages if isinstance(exc, ValidationError) else str(exc))
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
         else:
             odd = sorted({t.seats.count() for t in rnd.tables.all()} - {4, 5})
             if odd:
@@ -70,20 +68,18 @@ def _parse_plan(text, present):
     rows = []
     for line in (text or "").splitlines():
         parts = [p for p in line.replace(",", " ").split() if p]
-        if not parts:
-            continue
-        if not all(p.isdecimal() and 1 <= int(p) <= len(present) for p in parts):
-            return None
-        rows.append([str(present[int(p) - 1].pk) for p in parts])
-    flat = [i for row in rows for i in row]
-    if sorted(flat) != sorted(str(r.pk) for r in present):
-        return None
+        for p in parts:
+            if not (p.isdecimal() and 1 <= int(p) <= len(present)):
+                raise ValidationError(_("%(value)s is not a number of the check-in list (1 to %(n)d).")
+                                      % {"value": p[:20], "n": len(present)})
+        if parts:
+            rows.append([str(present[int(p) - 1].pk) for p in parts])
     return rows
 
 
 def _round_context(request, tournament, rnd, error=None):
     tables = round_with_tables(rnd)
-    penalties = engine.evaluate_round(tournament, rnd, tables)
+    penalties = round_penalties(tournament, rnd, tables)
     return {"tournament": tournament, "round": rnd, "tables": tables, "penalties": penalties,
             "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error,
             "has_results": any(t.reported for t in tables), "problems": services.seating_problems(rnd),
@@ -175,8 +171,6 @@ def round_action(request, pk, number, action):
         service(user=request.user, rnd=rnd)
     except ValidationError as exc:
         messages.error(request, _errors(exc))
-    except engine.SeatingError as exc:
-        messages.error(request, str(exc))
     else:
         messages.success(request, done)
     target = "manage:round_dashboard" if action in ("close", "standings") else "manage:round"

@@ -32,10 +32,11 @@ class Context:
         seen = set()
         for i in ids:
             if i in seen:
-                raise SeatingError(f"player {i!r} is listed twice")
+                raise SeatingError(f"player {i!r} is listed twice", code="player_twice", player=i)
             seen.add(i)
         if len(ids) < 3:
-            raise SeatingError(f"at least 3 players are needed, {len(ids)} present")
+            raise SeatingError(f"at least 3 players are needed, {len(ids)} present", code="too_few_players",
+                               n=len(ids))
         if request.table_size not in (4, 5):
             raise SeatingError(f"the preferred table size must be 4 or 5, not {request.table_size}")
         if request.rounds_left < 1:
@@ -59,7 +60,8 @@ class Context:
         self.pinned = {}
         for pid, number in request.pinned.items():
             if pid not in self.index:
-                raise SeatingError(f"pinned player {pid!r} is not among the players present")
+                raise SeatingError(f"pinned player {pid!r} is not among the players present", code="pinned_absent",
+                                   player=pid)
             self.pinned[self.index[pid]] = number - 1
         self.deadline = self.started + request.time_limit_s * SEARCH_SHARE
 
@@ -417,7 +419,8 @@ def _greek(ctx):
     `previous` lists last round's tables ordered by place. Players new to the round, and those a
     smaller table cannot hold, take the free seats where they cost least."""
     if not ctx.request.previous:
-        raise SeatingError("method greek needs the previous round's tables ordered by place")
+        raise SeatingError("method greek needs the previous round's tables ordered by place",
+                           code="greek_no_previous")
     sizes = ctx.sizes()
     ctx.check_pins(sizes)
     T = len(sizes)
@@ -455,19 +458,20 @@ def _fixed(ctx):
     """The organiser's own plan, checked; pinned players renumber its tables."""
     plan = ctx.request.plan
     if not plan:
-        raise SeatingError("method fixed needs a plan: the list of tables")
+        raise SeatingError("method fixed needs a plan: the list of tables", code="plan_empty")
     tables, seen = [], set()
     for table in plan:
         for pid in table:
             if pid not in ctx.index:
-                raise SeatingError(f"the plan seats {pid!r}, who is not among the players present")
+                raise SeatingError(f"the plan seats {pid!r}, who is not among the players present",
+                                   code="plan_absent", player=pid)
             if pid in seen:
-                raise SeatingError(f"the plan seats {pid!r} twice")
+                raise SeatingError(f"the plan seats {pid!r} twice", code="plan_twice", player=pid)
             seen.add(pid)
         tables.append([ctx.index[pid] for pid in table])
     missing = [i for i in ctx.ids if i not in seen]
     if missing:
-        raise SeatingError(f"the plan leaves out {missing[0]!r}")
+        raise SeatingError(f"the plan leaves out {missing[0]!r}", code="plan_missing", player=missing[0])
     validate_sizes(ctx.n, [len(t) for t in tables])
     return ctx.result(_relabel_for_pins(ctx, tables))
 

@@ -8,7 +8,15 @@ PRIORITIES = ("club", "repeat", "fives", "winners")
 
 
 class SeatingError(ValueError):
-    """The request cannot be seated; the message is one line meant for the organiser."""
+    """The request cannot be seated; the message is one line meant for the organiser.
+
+    `code` names the rule broken and `context` holds the values of the message (player ids,
+    counts), so that an interface can say it in its own language."""
+
+    def __init__(self, message, *, code="invalid", **context):
+        super().__init__(message)
+        self.code = code
+        self.context = context
 
 
 @dataclass(frozen=True)

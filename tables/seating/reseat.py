@@ -15,7 +15,7 @@ def reseat(request, draft):
     for table in draft:
         for pid in table:
             if pid in seen:
-                raise SeatingError(f"the draft seats {pid!r} twice")
+                raise SeatingError(f"the draft seats {pid!r} twice", code="draft_twice", player=pid)
             seen.add(pid)
     kept = [[ctx.index[pid] for pid in t if pid in ctx.index] for t in draft]
     T = len(sizes)

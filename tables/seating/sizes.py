@@ -24,7 +24,7 @@ def table_sizes(n, prefer=4, override=None):
     When neither works (3, 6, 7 and 11 players) 3- or 6-player tables are used and the plan says so.
     `override` is the organiser's own list, checked and kept in its order."""
     if n < MIN_TABLE:
-        raise SeatingError(f"at least {MIN_TABLE} players are needed, {n} present")
+        raise SeatingError(f"at least {MIN_TABLE} players are needed, {n} present", code="too_few_players", n=n)
     if override is not None:
         return SizePlan(tuple(validate_sizes(n, override)))
     if prefer not in (4, 5):
@@ -65,7 +65,9 @@ def validate_sizes(n, sizes):
         raise SeatingError("sizes must be a non-empty list of table sizes")
     for s in sizes:
         if isinstance(s, bool) or not isinstance(s, int) or not MIN_TABLE <= s <= MAX_TABLE:
-            raise SeatingError(f"every table size must be a whole number from {MIN_TABLE} to {MAX_TABLE}")
+            raise SeatingError(f"every table size must be a whole number from {MIN_TABLE} to {MAX_TABLE}",
+                               code="size_range")
     if sum(sizes) != n:
-        raise SeatingError(f"the table sizes add up to {sum(sizes)} seats for {n} players present")
+        raise SeatingError(f"the table sizes add up to {sum(sizes)} seats for {n} players present",
+                           code="sizes_sum", seats=sum(sizes), n=n)
     return list(sizes)
