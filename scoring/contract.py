@@ -116,6 +116,7 @@ def parse_document(doc):
 
 
 def _player(p: dict, pid, round_, table) -> PlayerResult:
+    """One player of a game; the optional "void": true marks a forfeit, scored as an absence."""
     eliminated = p.get("eliminated")
     if eliminated is False:
         eliminated = None
@@ -131,7 +132,8 @@ def _player(p: dict, pid, round_, table) -> PlayerResult:
     return PlayerResult(
         id=pid, table_points=tp, risiko=False if risiko is None else risiko, eliminated=eliminated,
         place=p.get("place"), penalty=ZERO if p.get("penalty") is None else p["penalty"],
-        disqualified=False if disqualified is None else disqualified)
+        disqualified=False if disqualified is None else disqualified,
+        void=False if p.get("void") is None else p["void"])
 
 
 def result_to_json(result) -> dict:

@@ -5,7 +5,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .formulas import get_formula
 from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result
-from .modifiers import apply_penalty
+from .modifiers import FORFEIT_POINTS, apply_penalty
 from .numeric import engine_context
 from .standings import build_standings
 
@@ -21,9 +21,12 @@ def _score(formula, game: Game, params: Params) -> GameScore:
         # SCORING.md section 5: formula, then Como corrective, then penalties.
         corrected = value * n / reference if corrective else value
         penalty = seat.penalty
-        final = apply_penalty(corrected, penalty) if penalty else corrected
+        if seat.void:
+            final = FORFEIT_POINTS  # an absence, whatever the formula gave (even below 0)
+        else:
+            final = apply_penalty(corrected, penalty) if penalty else corrected
         players.append(PlayerScore(seat.player, seat.rank, seat.tp, value, corrected, penalty, final,
-                                   seat.eliminated, seat.risiko))
+                                   seat.eliminated, seat.risiko, seat.void))
     return GameScore(game.round, game.table, tuple(players),
                      (n, reference) if reference is not None else None)
 

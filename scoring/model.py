@@ -25,6 +25,8 @@ class PlayerResult:
     place: optional explicit place, only used to break a tie in TP among survivors.
     penalty: arbiter's penalty on this game, in points (seed 001 art. 20).
     disqualified: excluded from the game: treated as the first eliminated (seed 004 casebook).
+    void: the game does not count for this player (a forfeit, a voided result): an absence in that
+        round (section 5): 0 points, no win, no place, no TP; the others' placement is unchanged.
     """
     id: PlayerId
     table_points: Decimal = ZERO
@@ -33,6 +35,7 @@ class PlayerResult:
     place: int | None = None
     penalty: Decimal = ZERO
     disqualified: bool = False
+    void: bool = False
 
     def __post_init__(self):
         # Numbers arrive as int, float or Decimal; other types are left for validation to report.
@@ -144,6 +147,7 @@ class PlayerScore(NamedTuple):
     points: Decimal            # final: corrected - penalty, never below 0
     eliminated: int | None     # elimination order after disqualifications
     risiko: bool
+    void: bool = False         # an absence (forfeit): points 0, no win, place or TP in the standings
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ def id_key(player):
 
 class Seat:
     """One player's placement at the table."""
-    __slots__ = ("player", "tp", "rank", "position", "group", "eliminated", "risiko", "penalty")
+    __slots__ = ("player", "tp", "rank", "position", "group", "eliminated", "risiko", "penalty", "void")
 
     def __init__(self, entry, rank, position, group):
         self.player = entry.player
@@ -34,6 +34,7 @@ class Seat:
         self.eliminated = entry.eliminated
         self.risiko = entry.risiko
         self.penalty = entry.penalty
+        self.void = entry.void
 
     def __repr__(self):
         return f"Seat({self.player!r}, rank={self.rank}, tp={self.tp})"

@@ -52,6 +52,8 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
             if tally is None:
                 tally = tallies[ps.player] = _Tally(ps.player)
             tally.results.append((game.round, seq, ps.points))
+            if ps.void:
+                continue  # section 5: a forfeit is an absence, it adds no win, place or TP
             tally.tp += ps.table_points
             place = ps.place
             if place == 1:

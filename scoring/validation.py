@@ -21,9 +21,9 @@ MAX_PENALTY = Decimal(10_000)  # above any game's points: a penalty this large v
 
 class Entry:
     """A checked player result, normalised for placement (disqualification applied)."""
-    __slots__ = ("index", "player", "tp", "risiko", "eliminated", "place", "penalty")
+    __slots__ = ("index", "player", "tp", "risiko", "eliminated", "place", "penalty", "void")
 
-    def __init__(self, index, player, tp, risiko, eliminated, place, penalty):
+    def __init__(self, index, player, tp, risiko, eliminated, place, penalty, void=False):
         self.index = index
         self.player = player
         self.tp = tp              # counted TP: 100 with RisiKo!, 0 when eliminated
@@ -31,6 +31,7 @@ class Entry:
         self.eliminated = eliminated
         self.place = place
         self.penalty = penalty
+        self.void = void
 
 
 def _whole(value) -> bool:
@@ -84,6 +85,8 @@ def check_game(game) -> list[Entry]:
         seen.add(pid)
         if type(p.disqualified) is not bool:
             _fail(game, "disqualified must be true or false", "disqualified_type", pid, "disqualified")
+        if type(p.void) is not bool:
+            _fail(game, "void must be true or false", "void_type", pid, "void")
         if type(p.risiko) is not bool:
             _fail(game, "risiko must be true or false", "risiko_type", pid, "risiko")
         _check_amount(game, pid, p.table_points, "table_points", "table points", MAX_TABLE_POINTS, "have")
@@ -132,7 +135,7 @@ def check_game(game) -> list[Entry]:
             tp, risiko = HUNDRED, True
         else:
             tp, risiko = p.table_points, False
-        entries.append(Entry(i, p.id, tp, risiko, order, p.place, p.penalty))
+        entries.append(Entry(i, p.id, tp, risiko, order, p.place, p.penalty, p.void))
     return entries
 
 

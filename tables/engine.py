@@ -30,10 +30,6 @@ RESULT_MESSAGES = {
     "place_mismatch": _("place %(place)s does not agree with the table points order (expected %(expected)s)"),
 }
 
-# A forfeit (sconfitta a tavolino) or a voided result scores 0 for the game: the largest penalty
-# the engine takes, above any game's points, which SCORING.md section 5 clamps at 0.
-VOID_PENALTY = MAX_PENALTY
-
 
 class ResultError(Exception):
     """A table result breaks a rule of SCORING.md section 2; `player` is the seat id at fault."""
@@ -79,12 +75,12 @@ def build_games(seats, penalties):
         seat_id, reg_id = s["id"], s["registration_id"]
         # Any penalty at or above the engine's maximum already takes the game to 0.
         penalty = min(game_penalty.get(seat_id, Decimal(0)), MAX_PENALTY)
-        if seat_id in voided_seats or reg_id in voided_players:
-            penalty = VOID_PENALTY
         tables[(s["table__round__number"], s["table__number"])].append(scoring.PlayerResult(
             id=reg_id, table_points=s["table_points"] or Decimal(0), risiko=s["risiko"],
             eliminated=s["eliminated"], place=s["place"], penalty=penalty,
-            disqualified=seat_id in disqualified))
+            disqualified=seat_id in disqualified,
+            # A forfeit (sconfitta a tavolino) or a voided result is an absence (SCORING.md section 5).
+            void=seat_id in voided_seats or reg_id in voided_players))
     games = [scoring.Game(round=r, table=t, players=players) for (r, t), players in sorted(tables.items())]
     return games, dict(totals)
 

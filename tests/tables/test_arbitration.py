@@ -160,3 +160,21 @@ def test_public_player_page_shows_penalty_but_not_internal_note(client, tourname
     body = client.get(reverse("public:player", args=[tournament.pk, seat.registration.pk])).content.decode()
     assert "armate oltre il limite" in body
     assert "SEGRETO" not in body
+
+
+@pytest.mark.parametrize("kind", ["forfeit", "expulsion"])
+def test_forfeit_under_spartaco_is_an_absence_not_a_negative_score(tournament, organiser, arbiter, kind):
+    """The eliminated player at a table whose winner holds 130 TP: spartaco gives 100 - 130 = -30."""
+    tournament.formula = "spartaco"
+    tournament.save()
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(130,), (20,), (10,), (0, 1)])
+    assert _totals(tournament)["D"] == Decimal(-30)
+    seat = _seat(rnd, "D")
+    arbitration.penalty_give(user=arbiter, tournament=tournament, registration=seat.registration, kind=kind,
+                             reason="assente", seat=seat if kind == "forfeit" else None,
+                             void_past_results=kind == "expulsion")
+    rows = {r.player.last_name: r for r in tournament_standings(tournament).rows}
+    assert (rows["D"].total, rows["D"].rounds) == (Decimal(0), [Decimal(0)])
+    assert (rows["A"].total, rows["B"].total, rows["C"].total) == (Decimal(230), Decimal(-10), Decimal(-20))
