@@ -23,6 +23,7 @@ class Preset:
     games_range: tuple = (0, 0)
     discards: int = 0
     discards_range: tuple = (0, 0)
+    discards_optional: bool = False  # seed 004 "possibilità di scartare": 0 discards is allowed too
     final: str = "no"            # "no", "yes" or "optional"
     finalina: bool = False       # a finalina (5th-8th) may be added beside the final
     semifinals: bool = False
@@ -43,11 +44,13 @@ PRESETS = {
         "Seed 004, two-day tournaments: 2 games (table points + bonus 50), semifinals of the top 16, final. "
         "With fewer than 32 players: the 1st straight to the final and 3 semifinals of 2nd-12th, or the top 2 "
         "and 2 semifinals of 3rd-10th; one finalist per semifinal.")),
-    "evenings_final": Preset(5, (4, 6), 1, (1, 2), final="yes", finalina=True, help=gettext_lazy(
-        "Seed 004, a few evenings: 4 to 6 games with 1 or 2 discards, a final of the top 4 and optionally a "
-        "finalina of 5th-8th.")),
-    "championship": Preset(8, (8, 30), 2, (2, 10), final="optional", help=gettext_lazy(
-        "Seed 004, championship: at least 8 evenings, at least 2 discards, optionally a final of the top 4.")),
+    "evenings_final": Preset(5, (4, 6), 1, (1, 2), discards_optional=True, final="yes", finalina=True,
+                             help=gettext_lazy(
+        "Seed 004, a few evenings: 4 to 6 games with the option of discarding 1 or 2 results (0 is allowed), a "
+        "final of the top 4 and optionally a finalina of 5th-8th.")),
+    "championship": Preset(8, (8, 30), 2, (2, 10), discards_optional=True, final="optional", help=gettext_lazy(
+        "Seed 004, championship: at least 8 evenings with the option of discarding at least 2 results (0 is "
+        "allowed; 1 is not), optionally a final of the top 4.")),
     "knockout": Preset(knockout=True, help=gettext_lazy(
         "Seed 004, knockout without second chance (64-125 players): only the table winners go on, "
         "semifinals, final.")),

@@ -35,9 +35,14 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     if not spec.knockout and not spec.teams and not low <= games <= high:
         raise ValidationError({"games": _("This format plays %(low)d to %(high)d games.") % {"low": low, "high": high}})
     low, high = spec.discards_range
-    if not low <= discards <= min(high, max(games - 1, 0)):
+    high = min(high, max(games - 1, 0))
+    optional = spec.discards_optional and discards == 0  # seed 004: "possibilità di scartare"
+    if not optional and not low <= discards <= high:
+        if spec.discards_optional and low > 0:
+            raise ValidationError({"discards": _("This format discards 0 or %(low)d to %(high)d results.")
+                                   % {"low": low, "high": high}})
         raise ValidationError({"discards": _("This format discards %(low)d to %(high)d results.")
-                               % {"low": low, "high": min(high, max(games - 1, 0))}})
+                               % {"low": low, "high": high}})
     final = spec.final == "yes" or (spec.final == "optional" and final)
     finalina = bool(finalina and spec.finalina and final)
     before = snapshot(tournament)

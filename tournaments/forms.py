@@ -140,9 +140,6 @@ class TournamentForm(forms.ModelForm):
         best_of, discard = data.get("best_of"), data.get("discard_worst")
         if best_of and discard:
             self.add_error("best_of", _("Use either discards or best results counted, not both."))
-        rounds = data.get("rounds_planned")
-        if rounds and discard and discard >= rounds:
-            self.add_error("discard_worst", _("Discards must be fewer than the rounds."))
         return data
 
     @property

@@ -199,6 +199,17 @@ def players_import_csv(*, user, text):
 
 # --- tournaments -------------------------------------------------------------------------------
 
+def _check_discards(tournament):
+    """Seed 004 discards some of the games' results ("4 to 6 games, discarding 1 or 2"): at least one
+    result counts, so the discards are fewer than the games, that is the rounds planned or, when
+    more rounds have been played than planned, the rounds played."""
+    discards = tournament.discard_worst or 0
+    games = max(tournament.rounds_planned or 0, tournament.rounds.count() if tournament.pk else 0)
+    if discards and discards >= games:
+        raise ValidationError({"discard_worst": _("Discards must be fewer than the games: %(n)d planned or "
+                                                  "played so far.") % {"n": games}})
+
+
 @transaction.atomic
 def tournament_save(*, user, data, tournament=None):
     before = snapshot(tournament, TOURNAMENT_FIELDS) if tournament else None
@@ -206,6 +217,7 @@ def tournament_save(*, user, data, tournament=None):
         tournament = Tournament(organiser=user)
     _apply(tournament, data, TOURNAMENT_FIELDS)
     tournament.full_clean()
+    _check_discards(tournament)
     tournament.save()
     audit(user=user, action="tournament.update" if before else "tournament.create", obj=tournament,
           tournament=tournament, before=before, after=snapshot(tournament, TOURNAMENT_FIELDS))

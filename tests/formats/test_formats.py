@@ -73,7 +73,7 @@ def test_format_apply_refuses_games_outside_the_format(tournament, organiser):
     assert exc.value.message_dict == {"games": ["This format plays 4 to 6 games."]}
     with pytest.raises(ValidationError) as exc:
         phase_services.format_apply(user=organiser, tournament=tournament, preset="championship", discards=1)
-    assert exc.value.message_dict == {"discards": ["This format discards 2 to 7 results."]}
+    assert exc.value.message_dict == {"discards": ["This format discards 0 or 2 to 7 results."]}
     assert tournament.phases.count() == 0
 
 

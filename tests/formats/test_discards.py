@@ -1,0 +1,48 @@
+"""Optional discards (seed 004 "possibilità di scartare") on the format page and the tournament form."""
+import pytest
+from django.urls import reverse
+
+from tests.factories import seat_round
+from tests.tournaments.test_views import TOURNAMENT_FORM
+
+
+@pytest.mark.parametrize("preset", ["evenings_final", "championship"])
+def test_the_format_page_allows_no_discard_for_evenings_and_championship(client_for, tournament, organiser, preset):
+    client = client_for(organiser)
+    url = reverse("manage:formats", args=[tournament.pk])
+    response = client.post(url, {"form": "format", "preset": preset, "discards": "0"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.format_preset, tournament.discard_worst) == (preset, 0)
+    assert "(0 is allowed" in client.get(url).content.decode()
+
+
+def test_a_championship_discards_none_or_at_least_two(client_for, tournament, organiser):
+    response = client_for(organiser).post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "championship", "discards": "1"})
+    assert response.status_code == 400
+    assert response.context["form"].errors == {"discards": ["This format discards 0 or 2 to 7 results."]}
+
+
+def _edit(client, tournament, **changes):
+    return client.post(reverse("manage:tournament_edit", args=[tournament.pk]), {**TOURNAMENT_FORM, **changes})
+
+
+def test_the_tournament_form_counts_the_rounds_played_beyond_those_planned(client_for, tournament, organiser):
+    """Planned 1 round, 3 played: discarding 1 or 2 results still leaves a result that counts."""
+    for _ in range(3):
+        seat_round(tournament, [], status="closed")
+    response = _edit(client_for(organiser), tournament, rounds_planned="1", discard_worst="2")
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.rounds_planned, tournament.discard_worst) == (1, 2)
+
+
+def test_the_tournament_form_refuses_discarding_every_game(client_for, tournament, organiser):
+    seat_round(tournament, [], status="closed")
+    response = _edit(client_for(organiser), tournament, rounds_planned="2", discard_worst="2")
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "discard_worst": ["Discards must be fewer than the games: 2 planned or played so far."]}
+    tournament.refresh_from_db()
+    assert tournament.discard_worst == 0
