@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring.errors import ScoringError
-from scoring.territories import continents, table_points_from_territories, territories_by_continent
+from scoring.territories import (check_held_once, continents, places_by_armies, table_points_from_territories,
+                                 territories_by_continent)
 from scoring.validation import MAX_PENALTY
 from tables.seating import Player, SeatingError, evaluate, reseat as reseat_draft, seat_round
 from tables.seating.contract import parse as parse_seating
@@ -116,7 +117,6 @@ def territory_groups():
 
 def check_territories(*, seats, lines):
     """Seed 002: a territory ticked in the calculator belongs to one player of the table."""
-    from scoring.territories import check_held_once
     try:
         check_held_once({line.seat_id: line.territories for line in lines})
     except ScoringError as exc:
@@ -129,7 +129,6 @@ def check_territories(*, seats, lines):
 def army_places(lines):
     """Seed 002: the places of players tied on table points, decided by the armies entered (seat id ->
     place); players with a place typed by the arbiter keep it."""
-    from scoring.territories import places_by_armies
     first = 1 + sum(1 for line in lines if line.risiko)
     survivors = [(line.seat_id, line.table_points, line.armies) for line in lines
                  if line.eliminated is None and not line.risiko]

@@ -4,6 +4,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tables.models import Dispute, Penalty, Seat, Table
 from tournaments.forms import NumericInput
 
 SEATING_METHODS = [
@@ -96,7 +97,6 @@ class PenaltyForm(forms.Form):
     void_past_results = forms.BooleanField(label=_("Expulsion: void the results already played"), required=False)
 
     def __init__(self, *args, tournament, **kwargs):
-        from tables.models import Penalty, Seat
         super().__init__(*args, **kwargs)
         self.fields["registration"].queryset = tournament.registrations.select_related("player").order_by(
             "player__last_name", "player__first_name")
@@ -123,7 +123,6 @@ class DisputeForm(forms.Form):
     text = forms.CharField(label=_("Text of the dispute"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
 
     def __init__(self, *args, tournament, **kwargs):
-        from tables.models import Dispute, Penalty, Table
         super().__init__(*args, **kwargs)
         self.fields["about"].choices = Dispute.About.choices
         self.fields["table"].queryset = Table.objects.filter(round__tournament=tournament).select_related(
@@ -145,7 +144,6 @@ class DisputeDecisionForm(forms.Form):
     withdraw_penalty = forms.BooleanField(label=_("Withdraw the disputed penalty"), required=False)
 
     def __init__(self, *args, **kwargs):
-        from tables.models import Dispute
         super().__init__(*args, **kwargs)
         self.fields["state"].choices = [(Dispute.State.UPHELD, _("upheld")), (Dispute.State.REJECTED, _("rejected"))]
 
