@@ -1,6 +1,7 @@
 import pytest
 
 from tables.seating import SeatingError, table_sizes
+from scoring.phases import table_sizes as rule_sizes
 from tables.seating.sizes import validate_sizes
 
 FALLBACK = {3, 6, 7, 11}
@@ -69,3 +70,13 @@ def test_table_sizes_keep_a_valid_override_in_its_order():
 def test_validate_sizes_rejects_bad_overrides(sizes, message):
     with pytest.raises(SeatingError, match=message):
         validate_sizes(9, sizes)
+
+
+def test_six_players_preferring_four_sit_at_two_tables_of_three_everywhere():
+    """SEATING.md section 1 is written once: the draw and the knockout stages agree, also where
+    the two used to differ (6 players preferring 4: 3+3, not one table of 6)."""
+    assert table_sizes(6, 4).sizes == (3, 3)
+    assert table_sizes(6, 4).fallback is True
+    for prefer in (4, 5):
+        for n in range(3, 120):
+            assert list(table_sizes(n, prefer).sizes) == rule_sizes(n, prefer)
