@@ -30,6 +30,7 @@ class Preset:
     knockout: bool = False
     second_chance: bool = False
     teams: bool = False
+    end_roll: str = ""           # the end-roll variant the format sets (the organiser may change it after)
     tournament_settings: dict = field(default_factory=dict)
     help: str = ""
 
@@ -57,18 +58,20 @@ PRESETS = {
     "knockout_second_chance": Preset(knockout=True, second_chance=True, help=gettext_lazy(
         "Seed 004, knockout with second chance (37-69 players): the losers of the first game play a second "
         "one; the winners of both go to the semifinals, then the final.")),
-    "como": Preset(4, (4, 4), tournament_settings={
+    "como": Preset(4, (4, 4), end_roll="lariana", tournament_settings={
         "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
         "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(
         "Seed 000: 4 evenings at tables of 5; table 1 = the top 5 of the standings when at least 9 are "
-        "present; correctives 3/5, 4/5, 6/5; the best 3 results count; ties by best, then second-best "
-        "result.")),
+        "present; the other tables take 3 to 6 players and their points get the correctives 3/5, 4/5, 6/5 "
+        "(tables of 5 are unchanged); the best 3 results count; ties by best, then second-best result; "
+        "timed games end with the Lariana roll (art. 44.1: 3 more rounds, then 4, then 4 or 7), which can "
+        "be changed below.")),
     "teams_2vs2": Preset(teams=True, help=gettext_lazy(
         "Seed 001: teams of 2 (up to 3 registered) in a single round robin; match points 3/2/1/0.")),
 }
 
 TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",
-                            "table_size", "formula", "tiebreak")
+                            "table_size", "formula", "tiebreak", "end_roll_variant")
 
 
 def snapshot(tournament):

@@ -47,6 +47,8 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     finalina = bool(finalina and spec.finalina and final)
     before = snapshot(tournament)
     settings = dict(spec.tournament_settings)
+    if spec.end_roll:
+        settings["end_roll_variant"] = spec.end_roll  # seed 000 art. 44.1: Como plays the Lariana roll
     if not spec.knockout and not spec.teams:
         settings.setdefault("discard_worst", discards)
         settings["rounds_planned"] = games
