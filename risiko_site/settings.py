@@ -122,9 +122,16 @@ STORAGES = {
     },
 }
 
-# Login throttling (tournaments.throttle): failures allowed per account or address in the window.
+# Login throttling (tournaments.throttle), for the site's login and /admin/login/ alike: failures
+# allowed per client address in the window; past as many failures on one account, each address
+# waits LOGIN_ACCOUNT_DELAY_S between its tries on that account.
+AUTHENTICATION_BACKENDS = ["tournaments.throttle.ThrottledModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 15 * 60, minimum=1)
+LOGIN_ACCOUNT_DELAY_S = env_int("LOGIN_ACCOUNT_DELAY_S", 60, minimum=1)
+# How many reverse proxies stand in front of gunicorn: the client address is then the one the
+# outermost proxy wrote into X-Forwarded-For. 0: REMOTE_ADDR is the client.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)

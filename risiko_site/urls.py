@@ -17,5 +17,6 @@ urlpatterns = [
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.logout_view, name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),
 ]

@@ -232,12 +232,13 @@ class AuditLog(models.Model):
         raise PermissionError("the audit log is append-only")
 
 
-class LoginFailure(models.Model):
-    """One failed login, kept to throttle guessing (see tournaments.throttle)."""
+class LoginThrottle(models.Model):
+    """A counter of login tries in a window, keyed "address:...", "account:..." or "pair:account|address"
+    (see tournaments.throttle)."""
 
-    username = models.CharField(max_length=150, db_index=True)
-    address = models.CharField(max_length=64, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    key = models.CharField(max_length=255, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(db_index=True)
 
 
 class Phase(models.Model):
