@@ -66,15 +66,20 @@ def live_round(tournament):
 
 
 @transaction.atomic
-def clock_start(*, user, rnd, minutes=DEFAULT_MINUTES):
-    """Start (or restart) the round clock: seed 004, games last 90 to 105 minutes."""
+def clock_start(*, user, rnd, minutes=DEFAULT_MINUTES, started_at=None):
+    """Start (or restart) the round clock: seed 004, games last 90 to 105 minutes.
+
+    `started_at`: when the round really began, for a clock started late (default: now)."""
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
     if rnd.status != Round.Status.PUBLISHED:
         raise ValidationError(_("The clock runs only for a round whose seating is published and not closed."))
     if not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES:
         raise ValidationError({"minutes": _("Minutes from 1 to %(max)d.") % {"max": MAX_MINUTES}})
+    now = timezone.now()
+    if started_at is not None and started_at > now:
+        raise ValidationError(_("The clock cannot start in the future."))
     before = {"started_at": rnd.clock_started_at, "minutes": rnd.clock_minutes}
-    rnd.clock_started_at = timezone.now()
+    rnd.clock_started_at = started_at or now
     rnd.clock_minutes = minutes
     rnd.save(update_fields=["clock_started_at", "clock_minutes"])
     audit(user=user, action="clock.start", obj=rnd, tournament=rnd.tournament, before=before,

@@ -158,13 +158,13 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
     before = {"a": f"{a.registration.player.full_name} @ {a.table.number}",
               "b": f"{b.registration.player.full_name} @ {b.table.number}"}
     a_table, b_table = a.table_id, b.table_id
+    erased = _clear_results([a_table, b_table])
     Seat.objects.filter(pk=a.pk).update(table_id=b_table, position=b.position)
     Seat.objects.filter(pk=b.pk).update(table_id=a_table, position=a.position)
-    _clear_results([a_table, b_table])
-    audit(user=user, action="round.swap", obj=rnd, tournament=rnd.tournament, before=before,
-          after={"a": f"{a.registration.player.full_name} @ {b.table.number}",
-                 "b": f"{b.registration.player.full_name} @ {a.table.number}", "confirmed": confirm},
-          table_label=f"{rnd.number}/{a.table.number}")
+    after = {"a": f"{a.registration.player.full_name} @ {b.table.number}",
+             "b": f"{b.registration.player.full_name} @ {a.table.number}", "confirmed": confirm}
+    audit(user=user, action="round.swap", obj=rnd, tournament=rnd.tournament,
+          table_label=f"{rnd.number}/{a.table.number}", **_with_erased(before, after, erased))
     return rnd
 
 
@@ -181,22 +181,37 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
         raise ValidationError(_("The player is already at that table."))
     source = seat.table
     position = (target.seats.order_by("-position").values_list("position", flat=True).first() or 0) + 1
+    erased = _clear_results([source.pk, target.pk])
     Seat.objects.filter(pk=seat.pk).update(table=target, position=position)
-    _clear_results([source.pk, target.pk])
     if not source.seats.exists():
         source.delete()
     audit(user=user, action="round.move", obj=rnd, tournament=rnd.tournament, player=seat.registration.player,
-          before={"table": source.number}, after={"table": target.number, "confirmed": confirm})
+          **_with_erased({"table": source.number}, {"table": target.number, "confirmed": confirm}, erased))
     return rnd
 
 
 def _clear_results(table_ids):
-    """A confirmed change of seating voids the results of the tables it touches: they are entered again."""
+    """A confirmed change of seating voids the results of the tables it touches: they are entered again.
+
+    Returns what was erased, {"round/table": {player: {field: value}}}, for the audit entry."""
     reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False)
-    if reported.exists():
+    erased = {}
+    for seat in Seat.objects.filter(table__in=reported).select_related("table__round", "registration__player") \
+            .order_by("table__number", "position"):
+        erased.setdefault(_table_label(seat.table), {})[seat.registration.player.full_name] = _seat_result(seat)
+    if erased:
         Seat.objects.filter(table__in=reported).update(table_points=None, risiko=False, eliminated=None, place=None,
                                                        territories=[], armies=None)
         reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
+    return erased
+
+
+def _with_erased(before, after, erased):
+    """A seating change's audit entry with the results it erased: their values before, blank after."""
+    if erased:
+        before["results"] = erased
+        after["results"] = {label: {name: None for name in seats} for label, seats in erased.items()}
+    return {"before": before, "after": after}
 
 
 def seating_problems(rnd):
@@ -209,46 +224,58 @@ def seating_problems(rnd):
     return problems
 
 
-@transaction.atomic
-def round_publish(*, user, rnd):
+_NOW = object()  # a `stamp` value: the time of the step
+
+
+def _round_step(*, user, rnd, status, refused, action, stamp, check=None, snapshot=None):
+    """One step of a round's life: lock the round, check its status (and `check(rnd)`), stamp the
+    fields of `stamp`, save them and write the audit entry, all in one transaction."""
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.DRAFT:
-        raise ValidationError(_("This round is already published."))
+    if rnd.status != status:
+        raise ValidationError(refused)
+    if check is not None:
+        check(rnd)
+    now = timezone.now()
+    for name, value in stamp.items():
+        setattr(rnd, name, now if value is _NOW else value)
+    rnd.save(update_fields=list(stamp))
+    after = {"round": rnd.number, **(snapshot(rnd) if snapshot else {})}
+    audit(user=user, action=action, obj=rnd, tournament=rnd.tournament, after=after)
+    return rnd
+
+
+def _publishable(rnd):
     problems = seating_problems(rnd)
     if problems:
         raise ValidationError(problems)
-    rnd.status = Round.Status.PUBLISHED
-    rnd.published_at = timezone.now()
-    rnd.save(update_fields=["status", "published_at"])
-    audit(user=user, action="round.publish", obj=rnd, tournament=rnd.tournament,
-          after={"round": rnd.number, "tables": _seating_snapshot(rnd)})
-    return rnd
+
+
+def _all_reported(rnd):
+    missing = list(rnd.tables.filter(reported_at__isnull=True).values_list("number", flat=True))
+    if missing:
+        raise ValidationError(_("Tables still without a result: %(t)s.") % {"t": ", ".join(map(str, missing))})
+
+
+@transaction.atomic
+def round_publish(*, user, rnd):
+    return _round_step(user=user, rnd=rnd, status=Round.Status.DRAFT, action="round.publish",
+                       refused=_("This round is already published."), check=_publishable,
+                       stamp={"status": Round.Status.PUBLISHED, "published_at": _NOW},
+                       snapshot=lambda r: {"tables": _seating_snapshot(r)})
 
 
 @transaction.atomic
 def round_close(*, user, rnd):
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.PUBLISHED:
-        raise ValidationError(_("Only a published round can be closed."))
-    missing = list(rnd.tables.filter(reported_at__isnull=True).values_list("number", flat=True))
-    if missing:
-        raise ValidationError(_("Tables still without a result: %(t)s.") % {"t": ", ".join(map(str, missing))})
-    rnd.status = Round.Status.CLOSED
-    rnd.closed_at = timezone.now()
-    rnd.save(update_fields=["status", "closed_at"])
-    audit(user=user, action="round.close", obj=rnd, tournament=rnd.tournament, after={"round": rnd.number})
-    return rnd
+    return _round_step(user=user, rnd=rnd, status=Round.Status.PUBLISHED, action="round.close",
+                       refused=_("Only a published round can be closed."), check=_all_reported,
+                       stamp={"status": Round.Status.CLOSED, "closed_at": _NOW})
 
 
 @transaction.atomic
 def standings_publish(*, user, rnd):
-    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.CLOSED:
-        raise ValidationError(_("Close the round before publishing its standings."))
-    rnd.standings_published_at = timezone.now()
-    rnd.save(update_fields=["standings_published_at"])
-    audit(user=user, action="standings.publish", obj=rnd, tournament=rnd.tournament, after={"round": rnd.number})
-    return rnd
+    return _round_step(user=user, rnd=rnd, status=Round.Status.CLOSED, action="standings.publish",
+                       refused=_("Close the round before publishing its standings."),
+                       stamp={"standings_published_at": _NOW})
 
 
 # --- table results -----------------------------------------------------------------------------

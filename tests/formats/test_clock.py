@@ -248,3 +248,17 @@ def test_manage_clock_start_and_stop(client_for, tournament, rnd, organiser):
     rnd.refresh_from_db()
     assert rnd.clock_started_at is None
     assert client.post(reverse("manage:clock_action", args=[tournament.pk, 1, "pause"])).status_code == 404
+
+
+def test_clock_started_late_is_backdated_and_logged(rnd, organiser):
+    started = timezone.now() - datetime.timedelta(minutes=91)
+    clock.clock_start(user=organiser, rnd=rnd, minutes=90, started_at=started)
+    rnd.refresh_from_db()
+    assert rnd.clock_started_at == started
+    assert AuditLog.objects.get(action="clock.start").after["started_at"] == started.isoformat()
+
+
+def test_clock_cannot_start_in_the_future(rnd, organiser):
+    with pytest.raises(ValidationError):
+        clock.clock_start(user=organiser, rnd=rnd, started_at=timezone.now() + datetime.timedelta(minutes=5))
+    assert not AuditLog.objects.filter(action="clock.start").exists()

@@ -118,3 +118,62 @@ def test_tap_two_names_swaps_them(client, tournament, organiser, present):
     assert f"seat-selected-{rnd.pk}" not in client.session
     assert "seat-btn is-selected" not in second.content.decode()
     assert (Seat.objects.get(pk=a.pk).table.number, Seat.objects.get(pk=b.pk).table.number) == (2, 1)
+
+
+def test_confirmed_swap_logs_the_results_it_erases(tournament, organiser, present):
+    rnd = seat_round(tournament, [present[:4], present[4:8]])
+    report(rnd.tables.get(number=1), [(40,), (30,), (20,), (0, 1)])
+    a = Seat.objects.get(table__round=rnd, table__number=1, position=1)
+    b = Seat.objects.get(table__round=rnd, table__number=2, position=1)
+    names = [s.registration.player.full_name for s in rnd.tables.get(number=1).seats.order_by("position")]
+    services.seats_swap(user=organiser, rnd=rnd, seat_a=a.pk, seat_b=b.pk, confirm=True)
+    entry = AuditLog.objects.get(action="round.swap")
+    assert list(entry.before["results"]) == ["1/1"]
+    assert [(name, r["table_points"], r["eliminated"]) for name, r in entry.before["results"]["1/1"].items()] == \
+        [(names[0], "40", None), (names[1], "30", None), (names[2], "20", None), (names[3], "0", 1)]
+    assert entry.after["results"] == {"1/1": {name: None for name in names}}
+
+
+def test_confirmed_move_logs_the_results_it_erases(tournament, organiser, present):
+    rnd = seat_round(tournament, [present[:5], present[5:8]])
+    report(rnd.tables.get(number=1), [(40,), (30,), (20,), (10,), (0, 1)])
+    report(rnd.tables.get(number=2), [(50,), (30,), (0, 1)])
+    seat = Seat.objects.get(table__round=rnd, table__number=1, position=5)
+    services.seat_move(user=organiser, rnd=rnd, seat=seat.pk, table_number=2, confirm=True)
+    entry = AuditLog.objects.get(action="round.move")
+    assert sorted(entry.before["results"]) == ["1/1", "1/2"]
+    assert [r["table_points"] for r in entry.before["results"]["1/2"].values()] == ["50", "30", "0"]
+    assert entry.before["table"] == 1 and entry.after["table"] == 2
+    assert set(entry.after["results"]["1/1"].values()) == {None}
+
+
+def test_swap_without_results_logs_no_results(tournament, organiser, present):
+    rnd = seat_round(tournament, [present[:4], present[4:8]])
+    a = Seat.objects.get(table__round=rnd, table__number=1, position=1)
+    b = Seat.objects.get(table__round=rnd, table__number=2, position=1)
+    services.seats_swap(user=organiser, rnd=rnd, seat_a=a.pk, seat_b=b.pk)
+    entry = AuditLog.objects.get(action="round.swap")
+    assert "results" not in entry.before and "results" not in entry.after
+
+
+@pytest.mark.parametrize("service, status, wrong, action, stamped", [
+    (services.round_publish, "draft", "published", "round.publish", "published_at"),
+    (services.round_close, "published", "draft", "round.close", "closed_at"),
+    (services.standings_publish, "closed", "published", "standings.publish", "standings_published_at"),
+])
+def test_each_round_step_stamps_saves_and_logs_once(tournament, organiser, present, service, status, wrong, action,
+                                                    stamped):
+    refused = seat_round(tournament, [present[4:8]], status=wrong, number=2)
+    with pytest.raises(ValidationError):
+        service(user=organiser, rnd=refused)
+    refused.refresh_from_db()
+    assert (refused.status, getattr(refused, stamped)) == (wrong, None)
+    assert not AuditLog.objects.filter(action=action).exists()
+    rnd = seat_round(tournament, [present[:4]], status=status, number=1)
+    if status == "published":
+        report(rnd.tables.get(), [(40,), (30,), (20,), (0, 1)])
+    service(user=organiser, rnd=rnd)
+    rnd.refresh_from_db()
+    assert getattr(rnd, stamped) is not None
+    entry = AuditLog.objects.get(action=action)
+    assert entry.after["round"] == 1 and entry.object_id == str(rnd.pk)

@@ -135,10 +135,9 @@ class Command(BaseCommand):
     def _play_round(self, tournament, rnd):
         if rnd.status == Round.Status.DRAFT:
             rnd = table_services.round_publish(user=self.organiser, rnd=rnd)
-        clock.clock_start(user=self.organiser, rnd=rnd)
         # Demo only: time passes at once, so that the tables play their end roll.
-        Round.objects.filter(pk=rnd.pk).update(
-            clock_started_at=timezone.now() - datetime.timedelta(minutes=rnd.clock_minutes + 1))
+        clock.clock_start(user=self.organiser, rnd=rnd, minutes=rnd.clock_minutes,
+                          started_at=timezone.now() - datetime.timedelta(minutes=rnd.clock_minutes + 1))
         for table in rnd.tables.order_by("number"):
             seats = list(table.seats.select_related("registration").order_by("position"))
             if self.rng.random() < 0.5:
