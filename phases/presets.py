@@ -33,6 +33,7 @@ class Preset:
     end_roll: str = ""           # the end-roll variant the format sets (the organiser may change it after)
     tournament_settings: dict = field(default_factory=dict)
     help: str = ""
+    decisions: tuple = ()        # what the application decided where the seed is silent
 
 
 PRESETS = {
@@ -67,7 +68,14 @@ PRESETS = {
         "timed games end with the Lariana roll (art. 44.1: 3 more rounds, then 4, then 4 or 7), which can "
         "be changed below.")),
     "teams_2vs2": Preset(teams=True, help=gettext_lazy(
-        "Seed 001: teams of 2 (up to 3 registered) in a single round robin; match points 3/2/1/0.")),
+        "Seed 001: teams of 2 (up to 3 registered) in a single round robin; match points 3/2/1/0."), decisions=(
+        gettext_lazy("A team penalty takes match points off the team's standings from the day it is given, never "
+                     "below 0; head to head counts the matches only."),
+        gettext_lazy("A day's standings are published once every match of that day has its result; a dispute about "
+                     "a match of that day is accepted until the dispute window (2 hours) after the publication, "
+                     "and always before it."),
+        gettext_lazy("The standings of a day stay provisional until its window has closed with no dispute still "
+                     "open about that day or an earlier one."))),
 }
 
 TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",

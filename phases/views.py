@@ -61,7 +61,8 @@ def formats_page(request, pk):
         "tournament": tournament, "form": form, "roll_form": roll_form,
         "phases": selectors.phases_overview(tournament), "plans": plans, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
-        "presets": [(key, label, PRESETS[key].help) for key, label in form.fields["preset"].choices]},
+        "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
+                    for key, label in form.fields["preset"].choices]},
         status=400 if which and (form.errors or roll_form.errors) else 200)
 
 

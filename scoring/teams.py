@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Hashable, Sequence
+from typing import Hashable, Mapping, Sequence
 
 from .errors import InvalidResult
 from .numeric import ZERO, coerce_number
@@ -110,9 +110,13 @@ class TeamRow:
     territories: int  # total territories over every match
 
 
-def team_standings(matches: Sequence[TeamMatch], teams: Sequence[TeamId] = ()) -> list[TeamRow]:
+def team_standings(matches: Sequence[TeamMatch], teams: Sequence[TeamId] = (),
+                   penalties: Mapping[TeamId, int] | None = None) -> list[TeamRow]:
     """Seed 001: match points, then head to head (points in the matches among the tied teams),
-    then total territories; teams still tied share the rank."""
+    then total territories; teams still tied share the rank.
+
+    penalties: match points taken off a team by the arbiters (SCORING.md 5, seed 001 art. 20): they
+    lower the team's points, never below 0, before ordering; head to head counts the matches only."""
     points, played, territories = {}, {}, {}
     for team in teams:  # teams that have not played yet still get a row
         points[team], played[team], territories[team] = 0, 0, 0
@@ -124,6 +128,13 @@ def team_standings(matches: Sequence[TeamMatch], teams: Sequence[TeamId] = ()) -
             points[team] = points.get(team, 0) + got[team]
             played[team] = played.get(team, 0) + 1
             territories[team] = territories.get(team, 0) + match.territories[i]
+    for team, taken in (penalties or {}).items():
+        if not isinstance(taken, int) or type(taken) is bool or taken < 0:
+            raise InvalidResult("a team penalty is a whole number of points from 0", code="team_penalty",
+                                field="penalties", location=f"team {team}")
+        points[team] = max(0, points.get(team, 0) - taken)
+        played.setdefault(team, 0)
+        territories.setdefault(team, 0)
 
     def head_to_head(group):
         members = set(group)

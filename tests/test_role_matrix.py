@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Dispute, Penalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, seat_round
-from tournaments.models import Phase, Team, TeamMatch, TeamMember
+from tournaments.models import Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
@@ -107,6 +107,11 @@ MATRIX = {
     "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "stop"}, "post", ok=302),
     "arbiter:team_matches": Route("arbiter", T),
     "arbiter:team_match": Route("arbiter", lambda w: {**T(w), "match_pk": w["team_match"].pk}),
+    "arbiter:team_arbitration": Route("arbiter", T),
+    "arbiter:team_day_publish": Route("arbiter", lambda w: {**T(w), "number": 1}, "post", ok=302),
+    "arbiter:team_penalty_withdraw": Route("arbiter", lambda w: {**T(w), "penalty_pk": w["team_penalty"].pk},
+                                           "post", lambda w: {"reason": "x"}, 302),
+    "arbiter:team_dispute": Route("arbiter", lambda w: {**T(w), "dispute_pk": w["team_dispute"].pk}),
     "arbiter:endroll": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
     "arbiter:endroll_undo": Route("arbiter", lambda w: {**R(w), "table_number": 1}, "post", ok=302),
 }
@@ -141,8 +146,12 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
         for captain in (True, False):
             TeamMember.objects.create(team=team, registration=RegistrationFactory(tournament=tournament),
                                       captain=captain)
+    team_penalty = TeamPenalty.objects.create(tournament=tournament, team=teams[0], day=1, points=1, reason="x",
+                                              created_by=organiser)
     return {
-        "team": teams[0],
+        "team": teams[0], "team_penalty": team_penalty,
+        "team_dispute": TeamDispute.objects.create(tournament=tournament, about="standing", day=1, raised_by="x",
+                                                   text="x", recorded_by=organiser),
         "team_match": TeamMatch.objects.create(tournament=tournament, round=1, home=teams[0], away=teams[1]),
         "seat": seat,
         "penalty": Penalty.objects.create(tournament=tournament, registration=seat.registration, seat=seat,

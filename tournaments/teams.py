@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from scoring import teams as team_rules
 from scoring.errors import ScoringError
 from tournaments.audit import audit
-from tournaments.models import Registration, Team, TeamMatch, TeamMember, Tournament
+from tournaments.models import Registration, Team, TeamMatch, TeamMember, TeamPenalty, Tournament
 
 MIN_MEMBERS, MAX_MEMBERS, PLAYING = 2, 3, 2
 
@@ -199,14 +199,23 @@ class TeamRow:
     points: int
     played: int
     territories: int
+    penalty: int = 0
 
 
-def team_standings(tournament):
-    """Seed 001: match points, then head to head, then total territories (scoring.teams)."""
+def team_standings(tournament, day=None):
+    """Seed 001: match points less the team's penalties (never below 0), then head to head, then
+    total territories (scoring.teams); with `day`, the standings after that day of the round robin."""
     teams = {t.pk: t for t in tournament.teams.prefetch_related("members__registration__player")}
-    matches = [as_rule_match(m) for m in tournament.team_matches.filter(reported_at__isnull=False)]
-    return [TeamRow(r.rank, teams[r.team], r.points, r.played, r.territories)
-            for r in team_rules.team_standings(matches, list(teams))]
+    played = tournament.team_matches.filter(reported_at__isnull=False)
+    penalties = TeamPenalty.objects.filter(tournament=tournament, withdrawn=False)
+    if day is not None:
+        played, penalties = played.filter(round__lte=day), penalties.filter(day__lte=day)
+    taken = {}
+    for team_id, points in penalties.values_list("team_id", "points"):
+        taken[team_id] = taken.get(team_id, 0) + points
+    matches = [as_rule_match(m) for m in played]
+    return [TeamRow(r.rank, teams[r.team], r.points, r.played, r.territories, taken.get(r.team, 0))
+            for r in team_rules.team_standings(matches, list(teams), taken)]
 
 
 @dataclass

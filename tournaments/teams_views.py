@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import teams
+from tournaments import team_arbitration, teams
 from tournaments.teams_forms import LineupForm, MatchResultForm, TeamForm
 from tournaments.forms import add_service_errors
 from tournaments.models import Registration, Team, TeamMatch
@@ -141,8 +141,19 @@ def team_match(request, pk, match_pk):
 
 @require_GET
 def team_standings(request, pk):
-    """Seed 001 standings: match points, head to head, total territories; and the results so far."""
+    """Seed 001 art. 2: the standings published after each day (the latest by default, another with
+    ?giornata=N), provisional until the dispute window closes; before any publication, the results so
+    far, provisional. Match points less penalties, head to head, total territories."""
     tournament = tournament_for_public(pk)
+    published = [d for d in team_arbitration.team_days(tournament) if d.published_at is not None]
+    day = published[-1] if published else None
+    wanted = request.GET.get("giornata", "")
+    if wanted.isdigit():
+        day = next((d for d in published if d.number == int(wanted)), day)
+    rounds = teams.team_schedule(tournament)
+    if day is not None:
+        rounds = [r for r in rounds if r.number <= day.number]
+    rows = teams.team_standings(tournament, day=day.number if day else None)
     return render(request, "formats/team_standings.html", {
-        "tournament": tournament, "rows": teams.team_standings(tournament),
-        "rounds": teams.team_schedule(tournament)})
+        "tournament": tournament, "rows": rows, "rounds": rounds, "day": day, "published": published,
+        "status": day.status if day else "provisional", "penalties": any(r.penalty for r in rows)})

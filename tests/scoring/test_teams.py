@@ -109,3 +109,17 @@ def test_round_robin_four_teams_schedule():
 def test_round_robin_odd_teams_rest_once_each():
     rounds = round_robin(["A", "B", "C"])
     assert sorted(r.bye for r in rounds) == ["A", "B", "C"]
+
+
+def test_team_penalties_lower_points_never_below_0_and_reorder():
+    matches = [TeamMatch(1, "A", "B", "wipeout", team="A"), TeamMatch(2, "A", "C", "wipeout", team="A"),
+               TeamMatch(3, "A", "D", "wipeout", team="A"), TeamMatch(1, "C", "D", "time", territories=(22, 20)),
+               TeamMatch(2, "B", "D", "wipeout", team="B"), TeamMatch(3, "B", "C", "wipeout", team="B")]
+    assert [(r.team, r.points) for r in team_standings(matches)][:2] == [("A", 9), ("B", 6)]
+    rows = team_standings(matches, penalties={"A": 3, "D": 5})
+    # A 9 - 3 = 6 ties B; A beat B head to head. D 1 - 5 stays at 0.
+    assert [(r.rank, r.team, r.points) for r in rows] == [(1, "A", 6), (2, "B", 6), (3, "C", 2), (4, "D", 0)]
+    rows = team_standings(matches, penalties={"A": 4})
+    assert [(r.team, r.points) for r in rows][:2] == [("B", 6), ("A", 5)]
+    with pytest.raises(InvalidResult):
+        team_standings(matches, penalties={"A": -1})
