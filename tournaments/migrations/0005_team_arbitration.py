@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_audit_table_label_fits_team_names'),
+        ('tournaments', '0004_login_throttle_counters'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
