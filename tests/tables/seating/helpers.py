@@ -7,9 +7,10 @@ def roster(n, club_size=0, ranked=False):
             for i in range(n)]
 
 
-def play(n, table_size, rounds, *, club_size=0, seed=1, sizes=None, time_limit_s=1.0):
+def play(n, table_size, rounds, *, club_size=0, seed=1, sizes=None, time_limit_s=600):
     """Seat a whole tournament round after round, the history growing; returns the history and
-    each round's tables."""
+    each round's tables. The time limit is far off: the search's work budget decides, so a busy
+    machine gives the same result."""
     players = roster(n, club_size)
     history, rounds_seated = [], []
     for r in range(rounds):

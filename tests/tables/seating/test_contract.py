@@ -9,11 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tables.seating import methods, optimizer
 from tables.seating.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[3]
 
-EXAMPLE = {"method": "random", "table_size": 4, "seed": 7, "time_limit_s": 1.0, "rounds_left": 3,
+# The time limit is far off: the search's work budget decides, so a busy machine gives the same result.
+EXAMPLE = {"method": "random", "table_size": 4, "seed": 7, "time_limit_s": 60, "rounds_left": 3,
            "players": [{"id": f"P{i:02d}", "club": ["Lario", "Brera", None][i % 3], "rank": i} for i in range(1, 18)],
            "history": [["P01", "P07", "P12", "P15"], ["P02", "P03", "P09", "P11", "P14"]],
            "fives": {"P02": 1}}
@@ -56,7 +58,7 @@ def test_contract_seats_the_example_of_the_spec():
     assert out["penalties"]["same_club_pairs"] == 3
     # Keeping the clubs at that minimum costs one repeat (a search from 300 random starts finds no better).
     assert out["penalties"]["repeat_pairs"] == 1
-    assert 0 <= out["seconds"] < 1.0
+    assert isinstance(out["seconds"], float) and out["seconds"] >= 0
 
 
 def test_contract_is_deterministic_for_a_seed():
@@ -173,11 +175,32 @@ def test_contract_reseats_a_draft():
     assert sorted(p for t in tables for p in t) == [f"P{i:02d}" for i in range(1, 14)]
 
 
-def test_contract_respects_a_short_time_limit():
+class _Clock:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self):
+        self.now, self.reads = 0.0, 0
+
+    def perf_counter(self):
+        self.now += 1.0
+        self.reads += 1
+        return self.now
+
+
+def test_contract_stops_the_search_at_the_time_limit(monkeypatch):
+    """The time limit only cuts the search short (speed itself is measured by bench/)."""
+    clock, search_clock = _Clock(), _Clock()
+    monkeypatch.setattr(methods, "time", clock)
+    monkeypatch.setattr(optimizer, "time", search_clock)
     players = [{"id": f"P{i:02d}"} for i in range(60)]
     history = [[f"P{(i * 7 + j * 13 + r) % 60:02d}" for j in range(4)] for r in range(30) for i in range(15)]
     history = [t for t in history if len(set(t)) == 4]
     doc = {"players": players, "history": history, "rounds_left": 8, "time_limit_s": 0.2}
     code, out, err = run_main(json.dumps(doc).encode())
     assert code == 0, err
-    assert json.loads(out)["seconds"] < 0.2
+    tables = json.loads(out)["tables"]
+    assert sorted(p for t in tables for p in t) == [p["id"] for p in players]
+    # Each search reads the clock once and finds its deadline gone: the plan and the polish, at most.
+    assert 1 <= search_clock.reads <= 2
+
+

@@ -1,6 +1,6 @@
 import pytest
 
-from tables.seating import Player, SeatingError, SeatingRequest, evaluate, seat_round
+from tables.seating import Penalties, Player, SeatingError, SeatingRequest, methods, seat_round
 
 from .helpers import roster
 
@@ -166,8 +166,38 @@ def test_seat_round_rejects_unknown_methods():
         seat(roster(8), method="lottery")
 
 
-def test_evaluate_agrees_with_seat_round():
-    players = roster(20, club_size=3)
-    history = [ids(1, 4, 7, 10), ids(2, 5, 8, 11)]
-    result = seat(players, history=history, seed=5)
-    assert evaluate(result.tables, players, history) == result.penalties
+def test_seat_round_reports_the_penalties_of_the_tables_it_returns():
+    """The figures come from the tables returned, counted by hand here: a fixed plan makes them known."""
+    players = [Player(f"P{i:02d}", club) for i, club in enumerate("AABCDDEF", start=1)]
+    history = [ids(1, 2, 5, 6), ids(3, 4, 7, 8)]
+    result = seat(players, method="fixed", plan=[ids(1, 2, 3, 4), ids(5, 6, 7, 8)], history=history)
+    # P01-P02 (club A) and P05-P06 (club D) share a club; the same two pairs and P03-P04, P07-P08 met before.
+    assert result.penalties == Penalties(same_club_pairs=2, repeat_pairs=4, max_meetings=2, repeat_fives=0,
+                                         winner_pairs=0)
+
+
+def test_polishing_removes_repeats_the_plan_left_in_the_published_round(monkeypatch):
+    """When the rounds planned together leave this round repeats the history does not force, the
+    round published is searched again on its own (here the planner is made to return the history)."""
+    real_search = methods.search
+
+    def planner_repeating_the_history(problem, start, rng, **kwargs):
+        if problem.rounds > 1:
+            repeated = [[list(range(4 * t, 4 * t + 4)) for t in range(4)] for _ in start]
+            return repeated, problem.cost(repeated)
+        return real_search(problem, start, rng, **kwargs)
+    monkeypatch.setattr(methods, "search", planner_repeating_the_history)
+    history = [ids(1, 2, 3, 4), ids(5, 6, 7, 8), ids(9, 10, 11, 12), ids(13, 14, 15, 16)]
+    result = seat(roster(16), history=history, rounds_left=3, time_limit_s=60)
+    assert result.penalties.repeat_pairs == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_previous_winners_are_the_first_of_each_table_and_sit_apart(seed):
+    """`previous` lists each table by place: its first player won (SEATING.md section 3.4)."""
+    previous = [ids(1, 2, 3, 4), ids(5, 6, 7, 8), ids(9, 10, 11, 12)]
+    # Clubs keep the last-placed apart anyway, so only the winners rule can separate P01, P05, P09.
+    players = [Player(f"P{i:02d}", "last" if i in (4, 8, 12) else None) for i in range(1, 13)]
+    result = seat(players, previous=previous, seed=seed, time_limit_s=60)
+    assert sorted(sum(p in ("P01", "P05", "P09") for p in t) for t in result.tables) == [1, 1, 1]
+    assert result.penalties.winner_pairs == 0

@@ -1,5 +1,4 @@
 import random
-import time
 
 from tables.seating import SeatingRequest, seat_round
 from tables.seating.optimizer import Problem, greedy_round, search
@@ -42,16 +41,16 @@ def test_planning_finds_a_repeat_free_schedule_with_mixed_tables():
 
 
 def test_32_players_over_10_rounds_stay_under_one_repeat_per_player():
-    players, _, seated = play(32, 4, 10, time_limit_s=1.0)
+    players, _, seated = play(32, 4, 10)
     assert total_repeats(players, seated) < 32
 
 
-def test_two_hundred_players_are_seated_within_the_time_limit():
+def test_two_hundred_players_keep_clubs_apart():
+    """Speed at 200 players is measured by bench/bench_seating.py, not here."""
     players = roster(200, club_size=5)
-    started = time.perf_counter()
     result = seat_round(SeatingRequest(players=players, sizes=[5] * 20 + [4] * 25, rounds_left=10,
-                                       time_limit_s=1.0))
-    assert time.perf_counter() - started < 1.0
+                                       time_limit_s=60))
+    assert sorted(p for t in result.tables for p in t) == sorted(p.id for p in players)
     assert result.penalties.same_club_pairs == 0
 
 
@@ -64,10 +63,26 @@ def test_search_cost_matches_a_full_recount():
     rng = random.Random(5)
     M = [row[:] for row in base]
     start = [greedy_round(problem, M, [0] * n, rng) for _ in range(3)]
-    best, cost = search(problem, start, rng, deadline=time.perf_counter() + 5, budget=50_000)
+    best, cost = search(problem, start, rng, deadline=float("inf"), budget=50_000)
     assert cost == problem.cost(best)
     assert cost <= problem.cost(start)
     assert cost >= problem.lower_bound()
+
+
+def test_lower_bound_prices_forced_repeats_at_the_repeat_weight():
+    """4 players at one table for 2 rounds: the 6 pairs meet again, one repeat each, no club pair."""
+    n = 4
+    problem = Problem(n, [4], 2, club=[None] * n, base=[[0] * n for _ in range(n)], odd_table=[False],
+                      odd_base=[0] * n, weight=weights())
+    assert problem.lower_bound() == problem.cost([[[0, 1, 2, 3]], [[0, 1, 2, 3]]]) == 6 * weights()["repeat"]
+
+
+def test_cost_charges_a_player_moved_off_the_draft_table():
+    n = 8
+    problem = Problem(n, [4, 4], 1, club=[None] * n, base=[[0] * n for _ in range(n)], odd_table=[False, False],
+                      odd_base=[0] * n, weight=weights(), anchor=[0, 0, 0, 0, 1, 1, 1, 1])
+    assert problem.cost([[[0, 1, 2, 3], [4, 5, 6, 7]]]) == 0
+    assert problem.cost([[[0, 1, 2, 4], [3, 5, 6, 7]]]) == 2 * problem.wa
 
 
 def test_lower_bound_counts_forced_club_pairs():

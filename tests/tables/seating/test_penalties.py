@@ -66,6 +66,15 @@ def test_evaluate_counts_repeat_fives_that_a_swap_would_avoid():
     assert evaluate(tables, ps, [], everyone).repeat_fives == 0
 
 
+def test_three_player_tables_are_off_size_too():
+    """SEATING.md section 3.3: a 3-player table counts like a 5-player one when 4 is preferred."""
+    assert odd_counts(["A", "B", "C", "D"], [["A", "B", "C"]], None, 4) == {"A": 1, "B": 1, "C": 1, "D": 0}
+    ps = players("A B C D E F G")
+    history = [["A", "B", "C"], ["D", "E", "F", "G"]]
+    # A sits at a 3-player table again while D, never at one, sits at a table of 4.
+    assert evaluate([["A", "E", "F"], ["B", "C", "D", "G"]], ps, history, table_size=4).repeat_fives == 1
+
+
 def test_evaluate_counts_winners_together():
     ps = players("A B C D E F G H")
     pen = evaluate([["A", "B", "C", "D"], ["E", "F", "G", "H"]], ps, [], winners={"A", "B", "E"})

@@ -44,3 +44,10 @@ def test_reseat_keeps_clubs_apart_for_newcomers():
     result = reseat(SeatingRequest(players=players), draft_with_clubs)
     assert result.penalties.same_club_pairs == 0
     assert moved(DRAFT, result.tables) == 0
+
+
+def test_reseat_keeps_the_draft_rather_than_avoid_repeats():
+    """Moving a player off the draft table weighs just below the first priority: above repeats."""
+    result = reseat(SeatingRequest(players=roster(16), history=[list(t) for t in DRAFT], time_limit_s=60), DRAFT)
+    assert result.tables == DRAFT
+    assert result.penalties.repeat_pairs == 24
