@@ -18,7 +18,7 @@ def moved(draft, tables):
 
 
 def test_reseat_adds_a_late_arrival_without_moving_anyone():
-    result = reseat(SeatingRequest(players=roster(17)), DRAFT)
+    result = reseat(SeatingRequest(players=roster(17), time_limit_s=60), DRAFT)
     assert moved(DRAFT, result.tables) == 0
     assert sorted(len(t) for t in result.tables) == [4, 4, 4, 5]
     assert any("P17" in t for t in result.tables)
@@ -26,7 +26,7 @@ def test_reseat_adds_a_late_arrival_without_moving_anyone():
 
 def test_reseat_fills_a_drop_out_with_least_change():
     players = [p for p in roster(15) if p.id != "P02"] + roster(16)[15:]
-    result = reseat(SeatingRequest(players=players), DRAFT)
+    result = reseat(SeatingRequest(players=players, time_limit_s=60), DRAFT)
     # 15 players: 5+5+5, so one table of the draft is shared out among the others.
     assert sorted(len(t) for t in result.tables) == [5, 5, 5]
     assert moved(DRAFT, result.tables) == 3
@@ -34,14 +34,14 @@ def test_reseat_fills_a_drop_out_with_least_change():
 
 
 def test_reseat_keeps_the_draft_when_nothing_changed():
-    result = reseat(SeatingRequest(players=roster(16)), DRAFT)
+    result = reseat(SeatingRequest(players=roster(16), time_limit_s=60), DRAFT)
     assert result.tables == DRAFT
 
 
 def test_reseat_keeps_clubs_apart_for_newcomers():
     players = roster(16) + [type(roster(1)[0])("P17", "x"), type(roster(1)[0])("P18", "x")]
     draft_with_clubs = DRAFT
-    result = reseat(SeatingRequest(players=players), draft_with_clubs)
+    result = reseat(SeatingRequest(players=players, time_limit_s=60), draft_with_clubs)
     assert result.penalties.same_club_pairs == 0
     assert moved(DRAFT, result.tables) == 0
 
