@@ -62,3 +62,67 @@ def ends_game(variant: str, extra_round: int, roll: int) -> bool:
 def may_roll(conquered_this_turn: int) -> bool:
     """Seed 004: a player who conquered 3 or more territories in the turn does not roll."""
     return conquered_this_turn <= MAX_CONQUESTS_TO_ROLL
+
+
+TURN_KINDS = ("roll", "skip", "out")
+
+
+@dataclass(frozen=True)
+class RollOrder:
+    """Where the end roll of one table stands (seed 004, "sdadata" and its casebook)."""
+    extra_rounds: tuple        # the extra round of each event; None for an elimination
+    next_player: object        # whose turn it is to roll (None when nobody is left to roll)
+    next_extra_round: int      # the extra round of that roll
+    out: frozenset             # players eliminated so far
+
+
+def roll_order(order, events) -> RollOrder:
+    """Whose roll it is, and in which extra round, at a table of players `order` (turn order: the last
+    one is the last player of the table) after `events`: (player, kind) in the order they happened,
+    kind "roll", "skip" (conquered 3 or more territories: no roll) or "out" (eliminated).
+
+    Seed 004: the roll goes round starting from the last player of the table. Casebook: if the last
+    player is eliminated, the first to roll is the player before them (before that one, if also out);
+    if the last player is eliminated after rolling at least once, the player before them starts the
+    next extra round (rolls with the sums the last player would have rolled with)."""
+    order = list(order)
+    out, extra_rounds = set(), []
+    extra, current, last_turn = 0, set(), None
+
+    def anchor():
+        alive = [p for p in order if p not in out]
+        return alive[-1] if alive else None
+
+    def round_of(player):
+        if extra == 0:
+            return 1
+        if player in current or (player == anchor() and current):
+            return extra + 1
+        return extra
+
+    for player, kind in events:
+        if kind not in TURN_KINDS:
+            raise InvalidParams(f"unknown end-roll event {kind!r}", field="kind")
+        if player not in order:
+            raise InvalidParams(f"player {player!r} is not at the table", field="player")
+        if kind == "out":
+            out.add(player)
+            extra_rounds.append(None)
+            continue
+        number = round_of(player)
+        if number != extra:
+            extra, current = number, set()
+        current.add(player)
+        extra_rounds.append(extra)
+        last_turn = player
+    alive = [p for p in order if p not in out]
+    if not alive:
+        following = None
+    elif last_turn is None:
+        following = alive[-1]
+    else:
+        start = order.index(last_turn)
+        following = next(order[(start + k) % len(order)] for k in range(1, len(order) + 1)
+                         if order[(start + k) % len(order)] not in out)
+    return RollOrder(tuple(extra_rounds), following, round_of(following) if following is not None else extra,
+                     frozenset(out))

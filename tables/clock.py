@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.endroll import ROUNDS_BEFORE_ROLLING, end_roll
+from scoring.endroll import ROUNDS_BEFORE_ROLLING, end_roll, roll_order
 from tables.models import Round, Table
 from tournaments.audit import audit
 from tournaments.models import EndRoll, Registration
@@ -120,8 +120,9 @@ class EndRollState:
     ended: bool
     extra_round: int            # the extra round of the next roll (of the suggested player)
     rule: object                # scoring.endroll.EndRoll for that round
-    next_registration: object   # whose turn it most likely is (None: the arbiter rolls)
+    next_registration: object   # whose roll it is (None: the arbiter rolls, or nobody is left)
     rounds_before_rolling: int
+    out: frozenset = frozenset()  # registration ids eliminated
 
     @property
     def ending(self):
@@ -136,74 +137,115 @@ class EndRollState:
         return INSTRUCTIONS[self.variant]
 
 
-def _next_extra_round(rolls, registration_id, by_arbiter):
-    """A new extra round starts when someone who already rolled in the current one rolls again."""
-    if not rolls:
-        return 1
-    last = rolls[-1].extra_round
+def _events(rolls):
+    return [(r.registration_id, "out" if r.eliminated else "skip" if r.roll is None else "roll")
+            for r in rolls if r.registration_id is not None]
+
+
+def _order(rolls, seats, by_arbiter):
+    """scoring.endroll.roll_order of the table: seats in turn order, the last seat last."""
     if by_arbiter:
-        return last + 1
-    current = {r.registration_id for r in rolls if r.extra_round == last}
-    return last + 1 if registration_id in current else last
+        return None
+    return roll_order([s.registration_id for s in seats], _events(rolls))
 
 
 def end_roll_state(table, variant, seats=None):
-    """The end roll of one table: rolls so far, whether the game is over, the next roll's rule."""
+    """The end roll of one table: rolls so far, whether the game is over, whose roll it is next and in
+    which extra round (seed 004 and its casebook, scoring.endroll.roll_order)."""
     rolls = list(EndRoll.objects.filter(table=table).select_related("registration__player").order_by("pk"))
     seats = seats if seats is not None else list(table.seats.select_related("registration__player")
                                                  .order_by("position"))
     by_arbiter = end_roll(variant, 1).by_arbiter
-    next_reg = None
-    if not by_arbiter and seats:
-        # Seed 004: the roll goes round from the last player; suggest the seat after the last roller.
-        if rolls and rolls[-1].registration_id is not None:
-            ids = [s.registration_id for s in seats]
-            last = rolls[-1].registration_id
-            index = (ids.index(last) + 1) % len(ids) if last in ids else 0
-        else:
-            index = len(seats) - 1
-        next_reg = seats[index].registration
-    extra = _next_extra_round(rolls, next_reg.pk if next_reg else None, by_arbiter)
+    order = _order(rolls, seats, by_arbiter)
+    if order is None:
+        extra = rolls[-1].extra_round + 1 if rolls else 1
+        next_reg, out = None, frozenset()
+    else:
+        registrations = {s.registration_id: s.registration for s in seats}
+        extra, next_reg, out = order.next_extra_round, registrations.get(order.next_player), order.out
     return EndRollState(variant, rolls, any(r.ends_game for r in rolls), extra, end_roll(variant, extra),
-                        next_reg, ROUNDS_BEFORE_ROLLING[variant])
+                        next_reg, ROUNDS_BEFORE_ROLLING[variant], out)
+
+
+def _locked_table(table):
+    """The table, locked, once checked that its end roll can go on."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if table.round.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("The round is not in play."))
+    if not clock_state(table.round).expired:
+        raise ValidationError(_("The round's time is not up yet: the end roll starts when the clock runs out."))
+    if table.reported:
+        raise ValidationError(_("This table already has its result."))
+    rolls = list(EndRoll.objects.filter(table=table).order_by("pk"))
+    if any(r.ends_game for r in rolls):
+        raise ValidationError(_("The game is already over: enter the table's result."))
+    return table, rolls
+
+
+def _seated(table):
+    return list(table.seats.order_by("position"))
 
 
 @transaction.atomic
 def end_roll_record(*, user, table, registration=None, roll=None, skipped=False):
     """Record one roll of the end of a timed game; the game ends on a sum of the extra round's list
     (seed 004: 4; 4-5; 4-6; 4-7; variants "or less", Lariana, Firenze). A player who conquered 3 or
-    more territories in the turn does not roll (`skipped`)."""
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    more territories in the turn does not roll (`skipped`). The extra round follows the turn order of
+    the players still in the game (scoring.endroll.roll_order)."""
+    table, rolls = _locked_table(table)
     rnd, tournament = table.round, table.round.tournament
-    if rnd.status != Round.Status.PUBLISHED:
-        raise ValidationError(_("The round is not in play."))
-    if not clock_state(rnd).expired:
-        raise ValidationError(_("The round's time is not up yet: the end roll starts when the clock runs out."))
-    if table.reported:
-        raise ValidationError(_("This table already has its result."))
     variant = tournament.end_roll_variant
-    rolls = list(EndRoll.objects.filter(table=table).order_by("pk"))
-    if any(r.ends_game for r in rolls):
-        raise ValidationError(_("The game is already over: enter the table's result."))
     by_arbiter = end_roll(variant, 1).by_arbiter
     if by_arbiter:
         registration, skipped = None, False
         if roll is None or not 1 <= roll <= 6:
             raise ValidationError({"roll": _("The arbiter rolls one die: 1 to 6.")})
+        extra = rolls[-1].extra_round + 1 if rolls else 1
     else:
-        if registration is None or not table.seats.filter(registration=registration).exists():
+        seats = _seated(table)
+        if registration is None or registration.pk not in {s.registration_id for s in seats}:
             raise ValidationError({"registration": _("Choose a player of this table.")})
+        order = roll_order([s.registration_id for s in seats], _events(rolls) + [(registration.pk, "roll")])
+        if registration.pk in order.out:
+            raise ValidationError({"registration": _("%(name)s is out of the game.")
+                                   % {"name": registration.player.full_name}})
         if skipped:
             roll = None
         elif roll is None or not 2 <= roll <= 12:
             raise ValidationError({"roll": _("Two dice make 2 to 12.")})
-    extra = _next_extra_round(rolls, registration.pk if registration else None, by_arbiter)
+        extra = order.extra_rounds[-1]
     ends = roll is not None and roll in end_roll(variant, extra).ending
     entry = EndRoll.objects.create(table=table, extra_round=extra, registration=registration, roll=roll,
                                    ends_game=ends, variant=variant, recorded_by=user)
     audit(user=user, action="endroll.record", obj=entry, tournament=tournament,
           player=registration.player if registration else None, table_label=f"{rnd.number}/{table.number}",
           after={"extra_round": extra, "roll": roll, "skipped": skipped, "ends_game": ends, "variant": variant})
+    return entry
+
+
+@transaction.atomic
+def end_roll_player_out(*, user, table, registration):
+    """Record that a player was eliminated (before or during the end roll): they leave the turn order.
+    Seed 004 casebook: when the last player of the round is out, the player before them takes their
+    place as the first to roll, or starts the next extra round if the rolls have begun."""
+    table, rolls = _locked_table(table)
+    tournament = table.round.tournament
+    if end_roll(tournament.end_roll_variant, 1).by_arbiter:
+        raise ValidationError(_("The arbiter rolls for the whole table: eliminations do not change the roll."))
+    seats = _seated(table)
+    if registration is None or registration.pk not in {s.registration_id for s in seats}:
+        raise ValidationError({"registration": _("Choose a player of this table.")})
+    order = roll_order([s.registration_id for s in seats], _events(rolls))
+    if registration.pk in order.out:
+        raise ValidationError({"registration": _("%(name)s is out of the game.")
+                               % {"name": registration.player.full_name}})
+    if len(seats) - len(order.out) <= 2:
+        raise ValidationError(_("Only one player would be left: the game is over, enter the table's result."))
+    extra = rolls[-1].extra_round if rolls else 0
+    entry = EndRoll.objects.create(table=table, extra_round=extra, registration=registration, roll=None,
+                                   eliminated=True, variant=tournament.end_roll_variant, recorded_by=user)
+    audit(user=user, action="endroll.out", obj=entry, tournament=tournament, player=registration.player,
+          table_label=f"{table.round.number}/{table.number}", after={"eliminated": True, "extra_round": extra})
     return entry
 
 
@@ -217,7 +259,7 @@ def end_roll_undo(*, user, table):
     if last is None:
         raise ValidationError(_("No roll to take back."))
     before = {"extra_round": last.extra_round, "roll": last.roll, "ends_game": last.ends_game,
-              "player": last.registration.player.full_name if last.registration else None}
+              "eliminated": last.eliminated, "player": last.registration.player.full_name if last.registration else None}
     last.delete()
     audit(user=user, action="endroll.undo", obj=table, tournament=table.round.tournament,
           table_label=f"{table.round.number}/{table.number}", before=before, after=None)

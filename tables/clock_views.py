@@ -13,7 +13,7 @@ from scoring.endroll import end_roll
 from tables import clock
 from tables.models import Round, Table
 from tables.selectors import round_with_tables
-from tables.forms import ClockForm, EndRollForm
+from tables.forms import ClockForm, EndRollForm, PlayerOutForm
 from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
@@ -88,39 +88,50 @@ def _table(tournament, number, table_number):
     return rnd, get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
 
 
+def _record_roll(request, table, form, by_arbiter):
+    data = form.cleaned_data
+    registration = None if by_arbiter else clock.registration_of_table(table, data.get("registration"))
+    entry = clock.end_roll_record(user=request.user, table=table, registration=registration,
+                                  roll=data.get("roll"), skipped=data.get("skipped", False))
+    if entry.ends_game:
+        messages.success(request, _("The game is over: enter the table's result."))
+
+
+def _record_out(request, table, form, _by_arbiter):
+    registration = clock.registration_of_table(table, form.cleaned_data["registration"])
+    clock.end_roll_player_out(user=request.user, table=table, registration=registration)
+    messages.success(request, _("%(name)s is out of the game.") % {"name": registration.player.full_name})
+
+
 @login_required
 def end_roll_page(request, pk, number, table_number):
-    """One table's end roll: the arbiter records every roll until one ends the game."""
+    """One table's end roll: whose roll it is, the sums that end the game; the arbiter records every
+    roll (and every player eliminated) until one ends the game."""
     tournament = tournament_for_arbiter(request.user, pk)
     rnd, table = _table(tournament, number, table_number)
     seats = list(table.seats.select_related("registration__player").order_by("position"))
     by_arbiter = end_roll(tournament.end_roll_variant, 1).by_arbiter
-    form = EndRollForm(request.POST or None, seats=seats, by_arbiter=by_arbiter)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            registration = None
-            if not by_arbiter:
-                registration = clock.registration_of_table(table, data.get("registration"))
-            try:
-                entry = clock.end_roll_record(user=request.user, table=table, registration=registration,
-                                              roll=data.get("roll"), skipped=data.get("skipped", False))
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-                status = 400
-            else:
-                if entry.ends_game:
-                    messages.success(request, _("The game is over: enter the table's result."))
-                return redirect("arbiter:endroll", pk=pk, number=number, table_number=table_number)
-        else:
-            status = 400
     state = clock.end_roll_state(table, tournament.end_roll_variant, seats=seats)
+    posted = request.POST.get("form", "roll") if request.method == "POST" else None
+    form = EndRollForm(request.POST if posted == "roll" else None, seats=[s for s in seats if
+                       s.registration_id not in state.out], by_arbiter=by_arbiter)
+    out_form = PlayerOutForm(request.POST if posted == "out" else None, seats=seats, out=state.out)
+    status = 200
+    if posted:
+        bound, record = (out_form, _record_out) if posted == "out" else (form, _record_roll)
+        if bound.is_valid():
+            try:
+                record(request, table, bound, by_arbiter)
+            except ValidationError as exc:
+                add_service_errors(bound, exc)
+            else:
+                return redirect("arbiter:endroll", pk=pk, number=number, table_number=table_number)
+        status = 400
     if state.next_registration is not None and not form.is_bound:
         form.initial["registration"] = state.next_registration.pk
     return render(request, "formats/endroll.html", {
         "tournament": tournament, "round": rnd, "table": table, "seats": seats, "form": form, "state": state,
-        "by_arbiter": by_arbiter, **_clock_context(rnd)}, status=status)
+        "out_form": out_form, "by_arbiter": by_arbiter, **_clock_context(rnd)}, status=status)
 
 
 @login_required

@@ -176,3 +176,13 @@ class EndRollForm(forms.Form):
         if not data.get("skipped") and data.get("roll") is None and not self.errors:
             self.add_error("roll", _("Enter the roll."))
         return data
+
+
+class PlayerOutForm(forms.Form):
+    """A player of the table was eliminated: they leave the end roll's turn order (seed 004 casebook)."""
+    registration = forms.TypedChoiceField(label=_("Player eliminated"), coerce=int)
+
+    def __init__(self, *args, seats=(), out=frozenset(), **kwargs):
+        super().__init__(*args, prefix="out", **kwargs)
+        self.fields["registration"].choices = [(s.registration_id, s.registration.player.full_name)
+                                               for s in seats if s.registration_id not in out]

@@ -345,6 +345,8 @@ class EndRoll(models.Model):
                                             help_text=_("Empty: the player conquered 3 or more territories "
                                                         "in the turn and does not roll."))
     ends_game = models.BooleanField(default=False)
+    eliminated = models.BooleanField(_("eliminated"), default=False,
+                                     help_text=_("The player was eliminated: out of the turn order, no roll."))
     variant = models.CharField(max_length=10, choices=END_ROLL_VARIANTS)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -53,3 +53,43 @@ def test_end_roll_rejects_unknown_variant_and_round():
     assert str(info.value) == "params: unknown end-roll variant 'roulette' (known: standard, or_less, lariana, firenze)"
     with pytest.raises(InvalidParams):
         end_roll("standard", 0)
+
+
+# --- whose roll it is (seed 004, "sdadata" and its casebook) -------------------------------------
+
+ORDER = ["1", "2", "3", "4"]  # turn order: "4" is the last player of the table
+
+
+def test_roll_order_starts_from_the_last_player_and_goes_round():
+    from scoring.endroll import roll_order
+    state = roll_order(ORDER, [])
+    assert (state.next_player, state.next_extra_round) == ("4", 1)
+    state = roll_order(ORDER, [("4", "roll"), ("1", "roll"), ("2", "skip"), ("3", "roll")])
+    assert state.extra_rounds == (1, 1, 1, 1)
+    assert (state.next_player, state.next_extra_round) == ("4", 2)
+
+
+def test_roll_order_last_player_out_before_the_rolls_the_one_before_rolls_first():
+    from scoring.endroll import roll_order
+    assert roll_order(ORDER, [("4", "out")]).next_player == "3"
+    assert roll_order(ORDER, [("4", "out"), ("3", "out")]).next_player == "2"
+    state = roll_order(ORDER, [("4", "out"), ("3", "roll"), ("1", "roll"), ("2", "roll"), ("3", "roll")])
+    assert state.extra_rounds == (None, 1, 1, 1, 2)
+
+
+def test_roll_order_casebook_third_player_eliminates_the_fourth_and_rolls_with_4_or_5():
+    """Seed 004: the 4th rolls with 4, then the 1st and 2nd; the 3rd eliminates the 4th during their
+    turn and rolls not only with 4 but also with 5."""
+    from scoring.endroll import end_roll, roll_order
+    state = roll_order(ORDER, [("4", "roll"), ("1", "roll"), ("2", "roll"), ("4", "out")])
+    assert (state.next_player, state.next_extra_round) == ("3", 2)
+    assert end_roll("standard", state.next_extra_round).ending == frozenset({4, 5})
+    state = roll_order(ORDER, [("4", "roll"), ("1", "roll"), ("2", "roll"), ("4", "out"), ("3", "roll")])
+    assert (state.extra_rounds[-1], state.next_player, state.next_extra_round) == (2, "1", 2)
+
+
+def test_roll_order_skips_a_player_out_in_the_middle_of_the_order():
+    from scoring.endroll import roll_order
+    state = roll_order(ORDER, [("4", "roll"), ("2", "out")])
+    assert state.next_player == "1"
+    assert roll_order(ORDER, [("4", "roll"), ("2", "out"), ("1", "roll")]).next_player == "3"
