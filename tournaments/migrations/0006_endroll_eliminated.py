@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_audit_table_label_fits_team_names'),
+        ('tournaments', '0005_team_arbitration'),
     ]
 
     operations = [
