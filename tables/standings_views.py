@@ -1,10 +1,8 @@
-"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, CSV, print."""
-import csv
+"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
 import hashlib
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count, Max
 from django.http import HttpResponse, JsonResponse
@@ -14,17 +12,16 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_GET
 
-from scoring.numeric import as_float, shown
+from scoring.numeric import as_float
 from tables.arbitration import standings_are_final
 from tables.models import Penalty, Round, Seat
 from tables.qr import qr_svg
 from tables.selectors import tournament_standings
 from tournaments.models import AuditLog, Registration, Tournament
-from tournaments.rules import tournament_for_organiser, tournament_for_public
+from tournaments.rules import tournament_for_public
 
 # Computed standings are kept this long in Django's cache, under the version of the audit log.
 STANDINGS_CACHE_SECONDS = 15 * 60
@@ -186,46 +183,3 @@ def tables_json(request, pk, number):
         tables.append({"table": table.number, "reported": table.reported, "players": players})
     return JsonResponse({"round": rnd.number, "status": rnd.status, "tables": tables},
                         json_dumps_params={"ensure_ascii": False})
-
-
-def _csv_response(filename):
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")  # so that spreadsheet programs read UTF-8
-    return response
-
-
-@login_required
-@require_GET
-def standings_csv(request, pk):
-    tournament = tournament_for_organiser(request.user, pk)
-    result = tournament_standings(tournament)
-    response = _csv_response(f"classifica-{tournament.pk}.csv")
-    writer = csv.writer(response)
-    medals = result.shows_medals
-    writer.writerow([_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
-                    + ([_("%(n)s° places") % {"n": n} for n in result.medal_places] if medals else [])
-                    + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
-    for r in result.rows:
-        writer.writerow([r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
-                        + (list(r.medals) if medals else [])
-                        + ["" if p is None else shown(p) for p in r.rounds])
-    return response
-
-
-@login_required
-@require_GET
-def results_csv(request, pk):
-    tournament = tournament_for_organiser(request.user, pk)
-    response = _csv_response(f"risultati-{tournament.pk}.csv")
-    writer = csv.writer(response)
-    writer.writerow([_("Round"), _("Table"), _("Seat"), _("Player"), _("Club"), _("Table points"), "RisiKo!",
-                     _("Eliminated (order)"), _("Place if tied"), _("Objective territories held")])
-    seats = (Seat.objects.filter(table__round__tournament=tournament).select_related(
-        "table__round", "registration__player__club").order_by("table__round__number", "table__number", "position"))
-    for s in seats:
-        player = s.registration.player
-        writer.writerow([s.table.round.number, s.table.number, s.position, player.full_name,
-                         player.club.name if player.club else "", "" if s.table_points is None else s.table_points,
-                         int(s.risiko), s.eliminated or "", s.place or "", "; ".join(s.territories)])
-    return response

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import arbitration_views, clock_views, formula_views, standings_views, views
+from tables import arbitration_views, clock_views, export_views, formula_views, standings_views, views
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -23,8 +23,9 @@ manage_patterns = [
     path("t/<int:pk>/turni/<int:number>/schede/", views.table_sheets, name="sheets"),
     path("t/<int:pk>/incontri/", views.meetings_matrix, name="meetings"),
     path("t/<int:pk>/turni/<int:number>/<slug:action>/", views.round_action, name="round_action"),
-    path("t/<int:pk>/export/classifica.csv", standings_views.standings_csv, name="standings_csv"),
-    path("t/<int:pk>/export/risultati.csv", standings_views.results_csv, name="results_csv"),
+    path("t/<int:pk>/export/classifica.csv", export_views.standings_csv, name="standings_csv"),
+    path("t/<int:pk>/export/risultati.csv", export_views.results_csv, name="results_csv"),
+    path("t/<int:pk>/export/torneo.json", export_views.tournament_json, name="tournament_json"),
 ]
 
 arbiter_patterns = [

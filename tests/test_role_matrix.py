@@ -88,6 +88,7 @@ MATRIX = {
     "manage:formulas_compared": Route("organiser", T),
     "manage:standings_csv": Route("organiser", T),
     "manage:results_csv": Route("organiser", T),
+    "manage:tournament_json": Route("organiser", T),
     "arbiter:home": Route("arbiter", T),
     "arbiter:round": Route("arbiter", R),
     "arbiter:table": Route("arbiter", lambda w: {**R(w), "table_number": 1}),

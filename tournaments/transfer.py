@@ -11,6 +11,7 @@ and the ids that club websites read from the JSON API stay valid after a restore
 therefore expects a database without those rows.
 """
 import datetime
+import json
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -161,6 +162,11 @@ def tournament_export(*, tournament):
     return {"format": FORMAT, "version": VERSION, "tournament": tournament.pk,
             "exported_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "users": users, "clubs": clubs, "players": players, "models": sections}
+
+
+def tournament_export_json(*, tournament):
+    """The export as text: what export_tournament prints and the organiser's download gives."""
+    return json.dumps(tournament_export(tournament=tournament), ensure_ascii=False, indent=1)
 
 
 # --- import --------------------------------------------------------------------------------------

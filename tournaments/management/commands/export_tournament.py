@@ -1,10 +1,8 @@
 """Write a tournament and everything that belongs to it as JSON on standard output."""
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from tournaments.transfer import TransferError, tournament_export
+from tournaments.transfer import TransferError, tournament_export_json
 
 
 class Command(BaseCommand):
@@ -18,7 +16,7 @@ class Command(BaseCommand):
         if tournament is None:
             raise CommandError(f"no tournament {tournament_id}", returncode=2)
         try:
-            document = tournament_export(tournament=tournament)
+            text = tournament_export_json(tournament=tournament)
         except TransferError as exc:
             raise CommandError(str(exc), returncode=2) from None
-        self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
+        self.stdout.write(text)
