@@ -156,6 +156,8 @@ SEATING_MESSAGES = {
     "plan_twice": _("The plan seats %(player)s twice."),
     "plan_missing": _("The plan leaves out %(player)s, who is checked in."),
     "draft_twice": _("The draft seats %(player)s twice."),
+    "como_too_few": _("Table 1 of the top five needs at least 9 players present: %(n)s are."),
+    "como_top_size": _("Table 1 seats the top five of the standings: its size must be 5, not %(size)s."),
 }
 SEATING_FALLBACK = _("These players cannot be seated this way: change the method or the table sizes.")
 

@@ -3,7 +3,7 @@ import random
 import time
 from itertools import combinations
 
-from . import designs
+from . import como, designs
 from .model import METHODS, SeatingError, SeatingResult
 from .optimizer import Problem, frozen_rounds, greedy_round, search
 from .penalties import evaluate, odd_counts, weights
@@ -315,9 +315,19 @@ def _random(ctx):
 
 
 def _seeded_top(ctx):
-    """Table 1 = the current top k (k = its size), the rest as `random` (seed 000, Como rule 4:
-    with at least two tables, i.e. from 9 players at tables of 5)."""
-    sizes = ctx.sizes()
+    """Table 1 = the current top players, the rest as `random` (seed 000, Como rule 4): from 9
+    players present table 1 is exactly the top five (`como.py`); with fewer, the top of table 1
+    when there are at least two tables."""
+    if ctx.request.sizes is not None:
+        sizes = validate_sizes(ctx.n, ctx.request.sizes)
+        como.check_override(ctx.n, sizes)
+    elif como.top_table_applies(ctx.n):
+        plan = como.como_sizes(ctx.n, ctx.request.table_size)
+        if plan.message:
+            ctx.messages.append(plan.message)
+        sizes = list(plan.sizes)
+    else:
+        sizes = ctx.sizes()
     ctx.check_pins(sizes)
     fixed0 = [ctx.pinned.get(p, -1) for p in range(ctx.n)]
     if len(sizes) >= 2:
