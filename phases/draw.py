@@ -12,11 +12,11 @@ from phases.presets import COMO_MIN_PRESENT_FOR_TOP_TABLE, FINAL_SIZE, knockout_
 from phases.selectors import (games_by_round, knockout_standing, phase_games, phases_overview, present_ids,
                               qualifying_standings, winner_error)
 from scoring.errors import ScoringError
-from scoring.knockout import table_winner
+from scoring.knockout import seconds, table_winner
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
 from tables import services as table_services
-from tables.models import Round
+from tables.models import Round, Seat
 from tournaments.audit import audit
 from tournaments.models import Phase, Registration, Tournament
 
@@ -66,6 +66,11 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
         advancing, waiting = knockout_standing(phases, phase, by_round)
         second_chance = phase.settings.get("second_chance", False)
         entrants = waiting if second_chance else advancing
+        if not second_chance:
+            entrants, replaced = _best_seconds(prior, phase_games(prior, phases, by_round), entrants, present)
+            if replaced:
+                remember["best_seconds"] = replaced
+        entrants = [p for p in entrants if p in present]
         if phase.kind == Phase.Kind.FINAL or len(entrants) < 3:
             tables = [entrants]
         else:
@@ -98,6 +103,33 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
         if len(rest) >= 3:
             tables.append(rest)
     return tables, remember
+
+
+def _best_seconds(prior, games, entrants, present):
+    """Seed 003: "basterà riconvocare nella successiva gara i migliori secondi che rimpiazzeranno i
+    concorrenti mancanti". Each qualifier absent or withdrawn (not checked in) gives their place to the
+    best second of the previous game still present: 2nd at their table, more table points (the sheet
+    total where the Firenze sheet decided the table), then by name. Returns the entrants and the
+    replacements [{"out": id, "in": id}]."""
+    missing = [p for p in entrants if p not in present]
+    if not missing:
+        return entrants, []
+    candidates = [p for p, _tp in seconds(games) if p in present and p not in entrants]
+    rows = {s.registration_id: s for s in Seat.objects.filter(table__round__phase=prior,
+                                                              registration_id__in=candidates)
+            .select_related("registration__player")}
+    def rank(p):
+        player = rows[p].registration.player
+        return -(rows[p].table_points or 0), player.last_name.lower(), player.first_name.lower()
+    queue = sorted(candidates, key=rank)
+    replaced, out = [], list(entrants)
+    for player in missing:
+        if not queue:
+            break
+        substitute = queue.pop(0)
+        out[out.index(player)] = substitute
+        replaced.append({"out": player, "in": substitute})
+    return out, replaced
 
 
 def _names(ids):

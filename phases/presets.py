@@ -12,6 +12,18 @@ from scoring.errors import ScoringError
 from scoring.phases import knockout_stages
 from tournaments.models import Phase
 
+# Seed 003 (Firenze knockout): what the application decided where the seed is silent.
+KNOCKOUT_DECISIONS = (
+    gettext_lazy("A game ended by time is decided at the table by the Firenze points sheet (SCORING.md 8.1): "
+                 "its totals may exceed 200 and the places follow the sheet, not the objective table points; a "
+                 "player eliminated before time gets an empty sheet; a complete draw for first place is settled "
+                 "by a lot drawn at the table."),
+    gettext_lazy("An absent or withdrawn qualifier (not checked in) is replaced by the best second of the previous "
+                 "game: placed 2nd at their table, more table points (the sheet total where the sheet decided), "
+                 "then by name; the next draw is never blocked."),
+    gettext_lazy("A published knockout draw is not changed: a swap or a move asks for a confirmation that names "
+                 "the players and tables it changes, and is logged."),
+)
 FINAL_SIZE = 4  # seed 004: "una finale fra i primi 4 della classifica"; the finalina takes 5th-8th
 COMO_MIN_PRESENT_FOR_TOP_TABLE = 9  # seed 000 rule 4
 
@@ -53,10 +65,10 @@ PRESETS = {
     "championship": Preset(8, (8, 30), 2, (2, 10), discards_optional=True, final="optional", help=gettext_lazy(
         "Seed 004, championship: at least 8 evenings with the option of discarding at least 2 results (0 is "
         "allowed; 1 is not), optionally a final of the top 4.")),
-    "knockout": Preset(knockout=True, help=gettext_lazy(
+    "knockout": Preset(knockout=True, decisions=KNOCKOUT_DECISIONS, help=gettext_lazy(
         "Seed 004, knockout without second chance (64-125 players): only the table winners go on, "
         "semifinals, final.")),
-    "knockout_second_chance": Preset(knockout=True, second_chance=True, help=gettext_lazy(
+    "knockout_second_chance": Preset(knockout=True, second_chance=True, decisions=KNOCKOUT_DECISIONS, help=gettext_lazy(
         "Seed 004, knockout with second chance (37-69 players): the losers of the first game play a second "
         "one; the winners of both go to the semifinals, then the final.")),
     "como": Preset(4, (4, 4), end_roll="lariana", tournament_settings={

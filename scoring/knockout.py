@@ -88,3 +88,15 @@ def knockout_progress(stages: Sequence) -> tuple[list, list]:
             outcome = knockout_phase(games, with_second_chance=True)
             advancing, waiting, first_games = list(outcome.advancing), list(outcome.second_chance), games
     return advancing, waiting
+
+
+def seconds(games: Sequence) -> list[tuple]:
+    """Seed 003, "i migliori secondi": the players placed 2nd at the tables of `games`, best first by
+    their table points (a tie is ordered by the caller). Tables whose 2nd place is shared give no
+    second. Returns (player, table points) pairs."""
+    out = []
+    for game in games:
+        seats = game.placement.seats
+        if len(seats) > 1 and seats[1].rank == 2 and seats[1].group == 1:
+            out.append((seats[1].player, seats[1].tp))
+    return sorted(out, key=lambda item: -item[1])

@@ -76,8 +76,11 @@ def build_games(seats, penalties):
         seat_id, reg_id = s["id"], s["registration_id"]
         # Any penalty at or above the engine's maximum already takes the game to 0.
         penalty = min(game_penalty.get(seat_id, Decimal(0)), MAX_PENALTY)
+        # A table decided by the Firenze sheet (SCORING.md 8.1) is placed by the sheet alone: its
+        # totals (above 200 allowed) stay on the seat, the engine sees the places.
+        sheet = s.get("firenze") is not None
         tables[(s["table__round__number"], s["table__number"])].append(scoring.PlayerResult(
-            id=reg_id, table_points=s["table_points"] or Decimal(0), risiko=s["risiko"],
+            id=reg_id, table_points=Decimal(0) if sheet else s["table_points"] or Decimal(0), risiko=s["risiko"],
             eliminated=s["eliminated"], place=s["place"], penalty=penalty,
             disqualified=seat_id in disqualified,
             # A forfeit (sconfitta a tavolino) or a voided result is an absence (SCORING.md section 5).

@@ -63,6 +63,8 @@ class Seat(models.Model):
     territories = models.JSONField(_("objective territories held"), default=list, blank=True)
     forfeit = models.BooleanField(_("forfeit"), default=False)
     armies = models.PositiveIntegerField(_("armies on the board"), null=True, blank=True)
+    # Seed 003 / SCORING.md 8.1: the counts of the Firenze points sheet when it decided the table.
+    firenze = models.JSONField(_("Firenze points sheet"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]

@@ -138,7 +138,7 @@ def tournament_games(tournament, published_only=False):
         seats = seats.filter(table__round__standings_published_at__isnull=False)
     seats = list(seats
                  .values("id", "registration_id", "table_points", "risiko", "eliminated", "place",
-                         "table__number", "table__round__number"))
+                         "firenze", "table__number", "table__round__number"))
     penalties = list(Penalty.objects.filter(tournament=tournament, withdrawn=False)
                      .values("registration_id", "seat_id", "kind", "points", "void_past_results"))
     return engine.build_games(seats, penalties)

@@ -36,6 +36,19 @@ def _require_free_draw(rnd):
         raise ValidationError(_("The tables of this phase come from the results: they cannot be drawn again."))
 
 
+class DrawChangeUnconfirmed(ValidationError):
+    """Seed 003: "Tali sorteggi non devono essere modificati in nessun caso": a published knockout
+    draw changes only with a confirmation that names the change (`change`, for the confirm form)."""
+
+    def __init__(self, message, change):
+        super().__init__(message)
+        self.change = change
+
+
+def _knockout_draw_published(rnd):
+    return rnd.status == Round.Status.PUBLISHED and rnd.tournament.format_preset.startswith("knockout")
+
+
 def _require_unlocked(rnd, confirm):
     if rnd.status == Round.Status.CLOSED:
         raise ValidationError(_("The round is closed: its seating can no longer change."))
@@ -152,6 +165,12 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
     b = Seat.objects.select_related("table", "registration__player").get(pk=seat_b, table__round=rnd)
     if a.table_id == b.table_id:
         raise ValidationError(_("The two players are already at the same table."))
+    if _knockout_draw_published(rnd) and not confirm:
+        raise DrawChangeUnconfirmed(_(
+            "This knockout draw is published and is not changed (seed 003). Confirm to swap %(a)s (table %(ta)d) "
+            "and %(b)s (table %(tb)d).") % {"a": a.registration.player.full_name, "ta": a.table.number,
+                                           "b": b.registration.player.full_name, "tb": b.table.number},
+            change={"swap": [a.pk, b.pk]})
     if a.table.reported or b.table.reported:
         if not confirm:
             raise ValidationError(_("A table with a result cannot change without confirmation."))
@@ -179,6 +198,12 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
         target = Table.objects.create(round=rnd, number=table_number)
     if target.pk == seat.table_id:
         raise ValidationError(_("The player is already at that table."))
+    if _knockout_draw_published(rnd) and not confirm:
+        raise DrawChangeUnconfirmed(_(
+            "This knockout draw is published and is not changed (seed 003). Confirm to move %(name)s from table "
+            "%(source)d to table %(target)d.") % {"name": seat.registration.player.full_name,
+                                                  "source": seat.table.number, "target": table_number},
+            change={"move": seat.pk, "table": table_number})
     source = seat.table
     position = (target.seats.order_by("-position").values_list("position", flat=True).first() or 0) + 1
     erased = _clear_results([source.pk, target.pk])
@@ -201,7 +226,8 @@ def _clear_results(table_ids):
         erased.setdefault(_table_label(seat.table), {})[seat.registration.player.full_name] = _seat_result(seat)
     if erased:
         Seat.objects.filter(table__in=reported).update(table_points=None, risiko=False, eliminated=None, place=None,
-                                                       territories=[], armies=None)
+                                                       territories=[], armies=None,
+                                                       firenze=None)
         reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
     return erased
 
@@ -299,7 +325,7 @@ class StaleResult(Exception):
         self.table = table
 
 
-RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies")
+RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies", "firenze")
 
 
 def _seat_result(seat):
@@ -355,6 +381,7 @@ def table_result_submit(*, user, table, lines, version):
         seat.place = line.place
         seat.territories = list(line.territories)
         seat.armies = line.armies
+        seat.firenze = None  # typed table points replace a Firenze sheet (tables.firenze)
         seat.save(update_fields=list(RESULT_FIELDS))
         after = _seat_result(seat)
         if before != after:

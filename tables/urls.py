@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import arbitration_views, clock_views, export_views, formula_views, standings_views, views
+from tables import arbitration_views, clock_views, export_views, firenze_views, formula_views, standings_views, views
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -32,6 +32,8 @@ arbiter_patterns = [
     path("t/<int:pk>/", views.arbiter_home, name="home"),
     path("t/<int:pk>/turni/<int:number>/", views.arbiter_home, name="round"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", views.table_result, name="table"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/firenze/", firenze_views.firenze_sheet,
+         name="firenze_sheet"),
     path("t/<int:pk>/penalita/", arbitration_views.penalties, name="penalties"),
     path("t/<int:pk>/penalita/partite/", arbitration_views.penalty_games, name="penalty_games"),
     path("t/<int:pk>/penalita/<int:penalty_pk>/ritira/", arbitration_views.penalty_withdraw, name="penalty_withdraw"),

@@ -77,11 +77,11 @@ def _parse_plan(text, present):
     return rows
 
 
-def _round_context(request, tournament, rnd, error=None):
+def _round_context(request, tournament, rnd, error=None, pending=None):
     tables = round_with_tables(rnd)
     penalties = round_penalties(tournament, rnd, tables)
     return {"tournament": tournament, "round": rnd, "tables": tables, "penalties": penalties,
-            "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error,
+            "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error, "pending": pending,
             "has_results": any(t.reported for t in tables), "problems": services.seating_problems(rnd),
             "role": "organiser"}
 
@@ -104,7 +104,10 @@ def seat_tap(request, pk, number):
     seat = get_object_or_404(Seat, pk=int(seat_id) if seat_id.isdecimal() else None, table__round=rnd)
     key = SELECTED_SEAT.format(rnd.pk)
     selected = request.session.get(key)
-    error = None
+    error = pending = None
+    other = request.POST.get("swap_with", "")
+    if other.isdecimal():  # the confirmation of a named swap (a published knockout draw)
+        request.session[key] = selected = int(other)
     if selected is None:
         request.session[key] = seat.pk
     elif selected == seat.pk:
@@ -114,15 +117,17 @@ def seat_tap(request, pk, number):
         try:
             services.seats_swap(user=request.user, rnd=rnd, seat_a=selected, seat_b=seat.pk,
                                 confirm=request.POST.get("confirm") == "1")
+        except services.DrawChangeUnconfirmed as exc:
+            pending = {"text": exc.messages[0], **exc.change}
         except (ValidationError, Seat.DoesNotExist) as exc:
             error = _errors(exc) if isinstance(exc, ValidationError) else _("That player is no longer in the round.")
-    return _round_fragment(request, tournament, rnd, error)
+    return _round_fragment(request, tournament, rnd, error, pending)
 
 
-def _round_fragment(request, tournament, rnd, error=None):
-    context = _round_context(request, tournament, rnd, error)
-    if request.htmx:
-        return render(request, "tables/round.html#seating", context)
+def _round_fragment(request, tournament, rnd, error=None, pending=None):
+    context = _round_context(request, tournament, rnd, error, pending)
+    if request.htmx or pending:
+        return render(request, "tables/round.html#seating" if request.htmx else "tables/round.html", context)
     if error:
         messages.error(request, error)
     return redirect("manage:round", pk=tournament.pk, number=rnd.number)
@@ -133,7 +138,7 @@ def _round_fragment(request, tournament, rnd, error=None):
 def seat_move(request, pk, number):
     tournament = tournament_for_organiser(request.user, pk)
     rnd = _round(tournament, number)
-    error = None
+    error = pending = None
     try:
         table_number = int(request.POST.get("table", ""))
         if not 1 <= table_number <= 200:
@@ -144,10 +149,12 @@ def seat_move(request, pk, number):
         error = _("Choose a table number.")
     except Seat.DoesNotExist:
         error = _("That player is no longer in the round.")
+    except services.DrawChangeUnconfirmed as exc:
+        pending = {"text": exc.messages[0], **exc.change}
     except ValidationError as exc:
         error = _errors(exc)
     request.session.pop(SELECTED_SEAT.format(rnd.pk), None)
-    return _round_fragment(request, tournament, rnd, error)
+    return _round_fragment(request, tournament, rnd, error, pending)
 
 
 ROUND_ACTIONS = {

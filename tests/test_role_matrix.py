@@ -109,6 +109,7 @@ MATRIX = {
     "arbiter:team_matches": Route("arbiter", T),
     "arbiter:team_match": Route("arbiter", lambda w: {**T(w), "match_pk": w["team_match"].pk}),
     "arbiter:team_arbitration": Route("arbiter", T),
+    "arbiter:firenze_sheet": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
     "arbiter:team_day_publish": Route("arbiter", lambda w: {**T(w), "number": 1}, "post", ok=302),
     "arbiter:team_penalty_withdraw": Route("arbiter", lambda w: {**T(w), "penalty_pk": w["team_penalty"].pk},
                                            "post", lambda w: {"reason": "x"}, 302),

@@ -1,0 +1,164 @@
+"""Firenze knockout (seed 003): the points sheet at the table, the best seconds, the draw that is not
+changed without a confirmation naming the change."""
+import html
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from phases import services as phase_services
+from tables.models import Seat
+from tests.factories import report
+from tests.formats.helpers import players, report_by_strength, strength_of
+from tournaments.models import AuditLog
+
+EMPTY = dict.fromkeys(["objective_territories", "adjacent_territories", "other_territories",
+                       "protected_territories", "armies", "cards", "unconquered_adjacent"], 0)
+
+
+@pytest.fixture
+def knockout(tournament, organiser, client_for):
+    """12 players checked in, knockout format: 3 tables of 4, then the final; round 1 drawn and
+    published from the formats page."""
+    regs = players(tournament, 12)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
+    client = client_for(organiser)
+    for action in ("draw", "publish"):
+        assert client.post(reverse("manage:phase_action", args=[tournament.pk, 1, action])).status_code == 302
+    return regs
+
+
+def _round1(tournament):
+    return tournament.rounds.get(number=1)
+
+
+def _sheet(client, table, sheets, lot=None):
+    data = {"version": str(table.version)}
+    for i, seat in enumerate(table.seats.order_by("position")):
+        for key, value in {**EMPTY, **sheets.get(seat.registration.player.last_name, {})}.items():
+            data[f"p{i}-{key}"] = str(value)
+        if lot == seat.registration.player.last_name:
+            data["lot_winner"] = str(seat.pk)
+    url = reverse("arbiter:firenze_sheet", args=[table.round.tournament_id, table.round.number, table.number])
+    return client.post(url, data)
+
+
+def test_the_sheet_decides_the_table_with_its_tie_breaks_and_totals_above_200(tournament, arbiter, organiser,
+                                                                              client_for, knockout):
+    table = _round1(tournament).tables.get(number=1)
+    a, b, c, d = (s.registration.player.last_name for s in table.seats.order_by("position"))
+    # Objective table points were entered first: a ahead of b.
+    report(table, [(60,), (40,), (30,), (0, 1)])
+    table.refresh_from_db()
+    client = client_for(arbiter)
+    response = _sheet(client, table, {
+        # 350 + 15 + 40 + 10 = 415
+        a: {"objective_territories": 10, "adjacent_territories": 1, "other_territories": 4, "armies": 20},
+        # 385 + 20 + 10 = 415, and one objective territory more: b wins the tie.
+        b: {"objective_territories": 11, "other_territories": 2, "armies": 20},
+        # 175 + 50 + 1 = 226: above 200.
+        c: {"objective_territories": 5, "other_territories": 5, "cards": 1},
+    })
+    assert response.status_code == 302
+    seats = {s.registration.player.last_name: s for s in Seat.objects.filter(table=table)}
+    assert [(seats[n].table_points, seats[n].place) for n in (a, b, c, d)] == [
+        (Decimal("415"), 2), (Decimal("415"), 1), (Decimal("226"), 3), (Decimal("0"), 4)]
+    assert seats[b].firenze["objective_territories"] == 11
+    page = client.get(response["Location"])
+    assert [(s.registration.player.last_name, p) for s, p in page.context["saved"]] == [
+        (b, Decimal("415")), (a, Decimal("415")), (c, Decimal("226")), (d, Decimal("0"))]
+    assert AuditLog.objects.filter(action="result.firenze").count() == 4
+    # The sheet's winner goes on: the other tables by table points, then the final.
+    others = list(_round1(tournament).tables.exclude(pk=table.pk))
+    strength = strength_of(knockout)
+    for t in others:
+        report(t, [(2 * strength[s.registration_id],) for s in t.seats.order_by("position")])
+    org = client_for(organiser)
+    assert org.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"])).status_code == 302
+    assert org.post(reverse("manage:phase_action", args=[tournament.pk, 2, "draw"])).status_code == 302
+    final = tournament.rounds.get(number=2).tables.get()
+    assert b in {s.registration.player.last_name for s in final.seats.all()}
+    assert a not in {s.registration.player.last_name for s in final.seats.all()}
+
+
+def test_a_complete_draw_on_the_sheet_is_settled_by_the_lot(tournament, arbiter, client_for, knockout):
+    table = _round1(tournament).tables.get(number=2)
+    a, b, c, d = (s.registration.player.last_name for s in table.seats.order_by("position"))
+    same = {"objective_territories": 8, "other_territories": 6, "armies": 30}
+    client = client_for(arbiter)
+    response = _sheet(client, table, {a: same, b: same, c: {"other_territories": 3}})
+    assert response.status_code == 400
+    text = html.unescape(response.content.decode())
+    names = [s.registration.player.full_name for s in table.seats.order_by("position")]
+    assert f"The sheet ends in a draw between {names[0]}, {names[1]}: draw lots at the table and name the winner." \
+        in text
+    assert not Seat.objects.filter(table=table, table_points__isnull=False).exists()
+    assert _sheet(client, table, {a: same, b: same, c: {"other_territories": 3}}, lot=b).status_code == 302
+    assert [(s.registration.player.last_name, s.place) for s in Seat.objects.filter(table=table).order_by("place")][
+        :2] == [(b, 1), (a, 2)]
+
+
+def test_the_sheet_is_refused_outside_knockout_formats(tournament, arbiter, client_for):
+    regs = players(tournament, 4)
+    phase_services.format_apply(user=tournament.organiser, tournament=tournament, preset="sum3")
+    client = client_for(tournament.organiser)
+    client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "draw"]))
+    client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "publish"]))
+    table = tournament.rounds.get().tables.get()
+    response = _sheet(client_for(arbiter), table, {regs[0].player.last_name: {"objective_territories": 9}})
+    assert response.status_code == 400
+    assert "The Firenze points sheet decides the tables of knockout formats only." in response.content.decode()
+    assert not Seat.objects.filter(table=table, firenze__isnull=False).exists()
+
+
+def test_best_seconds_replace_an_absent_qualifier_and_the_draw_goes_on(tournament, organiser, client_for, knockout):
+    strength = strength_of(knockout)
+    rnd = _round1(tournament)
+    report_by_strength(rnd, strength)
+    client = client_for(organiser)
+    client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
+    by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
+    winners = [seats[0].registration for seats in by_table]
+    seconds = sorted((seats[1] for seats in by_table), key=lambda s: -s.table_points)
+    absent = winners[1]
+    absent.present = False
+    absent.save()
+    response = client.post(reverse("manage:phase_action", args=[tournament.pk, 2, "draw"]))
+    assert response.status_code == 302
+    final = tournament.rounds.get(number=2).tables.get()
+    seated = {s.registration_id for s in final.seats.all()}
+    assert seated == {winners[0].pk, winners[2].pk, seconds[0].registration_id}
+    entry = AuditLog.objects.get(action="phase.draw", after__round=2)
+    assert entry.after["best_seconds"] == [{"out": absent.pk, "in": seconds[0].registration_id}]
+
+
+def test_a_published_knockout_draw_changes_only_with_a_named_confirmation(tournament, organiser, client_for,
+                                                                          knockout):
+    rnd = _round1(tournament)
+    a = rnd.tables.get(number=1).seats.get(position=1)
+    b = rnd.tables.get(number=2).seats.get(position=1)
+    client = client_for(organiser)
+    url = reverse("manage:seat_tap", args=[tournament.pk, 1])
+    client.post(url, {"seat": a.pk})
+    response = client.post(url, {"seat": b.pk})
+    assert response.status_code == 200
+    text = html.unescape(response.content.decode())
+    assert (f"This knockout draw is published and is not changed (seed 003). Confirm to swap "
+            f"{a.registration.player.full_name} (table 1) and {b.registration.player.full_name} (table 2).") in text
+    assert Seat.objects.get(pk=a.pk).table.number == 1
+    assert not AuditLog.objects.filter(action="round.swap").exists()
+    response = client.post(url, {"seat": b.pk, "swap_with": a.pk, "confirm": "1"})
+    assert response.status_code == 302
+    assert (Seat.objects.get(pk=a.pk).table.number, Seat.objects.get(pk=b.pk).table.number) == (2, 1)
+    assert AuditLog.objects.get(action="round.swap").after["confirmed"] is True
+    # A move names the player and both tables.
+    response = client.post(reverse("manage:seat_move", args=[tournament.pk, 1]), {"seat": a.pk, "table": 3})
+    assert (f"Confirm to move {a.registration.player.full_name} from table 2 to table 3."
+            in html.unescape(response.content.decode()))
+    assert Seat.objects.get(pk=a.pk).table.number == 2
+
+
+def test_the_formats_page_states_the_knockout_decisions(client_for, tournament, organiser):
+    page = html.unescape(client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode())
+    assert "An absent or withdrawn qualifier (not checked in) is replaced by the best second" in page
+    assert "its totals may exceed 200 and the places follow the sheet" in page
