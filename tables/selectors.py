@@ -193,3 +193,9 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
                              r.registration_id))
     provisional = any(status != Round.Status.CLOSED for _n, status in rounds)
     return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula)
+
+
+def next_table_to_enter(table):
+    """After `table` is saved: the next table of its round without a result (then the first one), or None."""
+    waiting = table.round.tables.filter(reported_at__isnull=True).exclude(pk=table.pk).order_by("number")
+    return waiting.filter(number__gt=table.number).first() or waiting.first()

@@ -16,8 +16,9 @@ from tables import engine, services
 from tables.forms import DrawForm, ResultSeatForm
 from tables.models import Round, Seat, Table
 from tables.qr import qr_svg
-from tables.selectors import meetings, present_registrations, round_penalties, round_with_tables
+from tables.selectors import meetings, next_table_to_enter, present_registrations, round_penalties, round_with_tables
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+from tournaments.selectors import text_matches
 
 SELECTED_SEAT = "seat-selected-{}"
 logger = logging.getLogger(__name__)
@@ -243,10 +244,9 @@ def public_round(request, pk, number):
     query = request.GET.get("q", "").strip()[:60]
     tables = round_with_tables(rnd)
     if query:
-        words = query.lower().split()
         for table in tables:
-            table.match = any(all(w in f"{s.registration.player.display_name} {s.registration.player.club or ''}"
-                                  .lower() for w in words) for s in table.seats.all())
+            table.match = any(text_matches(query, f"{s.registration.player.display_name} "
+                                                  f"{s.registration.player.club or ''}") for s in table.seats.all())
     template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
     return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query})
 
@@ -274,6 +274,8 @@ def _result_forms(table, seats, data=None):
                    "eliminated": seat.eliminated, "place": seat.place, "territories": seat.territories,
                    "armies": seat.armies}
         form = ResultSeatForm(data, prefix=f"p{i}", initial=initial, territory_choices=choices)
+        if i == 0 and table.reported_at is None:
+            form.fields["table_points"].widget.attrs["autofocus"] = True
         form.seat_obj = seat
         forms.append(form)
     return forms
@@ -326,6 +328,10 @@ def table_result(request, pk, number, table_number):
                     "continents": engine.territory_groups()}, status=503)
             else:
                 messages.success(request, _("Result of table %(t)d saved.") % {"t": table.number})
+                # Typing a pile of sheets: straight on to the next table still without a result.
+                following = next_table_to_enter(table)
+                if following is not None:
+                    return redirect("arbiter:table", pk=pk, number=rnd.number, table_number=following.number)
                 return redirect("arbiter:home", pk=pk)
         else:
             errors.append(_("Please correct the errors below: nothing was saved."))

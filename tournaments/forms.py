@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 
 
@@ -81,7 +82,10 @@ class CsvUploadForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(_("The file is larger than 1 MB."))
-        raw = upload.read()
+        return self.decode(upload.read())
+
+    @staticmethod
+    def decode(raw):
         for encoding in ("utf-8-sig", "cp1252"):
             try:
                 return raw.decode(encoding)
@@ -174,3 +178,33 @@ class ArbitersForm(forms.Form):
 class RegistrationAddForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.select_related("club"))
     fee_paid = forms.BooleanField(label=_("Fee paid"), required=False)
+
+
+class RegistrationImportForm(forms.Form):
+    """A CSV file or a pasted list of names, registered straight into the tournament."""
+
+    file = forms.FileField(label=_("CSV file"), required=False, help_text=_(
+        "Columns: name, surname, nickname, club, city, email. Comma or semicolon separated, UTF-8."))
+    names = forms.CharField(label=_("Or paste a list"), required=False, max_length=100_000,
+                            widget=forms.Textarea(attrs={"rows": 5, "placeholder": _("Marco Rossi; Club Lario")}),
+                            help_text=_("One player a line: name and surname, then the club after a semicolon."))
+
+    def clean_file(self):
+        upload = self.cleaned_data.get("file")
+        if not upload:
+            return ""
+        if upload.size > CsvUploadForm.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        return CsvUploadForm.decode(upload.read())
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if data.get("file"):
+            data["text"] = data["file"]
+        elif (data.get("names") or "").strip():
+            data["text"] = pasted_list_to_csv(data["names"])
+        else:
+            raise forms.ValidationError(_("Choose a CSV file or paste a list of names."))
+        return data

@@ -8,6 +8,8 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.text import fold
+
 # The official maximum entry fee (seed 004, R.T.U.): above it the form warns.
 OFFICIAL_MAX_FEE = Decimal("10.00")
 
@@ -60,6 +62,8 @@ END_ROLL_VARIANTS = [
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     city = models.CharField(_("city"), max_length=120, blank=True)
+    # fold(name city): what the accent- and case-insensitive search compares (tournaments.text).
+    search_key = models.CharField(max_length=250, blank=True, editable=False)
 
     class Meta:
         ordering = [Lower("name")]
@@ -69,6 +73,19 @@ class Club(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.search_key = fold(f"{self.name} {self.city}")
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"search_key"}
+        super().save(*args, **kwargs)
+
+
+class ListedPlayers(models.Manager):
+    """Players merged into another one or deleted stay in the database for the audit log, unlisted."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(removed=False)
 
 
 class Player(models.Model):
@@ -80,8 +97,19 @@ class Player(models.Model):
     city = models.CharField(_("city"), max_length=120, blank=True)
     email = models.EmailField(_("email"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # fold("first last"): two players of one club with the same name_key are the same person.
+    name_key = models.CharField(max_length=170, blank=True, editable=False, db_index=True)
+    # fold(first last nickname city): what the search compares, with the club's search_key.
+    search_key = models.CharField(max_length=420, blank=True, editable=False)
+    removed = models.BooleanField(default=False, editable=False)
+    merged_into = models.ForeignKey("self", null=True, blank=True, editable=False, on_delete=models.PROTECT,
+                                    related_name="+")
+
+    objects = ListedPlayers()
+    all_players = models.Manager()
 
     class Meta:
+        base_manager_name = "all_players"
         ordering = [Lower("last_name"), Lower("first_name")]
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -93,6 +121,13 @@ class Player(models.Model):
     @property
     def full_name(self):
         return f"{self.first_name} {self.last_name}"
+
+    def save(self, *args, **kwargs):
+        self.name_key = fold(f"{self.first_name} {self.last_name}")
+        self.search_key = fold(f"{self.first_name} {self.last_name} {self.nickname} {self.city}")
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"name_key", "search_key"}
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self):

@@ -1,10 +1,6 @@
 """Services that write clubs, players, tournaments and registrations, each with its audit entry."""
-import csv
-import io
-from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -12,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
 PLAYER_FIELDS = ("first_name", "last_name", "nickname", "club", "city", "email")
@@ -53,9 +50,9 @@ def club_save(*, user, data, club=None):
 # --- players -----------------------------------------------------------------------------------
 
 def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None):
-    """Two players are the same person when name, surname and club match (case-insensitive)."""
-    qs = Player.objects.annotate(lf=Lower("first_name"), ll=Lower("last_name")).filter(
-        lf=first_name.strip().lower(), ll=last_name.strip().lower(), club=club)
+    """Two players are the same person when name, surname and club match, accents and case aside:
+    "Pietro Forli" of a club is "Pietro Forlì" of the same club."""
+    qs = Player.objects.filter(name_key=fold(f"{first_name} {last_name}"), club=club)
     if exclude_pk:
         qs = qs.exclude(pk=exclude_pk)
     return qs.first()
@@ -69,132 +66,13 @@ def player_save(*, user, data, player=None, tournament=None):
     player.full_clean()
     if player_find_duplicate(first_name=player.first_name, last_name=player.last_name, club=player.club,
                              exclude_pk=player.pk):
-        raise ValidationError({"last_name": _("A player with this name and club already exists.")})
+        raise ValidationError({"last_name": _("A player with this name and club already exists: %(player)s.") % {
+            "player": player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
+                                            club=player.club, exclude_pk=player.pk)}})
     player.save()
     audit(user=user, action="player.update" if before else "player.create", obj=player, player=player,
           tournament=tournament, before=before, after=snapshot(player, PLAYER_FIELDS))
     return player
-
-
-CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")
-CSV_ALIASES = {"nome": "name", "cognome": "surname", "soprannome": "nickname", "nick": "nickname",
-               "citta": "city", "città": "city", "e-mail": "email"}
-
-
-@dataclass
-class CsvRow:
-    line: int
-    values: dict
-    errors: list = field(default_factory=list)
-    new_club: bool = False
-
-
-@dataclass
-class CsvPreview:
-    rows: list
-    file_errors: list
-
-    @property
-    def ok(self):
-        return not self.file_errors and self.rows and all(not r.errors for r in self.rows)
-
-    @property
-    def error_count(self):
-        return len(self.file_errors) + sum(1 for r in self.rows if r.errors)
-
-
-MAX_CSV_ROWS = 2000
-
-
-def players_csv_preview(text):
-    """Parse a players CSV (name, surname, nickname, club, city, email) and check every row.
-
-    Nothing is written: the organiser sees the rows and their errors, then confirms."""
-    if not text.strip():
-        return CsvPreview([], [_("The file is empty.")])
-    sample = text[:4096]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
-    try:
-        header = [h.strip().lower() for h in next(reader)]
-    except (StopIteration, csv.Error):
-        return CsvPreview([], [_("The file has no header row.")])
-    header = [CSV_ALIASES.get(h, h) for h in header]
-    missing = [c for c in ("name", "surname") if c not in header]
-    if missing:
-        return CsvPreview([], [_("Missing columns: %(cols)s. Expected: %(all)s.") % {
-            "cols": ", ".join(missing), "all": ", ".join(CSV_COLUMNS)}])
-    unknown = [h for h in header if h not in CSV_COLUMNS]
-    if unknown:
-        return CsvPreview([], [_("Unknown columns: %(cols)s. Expected: %(all)s.") % {
-            "cols": ", ".join(unknown), "all": ", ".join(CSV_COLUMNS)}])
-    rows, seen = [], {}
-    try:
-        for line_no, raw in enumerate(reader, start=2):
-            if not any(cell.strip() for cell in raw):
-                continue
-            if len(rows) >= MAX_CSV_ROWS:
-                return CsvPreview(rows, [_("Too many rows: at most %(n)d players per file.") % {"n": MAX_CSV_ROWS}])
-            row = CsvRow(line_no, {c: "" for c in CSV_COLUMNS})
-            if len(raw) != len(header):
-                row.errors.append(_("expected %(a)d columns, found %(b)d") % {"a": len(header), "b": len(raw)})
-            for col, cell in zip(header, raw):
-                row.values[col] = cell.strip()
-            _check_csv_row(row, seen)
-            rows.append(row)
-    except csv.Error as exc:
-        return CsvPreview(rows, [_("The file is not a valid CSV: %(err)s") % {"err": exc}])
-    if not rows:
-        return CsvPreview([], [_("The file has no players.")])
-    return CsvPreview(rows, [])
-
-
-def _check_csv_row(row, seen):
-    v = row.values
-    limits = {"name": 80, "surname": 80, "nickname": 80, "club": 120, "city": 120}
-    if not v["name"]:
-        row.errors.append(_("name is empty"))
-    if not v["surname"]:
-        row.errors.append(_("surname is empty"))
-    for col, limit in limits.items():
-        if len(v[col]) > limit:
-            row.errors.append(_("%(col)s is longer than %(n)d characters") % {"col": col, "n": limit})
-    if v["email"]:
-        try:
-            validate_email(v["email"])
-        except ValidationError:
-            row.errors.append(_("email %(e)s is not valid") % {"e": v["email"]})
-    if row.errors:
-        return
-    club = club_find_duplicate(name=v["club"]) if v["club"] else None
-    row.new_club = bool(v["club"]) and club is None
-    key = (v["name"].lower(), v["surname"].lower(), v["club"].lower())
-    if key in seen:
-        row.errors.append(_("same player as line %(n)d") % {"n": seen[key]})
-    elif (club or not v["club"]) and player_find_duplicate(first_name=v["name"], last_name=v["surname"], club=club):
-        row.errors.append(_("already registered: %(name)s %(surname)s") % v)
-    seen.setdefault(key, row.line)
-
-
-@transaction.atomic
-def players_import_csv(*, user, text):
-    """Create every player of the CSV, or none if any row has an error."""
-    preview = players_csv_preview(text)
-    if not preview.ok:
-        raise ValidationError(_("The file has errors: nothing was imported."))
-    created = []
-    for row in preview.rows:
-        v = row.values
-        club = None
-        if v["club"]:
-            club = club_find_duplicate(name=v["club"]) or club_save(user=user, data={"name": v["club"], "city": v["city"]})
-        created.append(player_save(user=user, data={
-            "first_name": v["name"], "last_name": v["surname"], "nickname": v["nickname"],
-            "club": club, "city": v["city"], "email": v["email"]}))
-    return created
 
 
 # --- tournaments -------------------------------------------------------------------------------
@@ -308,3 +186,19 @@ def registration_check_in(*, user, registration, present):
     if present and registration.status != Registration.Status.CONFIRMED:
         raise ValidationError(_("Only confirmed players can be checked in."))
     return registration_update(user=user, registration=registration, action_name="checkin", present=present)
+
+
+@transaction.atomic
+def registrations_add_players(*, user, tournament, players):
+    """Register several players at once ("register selected"); those already registered are skipped."""
+    already = set(Registration.objects.filter(tournament=tournament, player__in=players)
+                  .values_list("player_id", flat=True))
+    return [registration_add(user=user, tournament=tournament, player=p) for p in players if p.pk not in already]
+
+
+@transaction.atomic
+def registrations_check_in_all(*, user, tournament):
+    """Everybody confirmed is present ("tutti presenti"): one audit entry per player checked in."""
+    regs = (Registration.objects.select_for_update().filter(
+        tournament=tournament, status=Registration.Status.CONFIRMED, present=False))
+    return [registration_update(user=user, registration=reg, action_name="checkin", present=True) for reg in regs]

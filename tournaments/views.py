@@ -9,14 +9,16 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import services
+from tournaments import imports, services
 from tournaments.forms import (
     ArbitersForm,
     ClubForm,
     CsvUploadForm,
     PlayerForm,
+    RegistrationImportForm,
     SignupForm,
     TournamentForm,
     add_service_errors,
@@ -29,6 +31,7 @@ from tournaments.rules import (
     tournament_for_organiser,
     tournament_for_public,
 )
+from tournaments.selectors import club_search_filter, player_search_filter
 
 
 def _save_or_errors(form, service, **kwargs):
@@ -175,25 +178,39 @@ def audit_log(request, pk):
 
 # --- registrations ---------------------------------------------------------------------------
 
+def _registrations_context(tournament, query="", **extra):
+    regs = tournament.registrations.select_related("player", "player__club")
+    context = {"tournament": tournament, "registrations": regs, "player_form": PlayerForm(),
+               "search": _player_search(tournament, query), "import_form": RegistrationImportForm(),
+               "counts": _registration_counts(regs)}
+    context.update(extra)
+    return context
+
+
+def _registration_counts(regs):
+    confirmed = [r for r in regs if r.status == Registration.Status.CONFIRMED]
+    return {"confirmed": len(confirmed), "present": sum(1 for r in confirmed if r.present)}
+
+
 @login_required
 @require_GET
 def registrations(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
-    regs = tournament.registrations.select_related("player", "player__club")
-    return render(request, "tournaments/registrations.html", {
-        "tournament": tournament, "registrations": regs, "player_form": PlayerForm(),
-        "search": _player_search(tournament, request.GET.get("q", ""))})
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, request.GET.get("q", "")))
 
 
 def _player_search(tournament, query):
+    """Players not yet registered: those matching the words typed, or else the organising club's list."""
     query = query.strip()[:80]
-    if len(query) < 2:
-        return {"query": query, "players": []}
     qs = Player.objects.select_related("club").exclude(registrations__tournament=tournament)
-    for word in query.split():
-        qs = qs.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word)
-                       | Q(nickname__icontains=word) | Q(club__name__icontains=word))
-    return {"query": query, "players": list(qs[:20])}
+    if len(query) >= 2:
+        qs = player_search_filter(qs, query)
+    elif tournament.club_id:
+        qs = qs.filter(club=tournament.club)
+    else:
+        return {"query": query, "players": [], "club_list": False}
+    return {"query": query, "players": list(qs[:100]), "club_list": len(query) < 2}
 
 
 @login_required
@@ -202,6 +219,63 @@ def registration_search(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/registrations.html#search-results", {
         "tournament": tournament, "search": _player_search(tournament, request.GET.get("q", ""))})
+
+
+@login_required
+@require_POST
+def registration_add_selected(request, pk):
+    """'Register selected': the players ticked in the search results or the club's list."""
+    tournament = tournament_for_organiser(request.user, pk)
+    ids = [int(v) for v in request.POST.getlist("players") if v.isdecimal() and len(v) <= 18]
+    players = list(Player.objects.filter(pk__in=ids))
+    if not players:
+        messages.error(request, _("Tick at least one player to register."))
+        return redirect("manage:registrations", pk=pk)
+    added = services.registrations_add_players(user=request.user, tournament=tournament, players=players)
+    messages.success(request, ngettext("%(n)d player registered.", "%(n)d players registered.", len(added))
+                     % {"n": len(added)})
+    return redirect("manage:registrations", pk=pk)
+
+
+@login_required
+@require_POST
+def registration_import(request, pk):
+    """A CSV file or a pasted list of names, straight into the tournament: preview, then confirm."""
+    tournament = tournament_for_organiser(request.user, pk)
+    if "confirm" in request.POST:
+        text = request.POST.get("csv_text", "")
+        try:
+            registered, created = imports.registrations_import(user=request.user, tournament=tournament, text=text)
+        except ValidationError as exc:
+            preview = imports.players_csv_preview(text, tournament=tournament)
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, imports.import_summary(registered, created))
+            return redirect("manage:registrations", pk=pk)
+    else:
+        form = RegistrationImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return render(request, "tournaments/registrations.html",
+                          _registrations_context(tournament, import_form=form, import_open=True), status=400)
+        text = form.cleaned_data["text"]
+        preview = imports.players_csv_preview(text, tournament=tournament)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, preview=preview, csv_text=text, import_open=True),
+                  status=200 if preview.ok else 400)
+
+
+@login_required
+@require_POST
+def checkin_all(request, pk):
+    """'Everybody present': every confirmed player is checked in."""
+    tournament = tournament_for_organiser(request.user, pk)
+    done = services.registrations_check_in_all(user=request.user, tournament=tournament)
+    messages.success(request, ngettext("%(n)d player checked in.", "%(n)d players checked in.", len(done))
+                     % {"n": len(done)})
+    next_url = request.POST.get("next", "")
+    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return redirect(next_url)
+    return redirect("manage:checkin", pk=pk)
 
 
 @login_required
@@ -232,10 +306,8 @@ def registration_add_new(request, pk):
                                       fee_paid=request.POST.get("fee_paid") == "on")
             messages.success(request, _("%(player)s registered.") % {"player": player})
             return redirect("manage:registrations", pk=pk)
-    regs = tournament.registrations.select_related("player", "player__club")
-    return render(request, "tournaments/registrations.html", {
-        "tournament": tournament, "registrations": regs, "player_form": form,
-        "search": {"query": "", "players": []}}, status=400)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, player_form=form), status=400)
 
 
 REGISTRATION_ACTIONS = {
@@ -265,8 +337,11 @@ def registration_action(request, pk, reg_pk, action):
         error = " ".join(exc.messages)
     if request.htmx:
         reg = Registration.objects.select_related("player", "player__club").get(pk=reg.pk)
-        return render(request, "tournaments/registrations.html#registration-row", {
-            "tournament": tournament, "reg": reg, "row_error": error})
+        regs = tournament.registrations.all()
+        template = ("tournaments/checkin.html#checkin-row" if request.POST.get("row") == "checkin"
+                    else "tournaments/registrations.html#registration-row")
+        return render(request, template, {"tournament": tournament, "reg": reg, "row_error": error,
+                                          "counts": _registration_counts(regs), "oob": True})
     if error:
         messages.error(request, error)
     next_url = request.POST.get("next", "")
@@ -281,9 +356,8 @@ def checkin(request, pk):
     """Who is present before the next round: one tap per player."""
     tournament = tournament_for_organiser(request.user, pk)
     regs = tournament.registrations.filter(status=Registration.Status.CONFIRMED).select_related("player", "player__club")
-    present = sum(1 for r in regs if r.present)
     return render(request, "tournaments/checkin.html", {"tournament": tournament, "registrations": regs,
-                                                        "present": present})
+                                                        "counts": _registration_counts(regs)})
 
 
 # --- clubs and players -----------------------------------------------------------------------
@@ -295,7 +369,7 @@ def club_list(request):
     query = request.GET.get("q", "").strip()[:80]
     clubs = Club.objects.annotate(n_players=Count("players"))
     if query:
-        clubs = clubs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+        clubs = club_search_filter(clubs, query)
     return render(request, "tournaments/club_list.html", {"clubs": clubs, "query": query})
 
 
@@ -318,10 +392,7 @@ def player_list(request):
     require_organiser(request.user)
     query = request.GET.get("q", "").strip()[:80]
     players = Player.objects.select_related("club")
-    for word in query.split():
-        players = players.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word)
-                                 | Q(nickname__icontains=word) | Q(club__name__icontains=word)
-                                 | Q(city__icontains=word))
+    players = player_search_filter(players, query)
     page = Paginator(players, 50).get_page(request.GET.get("page"))
     template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
     return render(request, template, {"page": page, "query": query})
@@ -351,9 +422,9 @@ def player_import(request):
     if request.method == "POST" and "confirm" in request.POST:
         text = request.POST.get("csv_text", "")
         try:
-            created = services.players_import_csv(user=request.user, text=text)
+            created = imports.players_import_csv(user=request.user, text=text)
         except ValidationError:
-            preview = services.players_csv_preview(text)
+            preview = imports.players_csv_preview(text)
         else:
             messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
             return redirect("manage:players")
@@ -361,6 +432,6 @@ def player_import(request):
         form = CsvUploadForm(request.POST, request.FILES)
         if form.is_valid():
             text = form.cleaned_data["file"]
-            preview = services.players_csv_preview(text)
+            preview = imports.players_csv_preview(text)
     return render(request, "tournaments/player_import.html", {"form": form, "preview": preview, "csv_text": text},
                   status=400 if preview is not None and not preview.ok else 200)

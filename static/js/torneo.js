@@ -28,3 +28,38 @@ document.addEventListener("change", function (event) {
     updateCalculator(box);
   }
 });
+
+// "Select all": ticks or unticks every checkbox named data-select-all in the same form.
+document.addEventListener("change", function (event) {
+  const all = event.target.closest("[data-select-all]");
+  if (!all) {
+    return;
+  }
+  all.form.querySelectorAll('input[type=checkbox][name="' + all.dataset.selectAll + '"]').forEach(function (cb) {
+    cb.checked = all.checked;
+  });
+});
+
+// Result form: Enter ("next" on a phone keypad) goes to the next player's table points; on the last
+// one it saves, so a table is typed without reaching for the other fields.
+document.addEventListener("keydown", function (event) {
+  const input = event.target.closest(".tp-input");
+  if (!input || event.key !== "Enter") {
+    return;
+  }
+  event.preventDefault();
+  const all = Array.from(input.form.querySelectorAll(".tp-input"));
+  const next = all[all.indexOf(input) + 1];
+  if (next) {
+    next.focus();
+    next.select();
+  } else {
+    input.form.requestSubmit();
+  }
+});
+document.addEventListener("DOMContentLoaded", function () {
+  const all = document.querySelectorAll(".tp-input");
+  all.forEach(function (input, i) {
+    input.enterKeyHint = i === all.length - 1 ? "done" : "next";
+  });
+});

@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
-from tournaments import services
+from tournaments import imports, services
 from tournaments.models import AuditLog, Player, Registration
 
 
@@ -106,14 +106,14 @@ CSV_OK = "name,surname,nickname,club,city,email\nMarco,Rossi,Il Generale,Lario,C
 
 
 def test_csv_preview_lists_rows_without_errors(db):
-    preview = services.players_csv_preview(CSV_OK)
+    preview = imports.players_csv_preview(CSV_OK)
     assert preview.ok
     assert [(r.line, r.values["surname"], r.new_club) for r in preview.rows] == [(2, "Rossi", True), (3, "Neri", False)]
 
 
 def test_csv_preview_reports_each_broken_row(db):
     text = "nome;cognome;club\nMarco;;Lario\n;Neri;\nLuca;Bianchi;Lario\nLuca;Bianchi;Lario\n"
-    preview = services.players_csv_preview(text)
+    preview = imports.players_csv_preview(text)
     assert not preview.ok
     assert [(r.line, r.errors) for r in preview.rows] == [
         (2, ["surname is empty"]), (3, ["name is empty"]), (4, []), (5, ["same player as line 4"])]
@@ -122,7 +122,7 @@ def test_csv_preview_reports_each_broken_row(db):
 def test_csv_preview_flags_existing_player(organiser):
     club = ClubFactory(name="Lario")
     PlayerFactory(first_name="Marco", last_name="Rossi", club=club)
-    preview = services.players_csv_preview(CSV_OK)
+    preview = imports.players_csv_preview(CSV_OK)
     assert preview.rows[0].errors == ["already registered: Marco Rossi"]
 
 
@@ -133,18 +133,18 @@ def test_csv_preview_flags_existing_player(organiser):
     ("name,surname\n", "The file has no players."),
 ])
 def test_csv_preview_file_level_errors(db, text, message):
-    assert services.players_csv_preview(text).file_errors == [message]
+    assert imports.players_csv_preview(text).file_errors == [message]
 
 
 def test_csv_import_with_a_broken_row_saves_nothing(organiser):
     with pytest.raises(ValidationError):
-        services.players_import_csv(user=organiser, text=CSV_OK + "Solo,,x\n")
+        imports.players_import_csv(user=organiser, text=CSV_OK + "Solo,,x\n")
     assert Player.objects.count() == 0
     assert AuditLog.objects.count() == 0
 
 
 def test_csv_import_creates_players_and_clubs(organiser):
-    created = services.players_import_csv(user=organiser, text=CSV_OK)
+    created = imports.players_import_csv(user=organiser, text=CSV_OK)
     assert [p.full_name for p in created] == ["Marco Rossi", "Anna Neri"]
     assert created[0].club.name == "Lario"
     assert created[1].club is None

@@ -65,7 +65,8 @@ def test_duplicate_player_shows_error_next_to_surname(client, organiser, tournam
     client.force_login(organiser)
     response = client.post(reverse("manage:registration_add_new", args=[tournament.pk]),
                            {"first_name": "Marco", "last_name": "Rossi", "club": club.pk})
-    assert response.context["player_form"].errors["last_name"] == ["A player with this name and club already exists."]
+    assert response.context["player_form"].errors["last_name"] == [
+        "A player with this name and club already exists: Marco Rossi."]
     assert Player.objects.count() == 1
     assert Registration.objects.count() == 0
 

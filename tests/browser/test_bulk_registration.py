@@ -1,0 +1,60 @@
+"""The players page: the club's list with "select all / register selected", check-in by htmx that keeps
+the page and its scroll position; on a phone and on a desktop."""
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.factories import ClubFactory, PlayerFactory
+from tournaments.models import Registration
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, login, shot, tournament, viewport):
+    club = ClubFactory(name="RisiKo Club Forlì")
+    tournament.club = club
+    tournament.save()
+    players = [PlayerFactory(first_name=f"Nome{i:02d}", last_name=f"Cognome{i:02d}", club=club) for i in range(20)]
+    PlayerFactory(first_name="Altro", last_name="Club")
+    context = browser.new_context(viewport=viewport, locale="it-IT")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    login(page, "olga")
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/iscritti/")
+    assert page.locator("#search-results input[name=players]").count() == 20   # the club's list only
+    page.check("#select-all")
+    assert page.locator("#search-results input[name=players]:checked").count() == 20
+    page.uncheck(f"#search-results input[value='{players[0].pk}']")
+    page.click("#register-selected")
+    page.wait_for_selector("text=19 giocatori iscritti.")
+    assert tournament.registrations.count() == 19
+
+    page.evaluate("window.notReloaded = true")
+    row = page.locator("tbody tr").nth(15)
+    row.scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    assert before > 0
+    row.locator("button.checkin-toggle").click()
+    page.wait_for_selector("#reg-counts:has-text('1 presente · 19 iscritti')")
+    assert page.locator("tbody tr").nth(15).locator("button.checkin-toggle").inner_text() == "presente"
+    assert page.evaluate("window.notReloaded") is True
+    assert page.evaluate("window.scrollY") == before
+    shot(page, f"bulk-players-{viewport['width']}")
+    assert Registration.objects.filter(tournament=tournament, present=True).count() == 1
+
+    page.click(".subnav >> text=Presenze")
+    page.evaluate("window.notReloaded = true")
+    page.locator(".checkin-btn:not(.is-present)").nth(10).scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    page.locator(".checkin-btn:not(.is-present)").nth(10).click()
+    page.wait_for_selector("#reg-counts:has-text('2 presenti · 19 iscritti')")
+    assert page.evaluate("window.notReloaded") is True
+    assert page.evaluate("window.scrollY") == before
+    shot(page, f"bulk-checkin-{viewport['width']}")
+    page.click("#all-present")
+    page.wait_for_selector("text=17 giocatori presenti.")
+    assert Registration.objects.filter(tournament=tournament, present=True).count() == 19
+    assert errors == []
+    context.close()

@@ -1,0 +1,109 @@
+"""Bulk registration: a list straight into the tournament, register selected, everybody present."""
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tournaments import imports, services
+from tournaments.models import AuditLog, Player, Registration
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("Marco Rossi", ("Marco", "Rossi")),
+    ("Maria Grazia Rossi", ("Maria Grazia", "Rossi")),
+    ("Luca De Santis", ("Luca", "De Santis")),
+    ("Anna della Valle", ("Anna", "della Valle")),
+    ("Cher", ("Cher", "")),
+])
+def test_split_full_name(line, expected):
+    assert imports.split_full_name(line) == expected
+
+
+def test_pasted_list_becomes_a_csv_with_clubs():
+    text = imports.pasted_list_to_csv("Marco Rossi; Lario\n\n  Luca De Santis\nAnna Neri\tComo\n")
+    assert text.splitlines() == ["name;surname;club", "Marco;Rossi;Lario", "Luca;De Santis;", "Anna;Neri;Como"]
+
+
+def test_list_registers_known_players_and_creates_new_ones(organiser, tournament):
+    lario = ClubFactory(name="Lario")
+    known = PlayerFactory(first_name="Niccolò", last_name="Forlì", club=lario)
+    already = PlayerFactory(first_name="Pia", last_name="Verdi", club=None)
+    RegistrationFactory(tournament=tournament, player=already)
+    text = imports.pasted_list_to_csv("Niccolo Forli; Lario\nPia Verdi\nAnna Neri; Club Nuovo\n")
+    preview = imports.players_csv_preview(text, tournament=tournament)
+    assert [(r.player, r.registered, r.new_club, r.errors) for r in preview.rows] == [
+        (known, False, False, []), (already, True, False, []), (None, False, True, [])]
+    registered, created = imports.registrations_import(user=organiser, tournament=tournament, text=text)
+    assert (registered, created) == (2, 1)
+    names = sorted(r.player.full_name for r in tournament.registrations.all())
+    assert names == ["Anna Neri", "Niccolò Forlì", "Pia Verdi"]
+    assert AuditLog.objects.filter(action="registration.add", tournament=tournament).count() == 2
+    assert imports.import_summary(registered, created) == "2 players registered (1 new)."
+
+
+def test_list_with_an_error_registers_nobody(organiser, tournament):
+    text = "name;surname\nMarco;Rossi\n;Neri\n"
+    with pytest.raises(ValidationError):
+        imports.registrations_import(user=organiser, tournament=tournament, text=text)
+    assert (Player.objects.count(), tournament.registrations.count()) == (0, 0)
+
+
+def test_same_player_twice_in_the_list_is_an_error(tournament):
+    preview = imports.players_csv_preview("name,surname\nMarco,Rossi\nmarco,ROSSI\n", tournament=tournament)
+    assert preview.rows[1].errors == ["same player as line 2"]
+
+
+def test_register_selected_and_everybody_present(client, organiser, tournament):
+    players = [PlayerFactory() for _ in range(3)]
+    client.force_login(organiser)
+    response = client.post(reverse("manage:registration_add_selected", args=[tournament.pk]),
+                           {"players": [p.pk for p in players[:2]] + ["x", "99999999999999999999"]})
+    assert response.status_code == 302
+    assert sorted(r.player_id for r in tournament.registrations.all()) == sorted(p.pk for p in players[:2])
+    RegistrationFactory(tournament=tournament, status=Registration.Status.PENDING)
+    response = client.post(reverse("manage:checkin_all", args=[tournament.pk]))
+    assert response.status_code == 302
+    assert sorted(tournament.registrations.values_list("status", "present")) == [
+        ("confirmed", True), ("confirmed", True), ("pending", False)]
+    assert AuditLog.objects.filter(action="registration.checkin").count() == 2
+
+
+def test_register_selected_with_nothing_ticked_says_so(client, organiser, tournament):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:registration_add_selected", args=[tournament.pk]), follow=True)
+    assert "Tick at least one player to register." in response.content.decode()
+    assert tournament.registrations.count() == 0
+
+
+def test_import_preview_then_confirm(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    response = client.post(url, {"names": "Marco Rossi; Lario\nAnna Neri"})
+    assert response.status_code == 200
+    assert tournament.registrations.count() == 0
+    csv_text = response.context["csv_text"]
+    response = client.post(url, {"confirm": "1", "csv_text": csv_text}, follow=True)
+    assert "2 players registered (2 new)." in response.content.decode()
+    assert tournament.registrations.count() == 2
+
+
+def test_import_without_file_or_names_is_refused(client, organiser, tournament):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:registration_import", args=[tournament.pk]), {"names": "  "})
+    assert response.status_code == 400
+    assert "Choose a CSV file or paste a list of names." in response.content.decode()
+
+
+def test_htmx_check_in_answers_the_row_and_the_count(client, organiser, tournament):
+    reg = RegistrationFactory(tournament=tournament)
+    RegistrationFactory(tournament=tournament)
+    client.force_login(organiser)
+    url = reverse("manage:registration_action", args=[tournament.pk, reg.pk, "checkin"])
+    response = client.post(url, {"value": "1", "row": "checkin"}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert body.lstrip().startswith(f'<li id="checkin-{reg.pk}">')
+    assert 'hx-swap-oob="true">1 present · 2 registered</span>' in " ".join(body.split())
+    reg.refresh_from_db()
+    assert reg.present is True
