@@ -23,7 +23,7 @@ def fill_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_audit_table_label_fits_team_names'),
+        ('tournaments', '0005_team_arbitration'),
     ]
 
     operations = [
