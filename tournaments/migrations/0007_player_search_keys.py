@@ -23,7 +23,7 @@ def fill_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_team_arbitration'),
+        ('tournaments', '0006_endroll_eliminated'),
     ]
 
     operations = [
