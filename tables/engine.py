@@ -6,13 +6,14 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 import scoring
 from scoring.errors import ScoringError
 from scoring.territories import (check_held_once, continents, places_by_armies, table_points_from_territories,
                                  territories_by_continent)
 from scoring.validation import MAX_PENALTY
-from tables.seating import Player, SeatingError, evaluate, reseat as reseat_draft, seat_round
+from tables.seating import Player, SeatingError, evaluate, forced_club_pairs, reseat as reseat_draft, seat_round
 from tables.seating.contract import parse as parse_seating
 
 # The engine's rule codes (SCORING.md section 2) in the interface's language.
@@ -173,8 +174,19 @@ def seating_message(exc, names=None):
     return str(SEATING_MESSAGES.get(exc.code, SEATING_FALLBACK)) % context
 
 
+# Notes of a draw that went through, for the organiser (the sizes note is shown by the rounds page).
+SEATING_NOTICES = {
+    "no_standings": _("There are no standings yet, so table 1 cannot seat the top players: the tables were "
+                      "drawn at random, keeping clubs apart and avoiding rematches."),
+}
+# Methods that place players by rank or by a plan rather than to keep clubs apart.
+PLACED_METHODS = ("seeded_top", "snake", "swiss", "greek", "fixed")
+
+
 def _contract(result):
-    return {"tables": result.tables, "penalties": result.penalties.as_contract(), "messages": result.messages}
+    return {"tables": result.tables, "penalties": result.penalties.as_contract(), "messages": result.messages,
+            "notices": [str(SEATING_NOTICES[code]) % context for code, context in result.notices
+                        if code in SEATING_NOTICES]}
 
 
 def seat(doc, names=None):
@@ -197,9 +209,36 @@ def reseat(doc, draft, names=None):
         raise ValidationError(seating_message(exc, names)) from None
 
 
-def evaluate_tables(tables, history, table_size):
+def evaluate_tables(tables, history, table_size, method=None):
     """The penalty figures of tables given as lists of (registration id, club name), against
-    `history` (earlier tables as lists of ids)."""
+    `history` (earlier tables as lists of ids), with `club_note` saying why club mates share a table."""
     ids = [[str(reg) for reg, _club in t] for t in tables]
     players = [Player(id=str(reg), club=club) for t in tables for reg, club in t]
-    return evaluate(ids, players, history, table_size=table_size).as_contract()
+    figures = evaluate(ids, players, history, table_size=table_size).as_contract()
+    figures["club_note"] = same_club_note(figures["same_club_pairs"], [p.club for p in players], len(tables),
+                                          method)
+    return figures
+
+
+def same_club_note(pairs, clubs, tables, method):
+    """How many pairs of club mates share a table and why (SEATING.md section 3.1), or None."""
+    if not pairs:
+        return None
+    parts = [ngettext("%(n)d pair of players of the same club shares a table.",
+                      "%(n)d pairs of players of the same club share a table.", pairs) % {"n": pairs}]
+    forced = forced_club_pairs(clubs, tables)
+    unavoidable = sum(p for _k, p in forced.values())
+    for club, (k, _p) in forced.items():
+        parts.append(_("%(club)s has %(k)d players for %(t)d tables.") % {"club": club, "k": k, "t": tables})
+    if unavoidable:
+        parts.append(ngettext("%(n)d pair cannot be avoided.", "%(n)d pairs cannot be avoided.",
+                              min(unavoidable, pairs)) % {"n": min(unavoidable, pairs)})
+    extra = pairs - unavoidable
+    if extra > 0 and method in PLACED_METHODS:
+        parts.append(ngettext("%(n)d more comes from the method, which places players by rank or by plan.",
+                              "%(n)d more come from the method, which places players by rank or by plan.",
+                              extra) % {"n": extra})
+    elif extra > 0:
+        parts.append(ngettext("%(n)d more could be avoided: swap players to separate them.",
+                              "%(n)d more could be avoided: swap players to separate them.", extra) % {"n": extra})
+    return " ".join(str(p) for p in parts)

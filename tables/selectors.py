@@ -71,7 +71,8 @@ def round_penalties(tournament, rnd, tables):
     """The penalty figures of a round's tables (from `round_with_tables`) as they are now."""
     rows = [[(s.registration_id, s.registration.player.club.name if s.registration.player.club else None)
              for s in t.seats.all()] for t in tables]
-    return engine.evaluate_tables(rows, past_tables(tournament, before_round=rnd.number), tournament.table_size)
+    return engine.evaluate_tables(rows, past_tables(tournament, before_round=rnd.number), tournament.table_size,
+                                  method=rnd.method)
 
 
 def round_with_tables(rnd):

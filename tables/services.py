@@ -108,6 +108,8 @@ def round_create(*, user, tournament, method="random", sizes=None, seed=None, fi
     result = engine.seat(request, names=player_names(tournament))
     rnd = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
     _write_tables(rnd, result["tables"])
+    # What the organiser should know about the draw (e.g. no standings for a seeded method).
+    rnd.notices = result["notices"]
     audit(user=user, action="round.draw", obj=rnd, tournament=tournament,
           after={"round": number, "method": method, "seed": seed, "tables": _seating_snapshot(rnd),
                  "penalties": result["penalties"]})
@@ -129,6 +131,7 @@ def _redo_draft(*, user, rnd, action, refused, seat):
             setattr(rnd, name, value)
         rnd.save(update_fields=list(changes))
     _write_tables(rnd, result["tables"])
+    rnd.notices = result["notices"]
     audit(user=user, action=action, obj=rnd, tournament=rnd.tournament, before={"tables": before},
           after={**changes, "tables": _seating_snapshot(rnd), "penalties": result["penalties"]})
     return rnd

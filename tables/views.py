@@ -54,6 +54,8 @@ def rounds(request, pk):
         except ValidationError as exc:
             form.add_error(None, exc.messages)
         else:
+            for notice in rnd.notices:
+                messages.warning(request, notice)
             odd = sorted({t.seats.count() for t in rnd.tables.all()} - {4, 5})
             if odd:
                 messages.warning(request, _("With %(n)d players present, tables of %(sizes)s players were needed.")
@@ -176,11 +178,13 @@ def round_action(request, pk, number, action):
         raise Http404
     service, done = ROUND_ACTIONS[action]
     try:
-        service(user=request.user, rnd=rnd)
+        rnd = service(user=request.user, rnd=rnd)
     except ValidationError as exc:
         messages.error(request, _errors(exc))
     else:
         messages.success(request, done)
+        for notice in getattr(rnd, "notices", ()):
+            messages.warning(request, notice)
     target = "manage:round_dashboard" if action in ("close", "standings") else "manage:round"
     return redirect(target, pk=pk, number=number)
 

@@ -4,9 +4,9 @@ The web application calls `seat_round` (and `reseat` before a round is published
 `evaluate` figures after a manual swap, and `python -m tables.seating` speaks the JSON contract."""
 from .methods import seat_round
 from .model import METHODS, Penalties, Player, SeatingError, SeatingRequest, SeatingResult
-from .penalties import evaluate, meetings_matrix
+from .penalties import evaluate, forced_club_pairs, meetings_matrix
 from .reseat import reseat
 from .sizes import SizePlan, table_sizes
 
 __all__ = ["METHODS", "Penalties", "Player", "SeatingError", "SeatingRequest", "SeatingResult", "SizePlan",
-           "evaluate", "meetings_matrix", "reseat", "seat_round", "table_sizes"]
+           "evaluate", "forced_club_pairs", "meetings_matrix", "reseat", "seat_round", "table_sizes"]

@@ -50,6 +50,7 @@ class Context:
         self.weight = weights(request.priorities)
         self.rng = random.Random(request.seed)
         self.messages = []
+        self.notices = []
         for table in request.history:
             if len(set(table)) != len(table):
                 raise SeatingError("a table of history lists a player twice")
@@ -68,10 +69,17 @@ class Context:
     def sizes(self):
         if self.request.sizes is not None:
             return validate_sizes(self.n, self.request.sizes)
-        plan = table_sizes(self.n, self.request.table_size)
+        return self.take_sizes(table_sizes(self.n, self.request.table_size))
+
+    def take_sizes(self, plan):
+        """The sizes of a SizePlan, noting for the organiser when tables of 3 or 6 are used."""
         if plan.message:
-            self.messages.append(plan.message)
+            self.note(plan.message, "odd_sizes", sizes="+".join(map(str, plan.sizes)))
         return list(plan.sizes)
+
+    def note(self, text, code, **context):
+        self.messages.append(text)
+        self.notices.append((code, context))
 
     def check_pins(self, sizes):
         per_table = {}
@@ -134,7 +142,7 @@ class Context:
                              table_size=self.request.table_size, winners=self.winners)
         return SeatingResult(tables=named, penalties=penalties,
                              seconds=round(time.perf_counter() - self.started, 3),
-                             messages=self.messages, direct=[self.ids[p] for p in direct],
+                             messages=self.messages, notices=self.notices, direct=[self.ids[p] for p in direct],
                              bye=[self.ids[p] for p in bye])
 
 
@@ -318,14 +326,15 @@ def _seeded_top(ctx):
     """Table 1 = the current top players, the rest as `random` (seed 000, Como rule 4): from 9
     players present table 1 is exactly the top five (`como.py`); with fewer, the top of table 1
     when there are at least two tables."""
+    if len({p.rank for p in ctx.players}) < 2:
+        # No standings yet (first round, or nobody apart): a top table would be a random one.
+        ctx.note("no standings yet: table 1 cannot seat the top players, the draw is random", "no_standings")
+        return _random(ctx)
     if ctx.request.sizes is not None:
         sizes = validate_sizes(ctx.n, ctx.request.sizes)
         como.check_override(ctx.n, sizes)
     elif como.top_table_applies(ctx.n):
-        plan = como.como_sizes(ctx.n, ctx.request.table_size)
-        if plan.message:
-            ctx.messages.append(plan.message)
-        sizes = list(plan.sizes)
+        sizes = ctx.take_sizes(como.como_sizes(ctx.n, ctx.request.table_size))
     else:
         sizes = ctx.sizes()
     ctx.check_pins(sizes)

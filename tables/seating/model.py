@@ -84,6 +84,8 @@ class SeatingResult:
     seconds: float = 0.0
     # Notes for the organiser, e.g. a 3-player table had to be used.
     messages: list[str] = field(default_factory=list)
+    # The same notes as (code, context) for an interface to say in its own language.
+    notices: list[tuple[str, dict]] = field(default_factory=list)
     # `semifinal`: players seeded directly to the final.
     direct: list[str] = field(default_factory=list)
     # Present players with no table this round (`semifinal`, `final`).

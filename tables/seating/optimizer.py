@@ -32,6 +32,8 @@ seating on any machine; the time limit only cuts the search short on a slow mach
 import heapq
 import time
 
+from .penalties import spread_pairs
+
 # Work of one search, in swaps weighed (about a microsecond each in CPython): the search stops
 # there, or at a cost no schedule can beat, so that a seed gives the same result on any machine.
 WORK_BUDGET = 400_000
@@ -108,9 +110,9 @@ class Problem:
         for c in self.club:
             if c is not None:
                 clubs[c] = clubs.get(c, 0) + 1
-        club_bound = R * self.wc * sum(_spread_pairs(k, T) for k in clubs.values())
+        club_bound = R * self.wc * sum(spread_pairs(k, T) for k in clubs.values())
         bound = max(pair_bound, club_bound)
-        bound += self.ww * _spread_pairs(sum(self.winners), T)
+        bound += self.ww * spread_pairs(sum(self.winners), T)
         odd_seats = sum(s for s, odd in zip(sizes, self.odd_table) if odd)
         if odd_seats and self.wf:
             # Separable convex costs: handing out the seats one by one to the cheapest player
@@ -123,12 +125,6 @@ class Problem:
                 if used + 1 < R:
                     heapq.heappush(heap, (self.FO[c + 1], p, c + 1, used + 1))
         return bound
-
-
-def _spread_pairs(k, tables):
-    """Fewest pairs when k players are spread over `tables` tables."""
-    q, rem = divmod(k, tables)
-    return rem * (q + 1) * q // 2 + (tables - rem) * q * (q - 1) // 2
 
 
 def greedy_round(problem, M, oddc, rng, fixed=None):

@@ -27,6 +27,20 @@ def weights(priorities=PRIORITIES):
     return {kind: LEVEL ** (len(order) - 1 - i) for i, kind in enumerate(order)}
 
 
+def spread_pairs(k, tables):
+    """Fewest pairs when k players are spread over `tables` tables."""
+    q, rem = divmod(k, tables)
+    return rem * (q + 1) * q // 2 + (tables - rem) * q * (q - 1) // 2
+
+
+def forced_club_pairs(clubs, tables):
+    """Clubs with more players than there are tables, as {club: (players, fewest pairs)}: those
+    pairs no seating at `tables` tables can avoid (SEATING.md section 3.1). `clubs` holds each
+    player's club (None for none)."""
+    counts = Counter(c for c in clubs if c)
+    return {club: (k, spread_pairs(k, tables)) for club, k in sorted(counts.items()) if k > tables}
+
+
 def meeting_cost(k):
     """Cost of a pair's k-th meeting: the first is free, then 1, 4, 9..."""
     return (k - 1) ** 2 if k > 1 else 0

@@ -63,3 +63,13 @@ def test_seeded_top_refuses_organiser_sizes_that_change_table_one():
     result = seat_round(SeatingRequest(players=roster(11, ranked=True), method="seeded_top", sizes=[5, 3, 3],
                                        time_limit_s=60))
     assert result.tables[0] == ids(1, 2, 3, 4, 5)
+
+
+def test_seeded_top_without_standings_says_so_and_draws_at_random():
+    players = roster(12, club_size=3)
+    result = seat_round(SeatingRequest(players=players, method="seeded_top", table_size=5, seed=1,
+                                       time_limit_s=60))
+    assert result.notices == [("no_standings", {})]
+    # The random draw's sizes (12 preferring 5: 4+4+4), clubs kept apart; no top table of five.
+    assert [len(t) for t in result.tables] == [4, 4, 4]
+    assert result.penalties.same_club_pairs == 0
