@@ -27,9 +27,12 @@ manage_patterns = [
     path("club/", views.club_list, name="clubs"),
     path("club/nuovo/", views.club_edit, name="club_create"),
     path("club/<int:club_pk>/", views.club_edit, name="club_edit"),
+    path("club/<int:club_pk>/elimina/", views.club_delete, name="club_delete"),
     path("giocatori/", views.player_list, name="players"),
     path("giocatori/nuovo/", views.player_edit, name="player_create"),
     path("giocatori/<int:player_pk>/", views.player_edit, name="player_edit"),
+    path("giocatori/<int:player_pk>/unisci/", views.player_merge, name="player_merge"),
+    path("giocatori/<int:player_pk>/elimina/", views.player_delete, name="player_delete"),
     path("giocatori/importa/", views.player_import, name="player_import"),
 ]
 

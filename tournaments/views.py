@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import imports, services
+from tournaments import imports, roster, services
 from tournaments.forms import (
     ArbitersForm,
     ClubForm,
@@ -395,7 +395,7 @@ def player_list(request):
     players = player_search_filter(players, query)
     page = Paginator(players, 50).get_page(request.GET.get("page"))
     template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
-    return render(request, template, {"page": page, "query": query})
+    return render(request, template, {"page": page, "query": query, "duplicates": roster.duplicate_name_keys()})
 
 
 @login_required
@@ -410,7 +410,57 @@ def player_edit(request, player_pk=None):
         if saved:
             messages.success(request, _("Player saved."))
             return redirect("manage:players")
-    return render(request, "tournaments/player_form.html", {"form": form, "player": player})
+    context = {"form": form, "player": player}
+    if player:
+        context.update(candidates=roster.merge_candidates(player),
+                       registered=player.registrations.select_related("tournament"))
+    return render(request, "tournaments/player_form.html", context)
+
+
+@login_required
+@require_POST
+def player_merge(request, player_pk):
+    """This player is the same person as the one chosen: their registrations and results move there."""
+    require_organiser(request.user)
+    drop = get_object_or_404(Player, pk=player_pk)
+    other = request.POST.get("into", "")
+    keep = get_object_or_404(Player, pk=int(other) if other.isdecimal() and len(other) <= 18 else None)
+    try:
+        roster.player_merge(user=request.user, keep=keep, drop=drop)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("manage:player_edit", player_pk=drop.pk)
+    messages.success(request, _("%(drop)s merged into %(keep)s: registrations and results kept.")
+                     % {"drop": drop, "keep": keep})
+    return redirect("manage:player_edit", player_pk=keep.pk)
+
+
+@login_required
+@require_POST
+def player_delete(request, player_pk):
+    require_organiser(request.user)
+    player = get_object_or_404(Player, pk=player_pk)
+    try:
+        roster.player_delete(user=request.user, player=player)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("manage:player_edit", player_pk=player.pk)
+    messages.success(request, _("%(p)s deleted.") % {"p": player})
+    return redirect("manage:players")
+
+
+@login_required
+@require_POST
+def club_delete(request, club_pk):
+    require_organiser(request.user)
+    club = get_object_or_404(Club, pk=club_pk)
+    try:
+        roster.club_delete(user=request.user, club=club)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("manage:club_edit", club_pk=club.pk)
+    messages.success(request, _("%(c)s deleted.") % {"c": club})
+    return redirect("manage:clubs")
 
 
 @login_required

@@ -1,0 +1,49 @@
+"""Accents and case aside, on a phone and a desktop: the organiser's search, the public "find your table",
+the duplicate flag and the merge."""
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_search_find_table_and_merge(live_server, browser, login, shot, tournament, viewport):
+    club = ClubFactory(name="RisiKo Club Forlì")
+    niccolo = PlayerFactory(first_name="Niccolò", last_name="Forlì", club=club)
+    copy = PlayerFactory(first_name="Niccolo", last_name="Forli", club=None)
+    regs = [RegistrationFactory(tournament=tournament, player=niccolo)]
+    regs += [RegistrationFactory(tournament=tournament) for _ in range(7)]
+    seat_round(tournament, [regs[4:], regs[:4]])
+    context = browser.new_context(viewport=viewport, locale="it-IT")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    page.goto(f"{live_server.url}/t/{tournament.pk}/turni/1/")
+    page.fill("#find", "niccolo FORLI")
+    page.wait_for_selector(".table-card.found")
+    assert page.locator(".table-card").count() == 1
+    assert "Tavolo 2" in page.locator(".table-card.found").inner_text()
+    assert "Niccolò Forlì" in page.locator(".table-card.found").inner_text()
+    shot(page, f"search-find-table-{viewport['width']}")
+
+    login(page, "olga")
+    page.goto(f"{live_server.url}/gestione/giocatori/")
+    page.fill("#q", "forli")
+    page.wait_for_selector("#player-results li:nth-child(2)")
+    page.wait_for_selector("#player-results li:nth-child(3)", state="detached")
+    assert page.locator("#player-results .badge.warn").count() == 2
+    shot(page, f"search-players-{viewport['width']}")
+    page.goto(f"{live_server.url}/gestione/giocatori/{copy.pk}/")
+    page.select_option("#merge-into", str(niccolo.pk))
+    page.once("dialog", lambda d: d.accept())
+    page.click("#merge button[type=submit]")
+    page.wait_for_selector("text=Niccolo Forli unito a Niccolò Forlì")
+    shot(page, f"search-merged-{viewport['width']}")
+    assert Player.all_players.get(pk=copy.pk).merged_into == niccolo
+    assert errors == []
+    context.close()
