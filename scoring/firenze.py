@@ -114,3 +114,15 @@ def firenze_order(sheets: Sequence[FirenzeSheet], continent_value=ZERO) -> list[
         place = rows[-1].place if i and key(item) == key(scored[i - 1]) else i + 1
         rows.append(FirenzeRow(place, item[1].player, item[0]))
     return rows
+
+
+TIE_BREAKS = ("objective_territories", "territories", "unconquered_adjacent", "protected_territories", "armies")
+
+
+def deciding_tie_break(better: FirenzeSheet, worse: FirenzeSheet) -> str | None:
+    """Which step of the seed 003 tie-break chain put `better` ahead of `worse` on equal sheet points
+    (a name of TIE_BREAKS), or None when they are equal all along (a draw, settled by lot)."""
+    for name in TIE_BREAKS:
+        if getattr(better, name) != getattr(worse, name):
+            return name
+    return None

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
-from scoring.firenze import FirenzeSheet, firenze_order
+from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
 from tables.models import Round, Table
 from tables.services import StaleResult
 from tournaments.audit import audit
@@ -95,7 +95,34 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
     return table
 
 
+TIE_BREAK_LABELS = {
+    "objective_territories": gettext_lazy("more objective territories"),
+    "territories": gettext_lazy("more territories"),
+    "unconquered_adjacent": gettext_lazy("more unconquered objective territories next to their own"),
+    "protected_territories": gettext_lazy("more protected territories"),
+    "armies": gettext_lazy("more armies"),
+}
+
+
 def sheet_rows(table):
-    """The seats of a table with their saved sheet, winner first (for the page)."""
-    seats = list(table.seats.select_related("registration__player").order_by("place", "position"))
-    return [(s, Decimal(s.firenze["points"]) if s.firenze else None) for s in seats]
+    """The seats of a table with their saved sheet, best first, and for a seat level on points with
+    the one above it the step of the tie-break chain that decided (or the lot): (seat, points, why)."""
+    seats = [s for s in table.seats.select_related("registration__player").order_by("place", "position")
+             if s.firenze]
+    rows, previous = [], None
+    for seat in seats:
+        sheet = FirenzeSheet(player=seat.pk, **{k: seat.firenze.get(k, 0) for k in COUNTS})
+        points = Decimal(seat.firenze["points"])
+        why = None
+        if previous is not None and previous[1] == points:
+            step = deciding_tie_break(previous[0], sheet)
+            if step:
+                why = _("Level on points with the player above, who has %(what)s.") % {
+                    "what": TIE_BREAK_LABELS[step]}
+            elif previous[2].firenze.get("lot"):
+                why = _("Level on everything with the player above: decided by lot.")
+            else:
+                why = _("Level on everything with the player above: same place.")
+        rows.append((seat, points, why))
+        previous = (sheet, points, seat)
+    return rows

@@ -65,8 +65,10 @@ def test_the_sheet_decides_the_table_with_its_tie_breaks_and_totals_above_200(to
         (Decimal("415"), 2), (Decimal("415"), 1), (Decimal("226"), 3), (Decimal("0"), 4)]
     assert seats[b].firenze["objective_territories"] == 11
     page = client.get(response["Location"])
-    assert [(s.registration.player.last_name, p) for s, p in page.context["saved"]] == [
-        (b, Decimal("415")), (a, Decimal("415")), (c, Decimal("226")), (d, Decimal("0"))]
+    assert [(s.registration.player.last_name, p, why) for s, p, why in page.context["saved"]] == [
+        (b, Decimal("415"), None),
+        (a, Decimal("415"), "Level on points with the player above, who has more objective territories."),
+        (c, Decimal("226"), None), (d, Decimal("0"), None)]
     assert AuditLog.objects.filter(action="result.firenze").count() == 4
     # The sheet's winner goes on: the other tables by table points, then the final.
     others = list(_round1(tournament).tables.exclude(pk=table.pk))
@@ -96,6 +98,9 @@ def test_a_complete_draw_on_the_sheet_is_settled_by_the_lot(tournament, arbiter,
     assert _sheet(client, table, {a: same, b: same, c: {"other_territories": 3}}, lot=b).status_code == 302
     assert [(s.registration.player.last_name, s.place) for s in Seat.objects.filter(table=table).order_by("place")][
         :2] == [(b, 1), (a, 2)]
+    page = client.get(reverse("arbiter:firenze_sheet", args=[tournament.pk, 1, 2]))
+    assert [why for _s, _p, why in page.context["saved"]][:2] == [
+        None, "Level on everything with the player above: decided by lot."]
 
 
 def test_the_sheet_is_refused_outside_knockout_formats(tournament, arbiter, client_for):
