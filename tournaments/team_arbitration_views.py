@@ -26,8 +26,10 @@ def team_arbitration_page(request, pk):
     penalties = list(TeamPenalty.objects.filter(tournament=tournament).select_related("team"))
     penalty_form = TeamPenaltyForm(request.POST if which == "penalty" else None, teams=teams,
                                    days=[d.number for d in days])
+    about_match = request.GET.get("incontro", "")
     dispute_form = TeamDisputeForm(request.POST if which == "dispute" else None, matches=matches,
-                                   penalties=[p for p in penalties if not p.withdrawn])
+                                   penalties=[p for p in penalties if not p.withdrawn],
+                                   initial={"about": "result", "match": about_match} if about_match else None)
     if which == "penalty" and penalty_form.is_valid():
         data = penalty_form.cleaned_data
         try:
@@ -54,7 +56,7 @@ def team_arbitration_page(request, pk):
     errors = which and (penalty_form.errors or dispute_form.errors)
     return render(request, "formats/team_arbitration.html", {
         "tournament": tournament, "days": days, "penalty_form": penalty_form, "dispute_form": dispute_form,
-        "penalties": penalties, "role": staff_role(request.user, tournament),
+        "penalties": penalties, "role": staff_role(request.user, tournament), "open_dispute": bool(about_match),
         "disputes": TeamDispute.objects.filter(tournament=tournament).select_related("match__home", "match__away",
                                                                                      "penalty__team")},
         status=400 if errors else 200)

@@ -124,6 +124,11 @@ def test_disputes_about_a_team_match_within_two_hours_of_the_publication(client_
     client.post(reverse("arbiter:team_day_publish", args=[tournament.pk, 1]))
     match = TeamMatch.objects.filter(tournament=tournament, round=1).first()
     url = reverse("arbiter:team_arbitration", args=[tournament.pk])
+    # From the match page, the dispute form opens on that match.
+    link = client.get(reverse("arbiter:team_match", args=[tournament.pk, match.pk]))
+    assert f"{url}?incontro={match.pk}#record-dispute" in link.content.decode()
+    form = client.get(url, {"incontro": match.pk}).context["dispute_form"]
+    assert (form["about"].value(), form["match"].value()) == ("result", str(match.pk))
     data = {"form": "dispute", "about": "result", "match": str(match.pk), "raised_by": "Capitano Beta",
             "text": "I territori erano 22, non 21."}
     assert client.post(url, data).status_code == 302
