@@ -1,5 +1,6 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path, reverse_lazy
 
 from phases import urls as phases_urls
 from tables import urls as tables_urls
@@ -16,6 +17,10 @@ urlpatterns = [
     path("arbitro/", include(arbiter)),
     path("accounts/login/", accounts.ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.logout_view, name="logout"),
+    # The one-time link given to a new arbiter account: its owner chooses the password.
+    path("accounts/password/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        success_url=reverse_lazy("password_set_done")), name="password_set"),
+    path("accounts/password/fatto/", auth_views.PasswordResetCompleteView.as_view(), name="password_set_done"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),

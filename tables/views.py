@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import engine, services
-from tables.forms import DrawForm, ResultSeatForm
+from tables import drafts, engine, services
+from tables.forms import SEATING_METHODS, DrawForm, ResultSeatForm
 from tables.models import Round, Seat, Table
 from tables.qr import qr_svg
 from tables.selectors import meetings, next_table_to_enter, present_registrations, round_penalties, round_with_tables
@@ -86,7 +86,7 @@ def _round_context(request, tournament, rnd, error=None, pending=None):
     return {"tournament": tournament, "round": rnd, "tables": tables, "penalties": penalties,
             "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error, "pending": pending,
             "has_results": any(t.reported for t in tables), "problems": services.seating_problems(rnd),
-            "role": "organiser"}
+            "role": "organiser", "redraw_methods": [(v, label) for v, label in SEATING_METHODS if v != "fixed"]}
 
 
 @login_required
@@ -166,7 +166,10 @@ ROUND_ACTIONS = {
     "reseat": (services.round_reseat, gettext_lazy("Players re-seated.")),
     "close": (services.round_close, gettext_lazy("Round closed.")),
     "standings": (services.standings_publish, gettext_lazy("Standings published.")),
+    "delete": (drafts.round_delete_draft, gettext_lazy("Draft round deleted.")),
 }
+# A draft drawn again with another method; a fixed plan is written on the rounds page instead.
+REDRAW_METHODS = {value for value, _label in SEATING_METHODS if value != "fixed"}
 
 
 @login_required
@@ -177,14 +180,19 @@ def round_action(request, pk, number, action):
     if action not in ROUND_ACTIONS:
         raise Http404
     service, done = ROUND_ACTIONS[action]
+    options = {}
+    if action == "redraw" and request.POST.get("method") in REDRAW_METHODS:
+        options["method"] = request.POST["method"]
     try:
-        rnd = service(user=request.user, rnd=rnd)
+        rnd = service(user=request.user, rnd=rnd, **options)
     except ValidationError as exc:
         messages.error(request, _errors(exc))
     else:
         messages.success(request, done)
         for notice in getattr(rnd, "notices", ()):
             messages.warning(request, notice)
+        if action == "delete":
+            return redirect("manage:rounds", pk=pk)
     target = "manage:round_dashboard" if action in ("close", "standings") else "manage:round"
     return redirect(target, pk=pk, number=number)
 

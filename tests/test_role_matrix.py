@@ -23,6 +23,8 @@ SCOPES = {
     "arbiter": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
     # pages of organisers in general (clubs, players, new tournament)
     "organiser_global": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
+    # administrators only (the organiser role is granted in the app)
+    "admin": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 403, "organiser": 403},
     # any logged-in user
     "login": {"anonymous": "login", "player": "login", "other_arbiter": "ok", "arbiter": "ok", "other_organiser": "ok", "organiser": "ok"},
 }
@@ -32,7 +34,7 @@ PUBLIC = {
     "public:home", "public:tournament", "public:signup", "login", "logout", "set_language",
     "public:round", "public:standings", "public:standings_print", "public:player", "public:standings_json",
     "public:tables_json", "public:formulas", "public:formula",
-    "public:final_standings", "public:team_standings", "public:clock",
+    "public:final_standings", "password_set", "password_set_done", "public:team_standings", "public:clock",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -70,6 +72,9 @@ MATRIX = {
     "manage:registration_action": Route("organiser", lambda w: {**T(w), "reg_pk": w["registration"].pk,
                                                                 "action": "paid"}, "post", lambda w: {"value": "1"}, 302),
     "manage:checkin": Route("organiser", T),
+    "manage:organisers": Route("admin"),
+    "manage:organiser_role": Route("admin", lambda w: {"user_pk": w["users"]["arbiter"].pk}, "post",
+                                   lambda w: {"granted": "1"}, 302),
     "manage:checkin_all": Route("organiser", T, "post", ok=302),
     "manage:registration_add_selected": Route("organiser", T, "post",
                                               lambda w: {"players": [w["free_player"].pk]}, 302),

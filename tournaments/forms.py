@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -173,6 +175,18 @@ class ArbitersForm(forms.Form):
         if organiser is not None:
             qs = qs.exclude(pk=organiser.pk)
         self.fields["arbiters"].queryset = qs
+
+
+class ArbiterAccountForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150,
+                               help_text=_("Letters, digits and @/./+/-/_ only."))
+    first_name = forms.CharField(label=_("Name"), max_length=150, required=False)
+
+    def clean_username(self):
+        value = self.cleaned_data["username"].strip()
+        if not re.fullmatch(r"[\w.@+-]+", value):
+            raise forms.ValidationError(_("Letters, digits and @/./+/-/_ only."))
+        return value
 
 
 class RegistrationAddForm(forms.Form):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import team_arbitration_views, teams_views, views
+from tournaments import account_views, team_arbitration_views, teams_views, views
 
 public_patterns = [
     path("", views.home, name="home"),
@@ -13,7 +13,9 @@ manage_patterns = [
     path("tornei/nuovo/", views.tournament_create, name="tournament_create"),
     path("t/<int:pk>/", views.tournament_manage, name="tournament"),
     path("t/<int:pk>/modifica/", views.tournament_edit, name="tournament_edit"),
-    path("t/<int:pk>/arbitri/", views.tournament_arbiters, name="arbiters"),
+    path("t/<int:pk>/arbitri/", account_views.tournament_arbiters, name="arbiters"),
+    path("organizzatori/", account_views.organisers, name="organisers"),
+    path("organizzatori/<int:user_pk>/", account_views.organiser_role, name="organiser_role"),
     path("t/<int:pk>/registro/", views.audit_log, name="audit_log"),
     path("t/<int:pk>/iscritti/", views.registrations, name="registrations"),
     path("t/<int:pk>/iscritti/cerca/", views.registration_search, name="registration_search"),

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import imports, roster, services
 from tournaments.forms import (
-    ArbitersForm,
     ClubForm,
     CsvUploadForm,
     PlayerForm,
@@ -137,19 +136,6 @@ def tournament_manage(request, pk):
     )
     return render(request, "tournaments/tournament_manage.html", {
         "tournament": tournament, "counts": counts, "arbiters": tournament.arbiters.all()})
-
-
-@login_required
-def tournament_arbiters(request, pk):
-    tournament = tournament_for_organiser(request.user, pk)
-    form = ArbitersForm(request.POST or None, organiser=tournament.organiser,
-                        initial={"arbiters": tournament.arbiters.all()})
-    if request.method == "POST" and form.is_valid():
-        services.tournament_set_arbiters(user=request.user, tournament=tournament,
-                                         arbiters=list(form.cleaned_data["arbiters"]))
-        messages.success(request, _("Arbiters saved."))
-        return redirect("manage:tournament", pk=pk)
-    return render(request, "tournaments/arbiters.html", {"tournament": tournament, "form": form})
 
 
 @login_required

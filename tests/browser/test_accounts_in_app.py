@@ -1,0 +1,67 @@
+"""Everything from the app, on a phone and a desktop: an arbiter account with a one-time link, the
+organiser role granted by an administrator, a draft round redrawn with another method and deleted."""
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.browser.conftest import PHONE
+from tests.factories import RegistrationFactory, UserFactory
+from tournaments.rules import is_organiser
+
+pytestmark = pytest.mark.django_db(transaction=True)
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_accounts_and_draft_rounds_without_the_admin(live_server, browser, login, shot, tournament, viewport):
+    for _ in range(8):
+        RegistrationFactory(tournament=tournament, present=True)
+    context = browser.new_context(viewport=viewport, locale="it-IT")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    w = viewport["width"]
+
+    login(page, "olga")
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/arbitri/")
+    page.fill("#id_username", "beppe")
+    page.click("button[name=new_account]")
+    page.wait_for_selector("#account-link")
+    shot(page, f"accounts-arbiter-link-{w}")
+    link = page.input_value("#account-link input")
+
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/turni/")
+    page.click("main form button.btn-primary")
+    page.wait_for_selector("#redraw-method")
+    page.select_option("#redraw-method", "snake")
+    page.click(".redraw-form button")
+    page.wait_for_selector("text=Turno risorteggiato.")
+    assert tournament.rounds.get().method == "snake"
+    shot(page, f"accounts-draft-{w}")
+    page.click("#delete-draft")
+    page.wait_for_selector("text=Turno in bozza eliminato.")
+    assert not tournament.rounds.exists()
+
+    newcomer = browser.new_context(viewport=viewport, locale="it-IT").new_page()
+    newcomer.goto(link)
+    newcomer.fill("#id_new_password1", "Arbitro-2026-lario")
+    newcomer.fill("#id_new_password2", "Arbitro-2026-lario")
+    newcomer.click("main button[type=submit]")
+    newcomer.wait_for_selector("text=Password salvata")
+    login(newcomer, "beppe", "Arbitro-2026-lario")
+    newcomer.goto(f"{live_server.url}/arbitro/t/{tournament.pk}/")
+    assert newcomer.locator("h1").inner_text() == "Risultati"
+    newcomer.context.close()
+
+    UserFactory(username="capo", is_superuser=True, is_staff=True)
+    sofia = UserFactory(username="sofia")
+    admin = browser.new_context(viewport=viewport, locale="it-IT").new_page()
+    login(admin, "capo")
+    admin.click("text=Organizzatori")
+    admin.click(f"#user-{sofia.pk} button")
+    admin.wait_for_selector("text=sofia ora è un organizzatore.")
+    shot(admin, f"accounts-organisers-{w}")
+    assert is_organiser(get_user_model().objects.get(pk=sofia.pk))
+    admin.context.close()
+    assert errors == []
+    context.close()

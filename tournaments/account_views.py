@@ -1,0 +1,70 @@
+"""Accounts without Django's admin: arbiter accounts made by an organiser, the organiser role granted by
+an administrator. Each view checks the role, calls one service of `tournaments.roles`, renders."""
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import roles, services
+from tournaments.forms import ArbiterAccountForm, ArbitersForm, add_service_errors
+from tournaments.rules import tournament_for_organiser
+
+
+@login_required
+def tournament_arbiters(request, pk):
+    """Tick existing accounts as arbiters, or create a new account with a one-time password link."""
+    tournament = tournament_for_organiser(request.user, pk)
+    new_account = request.method == "POST" and "new_account" in request.POST
+    form = ArbitersForm(request.POST if request.method == "POST" and not new_account else None,
+                        organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+    account_form = ArbiterAccountForm(request.POST if new_account else None)
+    link, status = None, 200
+    if form.is_bound and form.is_valid():
+        services.tournament_set_arbiters(user=request.user, tournament=tournament,
+                                         arbiters=list(form.cleaned_data["arbiters"]))
+        messages.success(request, _("Arbiters saved."))
+        return redirect("manage:tournament", pk=pk)
+    if account_form.is_bound and account_form.is_valid():
+        try:
+            account = roles.arbiter_account_create(user=request.user, tournament=tournament,
+                                                   **account_form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(account_form, exc)
+            status = 400
+        else:
+            link = {"account": account, "url": roles.password_link(request, account)}
+            account_form = ArbiterAccountForm()
+            form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+    elif account_form.is_bound or form.is_bound:
+        status = 400
+    return render(request, "tournaments/arbiters.html", {"tournament": tournament, "form": form,
+                                                         "account_form": account_form, "link": link}, status=status)
+
+
+def _require_administrator(user):
+    if not user.is_superuser:
+        raise PermissionDenied
+
+
+@login_required
+def organisers(request):
+    """For administrators: who may create tournaments."""
+    _require_administrator(request.user)
+    users = get_user_model().objects.filter(is_active=True).order_by("username").prefetch_related("groups")
+    rows = [(u, any(g.name == roles.ORGANISERS_GROUP for g in u.groups.all())) for u in users]
+    return render(request, "tournaments/organisers.html", {"rows": rows})
+
+
+@login_required
+@require_POST
+def organiser_role(request, user_pk):
+    _require_administrator(request.user)
+    target = get_object_or_404(get_user_model(), pk=user_pk, is_active=True)
+    granted = request.POST.get("granted") == "1"
+    roles.organiser_role_set(user=request.user, target=target, granted=granted)
+    messages.success(request, (_("%(u)s is now an organiser.") if granted else
+                               _("%(u)s is no longer an organiser.")) % {"u": target.get_username()})
+    return redirect("manage:organisers")
