@@ -190,9 +190,9 @@ def is_zero_repeat(classes, n):
 
 def embed(classes, rounds, n, budget=20000, limit=1):
     """Map players 0..n-1 to points so that every earlier round (a list of tables of player
-    numbers) is a parallel class of the design. Returns (point of each player, classes used) or
-    None when there is no such map or the search runs out of budget; with `limit` > 1, a list of
-    up to `limit` such maps."""
+    numbers) is a parallel class of the design. Returns a list of up to `limit` such maps, each
+    (point of each player, class of each earlier round); empty when there is none or the search
+    runs out of budget."""
     pair_class = [[-1] * n for _ in range(n)]
     block_of = []
     for ci, cl in enumerate(classes):
@@ -208,10 +208,10 @@ def embed(classes, rounds, n, budget=20000, limit=1):
         for table in rnd:
             for p, q in combinations(table, 2):
                 if met[p][q] >= 0:
-                    return None  # a repeat: not part of any zero-repeat design
+                    return []  # a repeat: not part of any zero-repeat design
                 met[p][q] = met[q][p] = h
     if not rounds:
-        return [(list(range(n)), [])] if limit > 1 else (list(range(n)), [])
+        return [(list(range(n)), [])]
     # Players in an order where each is tied to many placed before it: the search stays narrow.
     order, placed = [], [False] * n
     links = [0] * n
@@ -285,9 +285,7 @@ def embed(classes, rounds, n, budget=20000, limit=1):
         place(0)
     except _OutOfBudget:
         pass
-    if limit > 1:
-        return found
-    return found[0] if found else None
+    return found
 
 
 class _OutOfBudget(Exception):
@@ -307,7 +305,7 @@ def design_rounds(n, k, history_rounds, rounds_left, limit=1):
         if not found:
             continue
         continuations = []
-        for pt, sigma in (found if limit > 1 else [found]):
+        for pt, sigma in found:
             player_at = {x: p for p, x in enumerate(pt)}
             free = [c for i, c in enumerate(classes) if i not in set(sigma)]
             continuations.append([[[player_at[x] for x in block] for block in cl] for cl in free])

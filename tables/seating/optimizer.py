@@ -29,10 +29,10 @@ With one round left, the same search runs on that round alone.
 The search is driven by a seeded random generator and a budget of work, so a seed gives the same
 seating on any machine; the time limit only cuts the search short on a slow machine.
 """
-import heapq
 import time
 
-from .penalties import spread_pairs
+from .moves import conflicts, exchange_costs, join_cost, leave_cost
+from .schedule import Schedule, tally
 
 # Work of one search, in swaps weighed (about a microsecond each in CPython): the search stops
 # there, or at a cost no schedule can beat, so that a seed gives the same result on any machine.
@@ -45,86 +45,6 @@ MAX_MOVERS = 6
 TENURE_MIN, TENURE_SPAN = 2, 3
 # Share of the players swapped at random when a stalled search restarts.
 PERTURB = 0.125
-
-
-class Problem:
-    """One seating problem over `rounds` rounds: players are 0..n-1, every round has `sizes`.
-
-    `base[p][q]` counts earlier meetings, `club` gives a club number or None, `odd_base` earlier
-    seats at off-size tables; the first round also knows the previous winners, players pinned to
-    a table (`fixed0[p]` = table or -1) and, when re-seating a draft, each player's draft table
-    (`anchor[p]`)."""
-
-    def __init__(self, n, sizes, rounds, *, club, base, odd_table, odd_base, weight,
-                 winners=None, fixed0=None, anchor=None):
-        self.n, self.sizes, self.rounds = n, list(sizes), rounds
-        self.T = len(self.sizes)
-        self.base = base
-        self.odd_table = list(odd_table)
-        self.odd_base = list(odd_base)
-        self.winners = list(winners) if winners else [False] * n
-        self.fixed0 = list(fixed0) if fixed0 else [-1] * n
-        self.anchor = list(anchor) if anchor else [-1] * n
-        self.club = list(club)
-        self.wc, self.wr = weight["club"], weight["repeat"]
-        self.wf, self.ww = weight["fives"], weight["winners"]
-        # Moving a player off their draft table weighs just below the first priority.
-        self.wa = max(weight.values()) // 10 or 1
-        wc = self.wc
-        self.C = [[wc if (club[p] is not None and club[p] == club[q] and p != q) else 0 for q in range(n)]
-                  for p in range(n)]
-        top = max((max(row) for row in base), default=0) + rounds + 2
-        self.SQ = [self.wr * m * m for m in range(top)]
-        self.FO = [self.wf * c * c for c in range(max(self.odd_base, default=0) + rounds + 2)]
-
-    # -- figures of a whole schedule -------------------------------------------------------
-    def cost(self, schedule):
-        """Total cost of `schedule` (a list of rounds, each a list of tables of player numbers)."""
-        M = [row[:] for row in self.base]
-        oddc = self.odd_base[:]
-        total = 0
-        for r, tables in enumerate(schedule):
-            for t, table in enumerate(tables):
-                for i, p in enumerate(table):
-                    if self.odd_table[t]:
-                        total += self.FO[oddc[p]]
-                        oddc[p] += 1
-                    if r == 0:
-                        if self.anchor[p] >= 0 and self.anchor[p] != t:
-                            total += self.wa
-                    for q in table[i + 1:]:
-                        total += self.C[p][q] + self.SQ[M[p][q]]
-                        M[p][q] += 1
-                        M[q][p] += 1
-                        if r == 0 and self.winners[p] and self.winners[q]:
-                            total += self.ww
-        return total
-
-    def lower_bound(self):
-        """A cost no schedule can beat: a search reaching it stops."""
-        n, R, sizes, T = self.n, self.rounds, self.sizes, self.T
-        slots = R * sum(s * (s - 1) // 2 for s in sizes)
-        fresh = sum(1 for p in range(n) for q in range(p + 1, n) if not self.base[p][q] and not self.C[p][q])
-        pair_bound = max(0, slots - fresh) * min(self.wc, self.wr)
-        clubs = {}
-        for c in self.club:
-            if c is not None:
-                clubs[c] = clubs.get(c, 0) + 1
-        club_bound = R * self.wc * sum(spread_pairs(k, T) for k in clubs.values())
-        bound = max(pair_bound, club_bound)
-        bound += self.ww * spread_pairs(sum(self.winners), T)
-        odd_seats = sum(s for s, odd in zip(sizes, self.odd_table) if odd)
-        if odd_seats and self.wf:
-            # Separable convex costs: handing out the seats one by one to the cheapest player
-            # is optimal, and every such split can be arranged into rounds.
-            heap = [(self.FO[c], p, c, 0) for p, c in enumerate(self.odd_base)]
-            heapq.heapify(heap)
-            for _ in range(R * odd_seats):
-                cost, p, c, used = heapq.heappop(heap)
-                bound += cost
-                if used + 1 < R:
-                    heapq.heappush(heap, (self.FO[c + 1], p, c + 1, used + 1))
-        return bound
 
 
 def greedy_round(problem, M, oddc, rng, fixed=None):
@@ -160,225 +80,123 @@ def search(problem, start, rng, *, deadline, budget=WORK_BUDGET, frozen=()):
     `frozen` stay as they are.
 
     Returns (best schedule, its cost)."""
-    n, T, R = problem.n, problem.T, len(start)
-    C, SQ, FO = problem.C, problem.SQ, problem.FO
-    odd_table, fixed0, anchor, winners = problem.odd_table, problem.fixed0, problem.anchor, problem.winners
-    wa, ww = problem.wa, problem.ww
-    mem = [[list(t) for t in rnd] for rnd in start]
-    tab = [[0] * n for _ in range(R)]
-    M = [row[:] for row in problem.base]
-    oddc = problem.odd_base[:]
-    for r in range(R):
-        for t, table in enumerate(mem[r]):
-            for p in table:
-                tab[r][p] = t
-                if odd_table[t]:
-                    oddc[p] += 1
-            for i, p in enumerate(table):
-                for q in table[i + 1:]:
-                    M[p][q] += 1
-                    M[q][p] += 1
-    cur = problem.cost(mem)
-    best, best_mem = cur, [[t[:] for t in rnd] for rnd in mem]
-    if T < 2:
-        return best_mem, best
-    lb = problem.lower_bound()
-    tabu = [[0] * (n * T) for _ in range(R)]
-    work = it = since_best = 0
-    movable0 = [fixed0[p] < 0 for p in range(n)]
-    while cur > lb and work < budget:
-        it += 1
+    state = Schedule(problem, start)
+    current = problem.cost(state.rounds)
+    best, best_rounds = current, state.snapshot()
+    if problem.T < 2:
+        return best_rounds, best
+    bound = problem.lower_bound()
+    tabu = Tabu(problem, len(start))
+    work = step = stalled = 0
+    while current > bound and work < budget:
+        step += 1
         if time.perf_counter() > deadline:
             break
-        # A round with conflicts, starting from a random one; costly conflicts (club, repeat,
-        # leaving a draft table) come before the cheap ones (seats at 5-player tables, winners).
-        r0 = rng.randrange(R)
-        confl = soft = None
-        for k in range(R):
-            r = (r0 + k) % R
-            if r in frozen:
-                continue
-            hard, cheap = _conflicts(problem, r, mem[r], M, oddc)
-            work += n
-            if hard:
-                confl = hard
-                break
-            if cheap and soft is None:
-                soft = (r, cheap)
-        if confl is None:
-            if soft is None:
-                break
-            r, confl = soft
-        memr, tabr, tabur = mem[r], tab[r], tabu[r]
-        best_d, moves = None, []
-        aspire = best - cur
-        if len(confl) > MAX_MOVERS:
-            confl = rng.sample(confl, MAX_MOVERS)
-        work += len(confl) * n
-        for p in confl:
-            A = tabr[p]
-            memA = memr[A]
-            othersA = [x for x in memA if x != p]
-            Mp, Cp = M[p], C[p]
-            leave_p = 0
-            for x in othersA:
-                leave_p += Cp[x] + SQ[Mp[x] - 1]
-            oddA = odd_table[A]
-            if r == 0:
-                winA = sum(1 for x in memA if winners[x])
-            for B in range(T):
-                if B == A:
-                    continue
-                memB = memr[B]
-                join_p = 0
-                for y in memB:
-                    join_p += Cp[y] + SQ[Mp[y]]
-                oddB = odd_table[B]
-                tabu_p = tabur[p * T + B] > it
-                if r == 0:
-                    winB = sum(1 for y in memB if winners[y])
-                for q in memB:
-                    if r == 0 and not movable0[q]:
-                        continue
-                    Mq, Cq = M[q], C[q]
-                    d = join_p - Cp[q] - SQ[Mp[q]] - leave_p
-                    for x in othersA:
-                        d += Cq[x] + SQ[Mq[x]]
-                    for y in memB:
-                        if y != q:
-                            d -= Cq[y] + SQ[Mq[y] - 1]
-                    if oddA != oddB:
-                        if oddA:
-                            d += FO[oddc[q]] - FO[oddc[p] - 1]
-                        else:
-                            d += FO[oddc[p]] - FO[oddc[q] - 1]
-                    if r == 0:
-                        if winners[p] != winners[q]:
-                            d += ww * (winB - winA + 1) if winners[p] else ww * (winA - winB + 1)
-                        ap, aq = anchor[p], anchor[q]
-                        if ap >= 0:
-                            d += wa * ((ap != B) - (ap != A))
-                        if aq >= 0:
-                            d += wa * ((aq != A) - (aq != B))
-                    if (tabu_p or tabur[q * T + A] > it) and d >= aspire:
-                        continue
-                    if best_d is None or d < best_d:
-                        best_d, moves = d, [(p, A, q, B)]
-                    elif d == best_d:
-                        moves.append((p, A, q, B))
+        r, movers, spent = _round_to_repair(problem, state, rng, frozen)
+        work += spent
+        if r is None:
+            break
+        if len(movers) > MAX_MOVERS:
+            movers = rng.sample(movers, MAX_MOVERS)
+        work += len(movers) * problem.n
+        delta, moves = _best_swaps(problem, state, r, movers, tabu, step, aspire=best - current)
         if not moves:
             continue
-        p, A, q, B = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
-        _swap(problem, memr, tabr, M, oddc, p, A, q, B)
-        tenure = TENURE_MIN + rng.randrange(TENURE_SPAN + n // 8)
-        tabur[p * T + A] = it + tenure
-        tabur[q * T + B] = it + tenure
-        cur += best_d
-        if cur < best:
-            best, since_best = cur, 0
-            best_mem = [[t[:] for t in rnd] for rnd in mem]
+        p, a, q, b = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        state.swap(r, p, a, q, b)
+        tabu.forbid(r, p, a, q, b, until=step + TENURE_MIN + rng.randrange(TENURE_SPAN + problem.n // 8))
+        current += delta
+        if current < best:
+            best, best_rounds, stalled = current, state.snapshot(), 0
         else:
-            since_best += 1
-            if since_best >= STALL_STEPS:
-                since_best = 0
-                mem = [[t[:] for t in rnd] for rnd in best_mem]
-                mem, tab, M, oddc = _perturb(problem, mem, rng, frozen)
-                cur = problem.cost(mem)
-                tabu = [[0] * (n * T) for _ in range(R)]
-    return best_mem, best
+            stalled += 1
+            if stalled >= STALL_STEPS:
+                stalled = 0
+                state = Schedule(problem, _perturb(problem, best_rounds, rng, frozen))
+                current = problem.cost(state.rounds)
+                tabu = Tabu(problem, len(start))
+    return best_rounds, best
+
+
+class Tabu:
+    """Moves forbidden for a while: `until[r][p * T + t]` is the step from which player p may go
+    back to table t in round r."""
+
+    def __init__(self, problem, rounds):
+        self.tables = problem.T
+        self.until = [[0] * (problem.n * problem.T) for _ in range(rounds)]
+
+    def forbid(self, r, p, a, q, b, *, until):
+        """p just left table a and q table b: neither goes back before `until`."""
+        self.until[r][p * self.tables + a] = until
+        self.until[r][q * self.tables + b] = until
+
+
+def _round_to_repair(problem, state, rng, frozen):
+    """A round with conflicts, starting from a random one; costly conflicts (club, repeat, leaving
+    a draft table) come before the cheap ones (seats at off-size tables, winners together).
+    Returns (round, its conflicting players, work spent), round None when all is clean."""
+    rounds = len(state.rounds)
+    first = rng.randrange(rounds)
+    spent, soft = 0, None
+    for k in range(rounds):
+        r = (first + k) % rounds
+        if r in frozen:
+            continue
+        hard, cheap = conflicts(problem, r, state.rounds[r], state.meetings, state.odd)
+        spent += problem.n
+        if hard:
+            return r, hard, spent
+        if cheap and soft is None:
+            soft = (r, cheap)
+    if soft is None:
+        return None, [], spent
+    return soft[0], soft[1], spent
+
+
+def _best_swaps(problem, state, r, movers, tabu, step, *, aspire):
+    """The cheapest swaps of a mover with a player at another table of round r: (their cost
+    change, [(p, table of p, q, table of q), ...]). Tabu swaps count only when they would beat
+    the best schedule (`aspire`: its cost minus the current one)."""
+    best_delta, moves = None, []
+    forbidden = tabu.until[r]
+    tables = problem.T
+    for p in movers:
+        a = state.table_of[r][p]
+        leave_p = leave_cost(problem, state, r, p)
+        for b in range(tables):
+            if b == a:
+                continue
+            join_p = join_cost(problem, state, r, p, b)
+            p_tabu = forbidden[p * tables + b] > step
+            for q, delta in exchange_costs(problem, state, r, p, a, b, join_p, leave_p):
+                if (p_tabu or forbidden[q * tables + a] > step) and delta >= aspire:
+                    continue
+                if best_delta is None or delta < best_delta:
+                    best_delta, moves = delta, [(p, a, q, b)]
+                elif delta == best_delta:
+                    moves.append((p, a, q, b))
+    return best_delta, moves
 
 
 def frozen_rounds(problem, rounds):
     """Rounds (of a zero-repeat design) without any conflict among themselves and the history:
     kept as they are, so that the next call finds them in its history and continues the design."""
-    M = [row[:] for row in problem.base]
-    oddc = problem.odd_base[:]
-    for tables in rounds:
-        for t, table in enumerate(tables):
-            for i, p in enumerate(table):
-                if problem.odd_table[t]:
-                    oddc[p] += 1
-                for q in table[i + 1:]:
-                    M[p][q] += 1
-                    M[q][p] += 1
-    return {r for r, tables in enumerate(rounds) if not any(_conflicts(problem, r, tables, M, oddc))}
+    meetings, odd = tally(problem, rounds)
+    return {r for r, tables in enumerate(rounds) if not any(conflicts(problem, r, tables, meetings, odd))}
 
 
-def _conflicts(problem, r, tables, M, oddc):
-    """Players of round r who sit somewhere costly and may move: (costly, cheap)."""
-    C, odd_table, fixed0 = problem.C, problem.odd_table, problem.fixed0
-    hard, cheap = [], []
-    for t, table in enumerate(tables):
-        odd = odd_table[t]
-        for p in table:
-            if r == 0 and fixed0[p] >= 0:
-                continue
-            Mp, Cp = M[p], C[p]
-            for x in table:
-                if x != p and (Mp[x] >= 2 or Cp[x]):
-                    hard.append(p)
-                    break
-            else:
-                if r == 0 and problem.anchor[p] >= 0 and problem.anchor[p] != t:
-                    hard.append(p)
-                elif odd and oddc[p] >= 2:
-                    cheap.append(p)
-                elif r == 0 and problem.winners[p] and sum(1 for x in table if problem.winners[x]) > 1:
-                    cheap.append(p)
-    return hard, cheap
-
-
-def _swap(problem, memr, tabr, M, oddc, p, A, q, B):
-    memA, memB = memr[A], memr[B]
-    Mp, Mq = M[p], M[q]
-    for x in memA:
-        if x != p:
-            Mp[x] -= 1
-            M[x][p] -= 1
-            Mq[x] += 1
-            M[x][q] += 1
-    for y in memB:
-        if y != q:
-            Mq[y] -= 1
-            M[y][q] -= 1
-            Mp[y] += 1
-            M[y][p] += 1
-    memA[memA.index(p)] = q
-    memB[memB.index(q)] = p
-    tabr[p], tabr[q] = B, A
-    if problem.odd_table[A] != problem.odd_table[B]:
-        if problem.odd_table[A]:
-            oddc[p] -= 1
-            oddc[q] += 1
-        else:
-            oddc[p] += 1
-            oddc[q] -= 1
-
-
-def _perturb(problem, mem, rng, frozen):
-    """A few random swaps in random rounds, then the derived state rebuilt."""
-    n, T, R = problem.n, problem.T, len(mem)
-    free = [r for r in range(R) if r not in frozen]
-    if T > 1 and free:
-        for _ in range(max(2, int(n * PERTURB))):
+def _perturb(problem, rounds, rng, frozen):
+    """A copy of `rounds` with a few random swaps in random rounds (pinned players stay)."""
+    rounds = [[t[:] for t in tables] for tables in rounds]
+    free = [r for r in range(len(rounds)) if r not in frozen]
+    if problem.T > 1 and free:
+        for _ in range(max(2, int(problem.n * PERTURB))):
             r = rng.choice(free)
-            A, B = rng.sample(range(T), 2)
-            i, j = rng.randrange(len(mem[r][A])), rng.randrange(len(mem[r][B]))
-            p, q = mem[r][A][i], mem[r][B][j]
+            a, b = rng.sample(range(problem.T), 2)
+            i, j = rng.randrange(len(rounds[r][a])), rng.randrange(len(rounds[r][b]))
+            p, q = rounds[r][a][i], rounds[r][b][j]
             if r == 0 and (problem.fixed0[p] >= 0 or problem.fixed0[q] >= 0):
                 continue
-            mem[r][A][i], mem[r][B][j] = q, p
-    tab = [[0] * n for _ in range(R)]
-    M = [row[:] for row in problem.base]
-    oddc = problem.odd_base[:]
-    for r in range(R):
-        for t, table in enumerate(mem[r]):
-            for p in table:
-                tab[r][p] = t
-                if problem.odd_table[t]:
-                    oddc[p] += 1
-            for i, p in enumerate(table):
-                for q in table[i + 1:]:
-                    M[p][q] += 1
-                    M[q][p] += 1
-    return mem, tab, M, oddc
+            rounds[r][a][i], rounds[r][b][j] = q, p
+    return rounds

@@ -1,6 +1,7 @@
 """Late arrivals and drop-outs before a round is published: seat who is present now, changing the
 draft least (seed 003: a draw, once made, is not changed more than needed)."""
-from .methods import Context, optimise
+from .context import Context
+from .methods import optimise
 from .model import SeatingError
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tables.seating import methods, optimizer
+from tables.seating import context, optimizer
 from tables.seating.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -190,7 +190,7 @@ class _Clock:
 def test_contract_stops_the_search_at_the_time_limit(monkeypatch):
     """The time limit only cuts the search short (speed itself is measured by bench/)."""
     clock, search_clock = _Clock(), _Clock()
-    monkeypatch.setattr(methods, "time", clock)
+    monkeypatch.setattr(context, "time", clock)
     monkeypatch.setattr(optimizer, "time", search_clock)
     players = [{"id": f"P{i:02d}"} for i in range(60)]
     history = [[f"P{(i * 7 + j * 13 + r) % 60:02d}" for j in range(4)] for r in range(30) for i in range(15)]

@@ -45,7 +45,7 @@ def test_embed_finds_relabelled_rounds_of_a_design():
     perm = list(range(25))
     random.Random(3).shuffle(perm)
     history = [[[perm[x] for x in b] for b in classes[i]] for i in (4, 1, 2)]
-    pt, sigma = embed(classes, history, 25)
+    [(pt, sigma)] = embed(classes, history, 25)
     assert len(set(sigma)) == 3 and sorted(pt) == list(range(25))
     rest = design_rounds(25, 5, history, 3)
     assert len(rest) == 3
@@ -53,7 +53,14 @@ def test_embed_finds_relabelled_rounds_of_a_design():
 
 
 def test_embed_rejects_history_with_a_repeat():
-    assert embed(affine_plane(4), [[[0, 1, 2, 3]], [[0, 1, 4, 5]]], 16) is None
+    assert embed(affine_plane(4), [[[0, 1, 2, 3]], [[0, 1, 4, 5]]], 16) == []
+
+
+def test_embed_returns_a_list_of_maps_whatever_the_limit():
+    classes = affine_plane(4)
+    assert embed(classes, [], 16) == [(list(range(16)), [])]
+    one, several = embed(classes, [classes[0]], 16), embed(classes, [classes[0]], 16, limit=3)
+    assert len(one) == 1 and len(several) == 3 and several[0] == one[0]
 
 
 @pytest.mark.parametrize("n, k, rounds", [(16, 4, 5), (25, 5, 6), (28, 4, 9), (30, 5, 6)])

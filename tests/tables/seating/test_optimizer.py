@@ -1,7 +1,8 @@
 import random
 
 from tables.seating import SeatingRequest, seat_round
-from tables.seating.optimizer import Problem, greedy_round, search
+from tables.seating.optimizer import greedy_round, search
+from tables.seating.problem import Problem
 from tables.seating.penalties import weights
 
 from .helpers import play, roster, total_repeats
