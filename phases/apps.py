@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class PhasesConfig(AppConfig):
     name = "phases"
     verbose_name = _("Tournament formats")
+
+    def ready(self):
+        # The public standings page (tables app, below this one) leads with the final order or the
+        # knockout's progress (SCORING.md section 6, 4.13).
+        from phases.public import standings_lead
+        from tables import standings_views
+        standings_views.register_lead(standings_lead)

@@ -68,9 +68,9 @@ def phases_overview(tournament):
     return views
 
 
-def games_by_round(tournament):
+def games_by_round(tournament, published_only=False):
     """Reported games by round number (engine Game objects), and the tournament-level penalties."""
-    games, totals = tournament_games(tournament)
+    games, totals = tournament_games(tournament, published_only=published_only)
     by_round = defaultdict(list)
     for game in games:
         by_round[game.round].append(game)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 from scoring.numeric import shown
 from tables.models import Seat
 from tables.selectors import tournament_standings
+from tables.standings_views import standings_lead
 from tournaments.rules import tournament_for_organiser
 from tournaments.transfer import tournament_export_json
 
@@ -65,6 +66,10 @@ def _csv_download(request, filename):
     return response, SafeCsvWriter(response, csv_format(request))
 
 
+def _phase_label(phase):
+    return {"final": _("final"), "finalina": _("finalina")}.get(phase, _("qualifying"))
+
+
 @login_required
 @require_GET
 def standings_csv(request, pk):
@@ -72,11 +77,21 @@ def standings_csv(request, pk):
     result = tournament_standings(tournament)
     response, writer = _csv_download(request, f"classifica-{tournament.pk}.csv")
     medals = result.shows_medals
-    writer.writerow([_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
+    lead = standings_lead(tournament)
+    final = {row.registration.pk: row for row in lead.final_rows} if lead is not None else {}
+    rows = result.rows
+    if final:
+        # SCORING.md section 6: the final order first, then everyone else in qualifying order.
+        order = {reg_id: i for i, reg_id in enumerate(final)}
+        rows = sorted(rows, key=lambda r: order.get(r.registration_id, len(order)))
+    writer.writerow(([_("Final position"), _("Decided by")] if final else [])
+                    + [_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
                     + ([_("%(n)s° places") % {"n": n} for n in result.medal_places] if medals else [])
                     + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
-    for r in result.rows:
-        writer.writerow([r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
+    for r in rows:
+        decided = final.get(r.registration_id)
+        writer.writerow(([decided.position, _phase_label(decided.phase)] if decided else [None, None] if final else [])
+                        + [r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
                         + (list(r.medals) if medals else [])
                         + [None if p is None else shown(p) for p in r.rounds])
     return response

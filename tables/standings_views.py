@@ -23,6 +23,31 @@ from tables.selectors import tournament_standings
 from tournaments.models import AuditLog, Registration, Tournament
 from tournaments.rules import tournament_for_public
 
+# What leads the page in a tournament with phases (after a final, the final order; a knockout's
+# progress), provided by the app of tournament formats, which sits above this one.
+_LEAD_PROVIDERS = []
+
+
+def register_lead(provider):
+    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
+    if provider not in _LEAD_PROVIDERS:
+        _LEAD_PROVIDERS.append(provider)
+
+
+def standings_lead(tournament, published_only=False):
+    for provider in _LEAD_PROVIDERS:
+        lead = provider(tournament, published_only=published_only)
+        if lead is not None:
+            return lead
+    return None
+
+
+def _final_to_play(tournament):
+    """A final planned and not closed yet: the page keeps refreshing until its order is in."""
+    return bool(tournament.format_preset) and (tournament.phases.filter(kind="final").exists()
+            and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())
+
+
 # Computed standings are kept this long in Django's cache, under the version of the audit log.
 STANDINGS_CACHE_SECONDS = 15 * 60
 
@@ -83,7 +108,8 @@ def _standings_table(request, tournament, context):
            f"{context['poll_seconds']}")
     html = cache.get(key)
     if html is None:
-        context = {**context, "standings": cached_standings(request, tournament)}
+        context = {**context, "standings": cached_standings(request, tournament),
+                   "lead": standings_lead(tournament)}
         html = render_to_string("tables/standings.html#standings-table", context, request)
         cache.set(key, html, STANDINGS_CACHE_SECONDS)
     return mark_safe(html)  # rendered here from the template; a cache backend may not keep the type
@@ -97,7 +123,8 @@ def standings(request, pk):
     provisional = _provisional(request, tournament)
     status = _status(tournament, provisional)
     context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
-               "poll": provisional or status != "final", "poll_seconds": settings.STANDINGS_POLL_SECONDS}
+               "poll": provisional or status != "final" or _final_to_play(tournament),
+               "poll_seconds": settings.STANDINGS_POLL_SECONDS}
     table = _standings_table(request, tournament, context)
     if request.htmx:
         return HttpResponse(table)
@@ -147,8 +174,36 @@ def standings_json(request, pk):
     """Published standings for club websites: only rounds whose standings the organiser published."""
     tournament = tournament_for_public(pk)
     result = tournament_standings(tournament, published_only=True)
-    data = [_json_row(result, r) for r in result.rows]
+    lead = standings_lead(tournament, published_only=True)
+    if lead is not None and lead.kind == "knockout":
+        data = [_knockout_json_row(r) for r in lead.knockout_rows]
+    else:
+        data = [_json_row(result, r) for r in result.rows]
+        if lead is not None and lead.final_rows:
+            data = _with_final(data, result, lead)
     return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+def _with_final(data, result, lead):
+    """SCORING.md section 6: after the final the rows follow the final order; `position` is the
+    final position, `decided_by` "final", "finalina" or "qualifying", `rank` stays the qualifying rank."""
+    by_reg = {r.registration_id: row for r, row in zip(result.rows, data)}
+    out = []
+    for final in lead.final_rows:
+        reg = final.registration
+        row = by_reg.get(reg.pk) or {"rank": None, "player": reg.player.full_name,
+                                     "club": reg.player.club.name if reg.player.club else "", "total": None,
+                                     "rounds": []}
+        out.append({"position": final.position, "decided_by": final.phase, **row})
+    return out
+
+
+def _knockout_json_row(r):
+    """A knockout (SCORING.md 4.13): who is still in, the phase reached or lost, the final position."""
+    status = "second_chance" if r.waiting_second_chance else "in" if r.still_in else "out"
+    return {"position": r.position, "player": r.registration.player.full_name,
+            "club": r.registration.player.club.name if r.registration.player.club else "",
+            "status": status, "phase": r.phase}
 
 
 def _json_row(result, r):

@@ -1,0 +1,46 @@
+import pytest
+from django.urls import reverse
+
+from phases import draw
+from phases import services as phase_services
+from tables import services as table_services
+from tests.formats.helpers import play, players, strength_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_public_standings_lead_with_the_final_then_link_the_qualifying(live_server, phone, shot, tournament,
+                                                                       organiser):
+    tournament.formula = "punti_tavolo"
+    tournament.dispute_window_minutes = 0
+    tournament.save()
+    regs = players(tournament, 8)
+    strength = strength_of(regs)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
+    qualifying, final = tournament.phases.order_by("order")
+    for seed in range(3):
+        play(draw.phase_draw(user=organiser, phase=qualifying, seed=seed), strength, organiser)
+    play(draw.phase_draw(user=organiser, phase=final), {pk: 20 - s for pk, s in strength.items()}, organiser)
+    for rnd in tournament.rounds.all():
+        table_services.standings_publish(user=organiser, rnd=rnd)
+    page = phone
+    page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+    assert page.inner_text("#lead-status") == "Classifica definitiva"
+    assert "P03" in page.locator("#final-standings tbody tr").first.inner_text()
+    shot(page, "60-standings-final-first")
+    page.click("#qualifying-link")
+    assert page.url.endswith("#qualifying")
+    assert page.console_errors == []
+
+
+def test_public_standings_of_a_knockout_show_who_is_still_in(live_server, phone, shot, tournament, organiser):
+    regs = players(tournament, 16)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
+    first = tournament.phases.order_by("order").first()
+    play(draw.phase_draw(user=organiser, phase=first, seed=3), strength_of(regs), organiser)
+    page = phone
+    page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+    assert page.locator("#knockout-standings tr.is-in").count() == 4
+    assert page.locator("#knockout-standings tr.is-out").count() == 12
+    shot(page, "61-standings-knockout")
+    assert page.console_errors == []
