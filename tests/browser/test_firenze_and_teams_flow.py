@@ -45,6 +45,9 @@ def test_firenze_knockout_on_a_phone(live_server, phone, login, shot, organiser,
     page.click(".result-form button[type=submit]")
     page.wait_for_selector("#firenze-result")
     shot(page, "firenze-02-sheet-saved")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot(page, "firenze-02b-sheet-saved-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
     first = page.locator("#firenze-result li").first.inner_text()
     assert weakest.registration.player.last_name in first and "480,5" in first  # 420 + 40 + 20.5, Italian decimals
     # The other tables by table points.
@@ -118,4 +121,6 @@ def test_a_2vs2_day_on_a_phone(live_server, phone, login, shot, organiser, arbit
     assert "−2" in text
     assert "ricorsi fino alle" in page.inner_text(".status-badge")
     assert len(made) == 4
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot(page, "teams-03-standings-desktop")
     assert page.console_errors == []
