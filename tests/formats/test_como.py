@@ -3,7 +3,8 @@ from django.urls import reverse
 
 from tables import services
 from tests.factories import report, seat_round
-from tests.formats.helpers import players
+from tables.selectors import tournament_standings
+from tests.formats.helpers import players, report_by_strength
 
 
 def _apply_como(client, tournament):
@@ -51,3 +52,24 @@ def test_como_correctives_apply_to_the_tables_not_of_five(client_for, tournament
     assert rows["P06"] == [18.0, 72.0]    # 30 x 3/5, then 60 x 6/5
     assert rows["P08"] == [60.0, 24.0]    # RisiKo! 100 x 3/5, then 20 x 6/5
     assert rows["P10"] == [0.0, 6.0]
+
+
+def test_the_como_evening_drawn_from_the_format_page_seats_the_top_5_at_table_1(client_for, tournament, organiser):
+    """Seed 000 rule 4: 11 present, from the second evening table 1 is exactly the top 5 of the
+    standings (never a table of 6), the other 6 play at the other tables."""
+    regs = players(tournament, 11)
+    client = client_for(organiser)
+    tournament = _apply_como(client, tournament)
+    strength = {r.pk: 11 - i for i, r in enumerate(regs)}
+    for evening in range(2):
+        response = client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "draw"]))
+        assert response.status_code == 302
+        client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "publish"]))
+        rnd = tournament.rounds.order_by("-number").first()
+        if evening == 0:
+            report_by_strength(rnd, strength)
+            client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
+    top = [row.registration_id for row in tournament_standings(tournament).rows[:5]]
+    tables = [[s.registration_id for s in t.seats.all()] for t in rnd.tables.order_by("number")]
+    assert sorted(tables[0]) == sorted(top)
+    assert sorted(len(t) for t in tables[1:]) in ([6], [3, 3])
