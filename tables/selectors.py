@@ -59,7 +59,19 @@ def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=
         request["plan"] = fixed_plan
     if pinned:
         request["pinned"] = pinned
+    previous = previous_by_place(tournament, number - 1) if number > 1 else []
+    if previous:
+        # The greek method moves players on from these tables; every method keeps their winners apart.
+        request["previous"] = previous
     return request
+
+
+def previous_by_place(tournament, number):
+    """The reported tables of round `number`, each as registration ids (strings) in place order,
+    the winner first (SEATING.md sections 2 and 3.4)."""
+    games, _totals = tournament_games(tournament)
+    return [[str(seat.player) for seat in sorted(game.placement.seats, key=lambda seat: seat.rank)]
+            for game in games if game.round == number]
 
 
 def player_names(tournament):

@@ -18,3 +18,16 @@ def test_the_top_five_of_the_standings_sit_at_table_one_with_eleven_present(tour
     # Players tied at the cut are drawn among: nobody outside table 1 ranks above anyone in it.
     assert max(rank[r] for r in tables[0]) <= min(rank[r] for r in tables[1])
     assert [len(t) for t in tables] == [5, 6]
+
+
+def test_the_greek_draw_moves_players_on_from_the_previous_round(tournament, organiser):
+    """Seed-free rule of SEATING.md section 2: each winner stays, the 2nd moves one table on, the 3rd two..."""
+    regs = [RegistrationFactory(tournament=tournament, present=True) for _ in range(12)]
+    first = seat_round(tournament, [regs[:4], regs[4:8], regs[8:]])
+    for table in first.tables.order_by("number"):
+        report(table, [(40,), (30,), (20,), (10,)])
+    services.round_close(user=organiser, rnd=first)
+    rnd = services.round_create(user=organiser, tournament=tournament, method="greek", seed=1)
+    tables = [set(t.seats.values_list("registration_id", flat=True)) for t in rnd.tables.order_by("number")]
+    place = {r.pk: (i // 4, i % 4) for i, r in enumerate(regs)}  # (table, place) in round 1
+    assert tables == [{r.pk for r in regs if (place[r.pk][0] + place[r.pk][1]) % 3 == t} for t in range(3)]
