@@ -44,3 +44,23 @@ def test_public_standings_of_a_knockout_show_who_is_still_in(live_server, phone,
     assert page.locator("#knockout-standings tr.is-out").count() == 12
     shot(page, "61-standings-knockout")
     assert page.console_errors == []
+
+
+def test_medagliere_standings_show_the_medals_on_the_phone(live_server, phone, shot, tournament, organiser):
+    tournament.formula = "medagliere"
+    tournament.save()
+    regs = players(tournament, 10)
+    strength = strength_of(regs)
+    for seed in range(2):
+        rnd = table_services.round_create(user=organiser, tournament=tournament, seed=seed)
+        play(rnd, strength, organiser)
+    page = phone
+    page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+    assert page.locator("#standings thead th.medal-col").count() == 5
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    shot(page, "62-standings-medagliere")
+    page.click(f"text={regs[0].player.full_name}")
+    assert page.locator(".medal-count").count() == 5
+    shot(page, "63-player-medals")
+    assert page.console_errors == []
