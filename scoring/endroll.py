@@ -81,17 +81,30 @@ def roll_order(order, events) -> RollOrder:
     one is the last player of the table) after `events`: (player, kind) in the order they happened,
     kind "roll", "skip" (conquered 3 or more territories: no roll) or "out" (eliminated).
 
-    Seed 004: the roll goes round starting from the last player of the table. Casebook: if the last
-    player is eliminated, the first to roll is the player before them (before that one, if also out);
-    if the last player is eliminated after rolling at least once, the player before them starts the
-    next extra round (rolls with the sums the last player would have rolled with)."""
+    Seed 004: the roll goes round starting from the last player of the table; an extra round starts
+    each time the turn comes back to the player who rolled first (Lariana, seed 000 art. 44.1: the
+    player whose turn it was when time ran out; the arbiter records who rolls first). Casebook: if
+    the last player is eliminated, the first to roll is the player before them (before that one, if
+    also out); if the player who starts the rounds is eliminated after rolling at least once, the
+    player before them starts the next extra round (rolls with the sums the other would have)."""
     order = list(order)
     out, extra_rounds = set(), []
-    extra, current, last_turn = 0, set(), None
+    extra, current, last_turn, first = 0, set(), None, None
+
+    def alive():
+        return [p for p in order if p not in out]
+
+    def before(player):
+        """The player still in the game who plays just before `player`."""
+        start = order.index(player)
+        return next((order[(start - k) % len(order)] for k in range(1, len(order) + 1)
+                     if order[(start - k) % len(order)] not in out), None)
 
     def anchor():
-        alive = [p for p in order if p not in out]
-        return alive[-1] if alive else None
+        if first is not None:
+            return first
+        players = alive()
+        return players[-1] if players else None
 
     def round_of(player):
         if extra == 0:
@@ -107,19 +120,23 @@ def roll_order(order, events) -> RollOrder:
             raise InvalidParams(f"player {player!r} is not at the table", field="player")
         if kind == "out":
             out.add(player)
+            if player == first:
+                first = before(player)
             extra_rounds.append(None)
             continue
+        if first is None:
+            first = player
         number = round_of(player)
         if number != extra:
             extra, current = number, set()
         current.add(player)
         extra_rounds.append(extra)
         last_turn = player
-    alive = [p for p in order if p not in out]
-    if not alive:
+    players = alive()
+    if not players:
         following = None
     elif last_turn is None:
-        following = alive[-1]
+        following = anchor()
     else:
         start = order.index(last_turn)
         following = next(order[(start + k) % len(order)] for k in range(1, len(order) + 1)

@@ -29,7 +29,8 @@ INSTRUCTIONS = {
                             "round each player, at the end of their turn, rolls two dice. A player who "
                             "conquered 3 or more territories in the turn does not roll."),
     "lariana": gettext_lazy("When time runs out, play 3 more rounds (the one in progress included); then each "
-                            "player, at the end of their turn, rolls two dice."),
+                            "player, at the end of their turn, rolls two dice, starting with the player whose "
+                            "turn it was when time ran out: choose them for the first roll."),
     "firenze": gettext_lazy("When time runs out, the players finish the round in progress; then the arbiter "
                             "rolls one die at the end of every round."),
 }

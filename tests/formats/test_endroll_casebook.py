@@ -93,3 +93,17 @@ def test_an_eliminated_player_cannot_roll_and_the_last_one_left_ends_the_game(pa
     assert response.context["out_form"].non_field_errors() == [
         "Only one player would be left: the game is over, enter the table's result."]
     assert EndRoll.objects.filter(eliminated=True).count() == 2
+
+
+def test_lariana_rounds_start_with_the_player_chosen_for_the_first_roll(page, four, tournament):
+    """Seed 000 art. 44.1: time ran out during the 2nd player's turn; after the 3 rounds they roll
+    first, and the round goes on until their turn comes back (4, then 4 or 7)."""
+    tournament.end_roll_variant = "lariana"
+    tournament.save()
+    get, post = page
+    for reg in (four[1], four[2], four[3], four[0]):
+        assert post(form="roll", registration=reg.pk, roll=9).status_code == 302
+    response = get()
+    assert _next(response) == ("Roll of Bea Bassi", 2)
+    assert response.context["state"].ending == "4 or 7"
+    assert [r.extra_round for r in EndRoll.objects.order_by("pk")] == [1, 1, 1, 1]

@@ -93,3 +93,17 @@ def test_roll_order_skips_a_player_out_in_the_middle_of_the_order():
     state = roll_order(ORDER, [("4", "roll"), ("2", "out")])
     assert state.next_player == "1"
     assert roll_order(ORDER, [("4", "roll"), ("2", "out"), ("1", "roll")]).next_player == "3"
+
+
+def test_roll_order_lariana_rounds_start_with_whoever_rolled_first():
+    """Seed 000 art. 44.1: the extra round starts with the player whose turn it was when time ran
+    out (here the 2nd): it ends with the 1st, and the 2nd starts the next one."""
+    from scoring.endroll import roll_order
+    state = roll_order(ORDER, [("2", "roll"), ("3", "roll"), ("4", "roll"), ("1", "roll")])
+    assert state.extra_rounds == (1, 1, 1, 1)
+    assert (state.next_player, state.next_extra_round) == ("2", 2)
+    # The first roller out: the player before them starts the next extra round.
+    state = roll_order(ORDER, [("2", "roll"), ("3", "roll"), ("2", "out")])
+    assert (state.next_player, state.next_extra_round) == ("4", 1)
+    state = roll_order(ORDER, [("2", "roll"), ("3", "roll"), ("4", "roll"), ("2", "out")])
+    assert (state.next_player, state.next_extra_round) == ("1", 2)
