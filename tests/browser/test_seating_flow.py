@@ -2,7 +2,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Round, Seat
-from tests.factories import ClubFactory, RegistrationFactory
+from tests.factories import ClubFactory, RegistrationFactory, seat_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,4 +44,33 @@ def test_organiser_draws_swaps_two_players_and_publishes(live_server, phone, log
     expect(page.locator("#tables .table-card")).to_have_count(1)
     assert "Tavolo 2" in page.inner_text("#tables .table-card")
     shot(page, "35-public-find-table")
+    assert page.console_errors == []
+
+
+@pytest.fixture
+def desktop(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="it-IT")
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.console_errors = errors
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_preview_says_why_club_mates_share_a_table(live_server, login, shot, tournament, request, device):
+    lario = ClubFactory(name="Lario")
+    mates = [RegistrationFactory(tournament=tournament, present=True, player__club=lario,
+                                 player__first_name="Socio", player__last_name=f"L{i}") for i in range(3)]
+    others = [RegistrationFactory(tournament=tournament, present=True) for _ in range(5)]
+    seat_round(tournament, [mates + others[:1], others[1:]], status="draft")
+    page = request.getfixturevalue(device)
+    login(page, "olga")
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/turni/1/")
+    assert page.inner_text("#club-note") == (
+        "3 coppie di giocatori dello stesso club siedono allo stesso tavolo. Lario ha 3 giocatori per 2 tavoli. "
+        "1 coppia non si può evitare. Altre 2 si potrebbero evitare: scambia i giocatori per separarli.")
+    shot(page, f"36-club-note-{device}")
     assert page.console_errors == []
