@@ -24,6 +24,15 @@ KNOCKOUT_DECISIONS = (
     gettext_lazy("A published knockout draw is not changed: a swap or a move asks for a confirmation that names "
                  "the players and tables it changes, and is logged."),
 )
+FINAL_LEADS = gettext_lazy(
+    "After the final (and the finalina) the public standings page, its JSON and the CSV export lead with the "
+    "final order, then the qualifying ranking; the page says \"definitive\" once every round is closed, its "
+    "standings published and the dispute window over.")
+KNOCKOUT_PAGE = gettext_lazy(
+    "The public standings page shows no points ranking: who is still in, and the game in which each player "
+    "went out; after the final, the final order, then by the game lost (later first) and the place at that "
+    "table.")
+TIES_BY_NAME = gettext_lazy("Players sharing a rank are listed by surname, then first name.")
 FINAL_SIZE = 4  # seed 004: "una finale fra i primi 4 della classifica"; the finalina takes 5th-8th
 COMO_MIN_PRESENT_FOR_TOP_TABLE = 9  # seed 000 rule 4
 
@@ -51,27 +60,35 @@ class Preset:
 PRESETS = {
     "sum3": Preset(3, (3, 3), 0, (0, 1), help=gettext_lazy(
         "Seed 004, one-day tournaments: 3 games, points summed; optionally only the 2 best count (1 discard).")),
-    "sum3_final": Preset(3, (3, 3), 0, (0, 1), final="yes", help=gettext_lazy(
+    "sum3_final": Preset(3, (3, 3), 0, (0, 1), final="yes", decisions=(FINAL_LEADS, TIES_BY_NAME), help=gettext_lazy(
         "Seed 004: 3 games, then a final among the top 4 of the standings.")),
-    "semis16": Preset(2, (2, 2), final="yes", semifinals=True,
+    "semis16": Preset(2, (2, 2), final="yes", semifinals=True, decisions=(FINAL_LEADS, TIES_BY_NAME),
                       tournament_settings={"formula": "bonus50"}, help=gettext_lazy(
         "Seed 004, two-day tournaments: 2 games (table points + bonus 50), semifinals of the top 16, final. "
         "With fewer than 32 players: the 1st straight to the final and 3 semifinals of 2nd-12th, or the top 2 "
         "and 2 semifinals of 3rd-10th; one finalist per semifinal.")),
     "evenings_final": Preset(5, (4, 6), 1, (1, 2), discards_optional=True, final="yes", finalina=True,
+                             decisions=(gettext_lazy("\"Possibilità di scartare\": discarding is an option, so "
+                                                     "0 discards is allowed."), FINAL_LEADS, TIES_BY_NAME),
                              help=gettext_lazy(
         "Seed 004, a few evenings: 4 to 6 games with the option of discarding 1 or 2 results (0 is allowed), a "
         "final of the top 4 and optionally a finalina of 5th-8th.")),
-    "championship": Preset(8, (8, 30), 2, (2, 10), discards_optional=True, final="optional", help=gettext_lazy(
+    "championship": Preset(8, (8, 30), 2, (2, 10), discards_optional=True, final="optional", decisions=(
+        gettext_lazy("\"Possibilità di scartare almeno 2 risultati\": no discard, or 2 or more; never 1."),
+        FINAL_LEADS, TIES_BY_NAME), help=gettext_lazy(
         "Seed 004, championship: at least 8 evenings with the option of discarding at least 2 results (0 is "
         "allowed; 1 is not), optionally a final of the top 4.")),
-    "knockout": Preset(knockout=True, decisions=KNOCKOUT_DECISIONS, help=gettext_lazy(
+    "knockout": Preset(knockout=True, decisions=KNOCKOUT_DECISIONS + (KNOCKOUT_PAGE,), help=gettext_lazy(
         "Seed 004, knockout without second chance (64-125 players): only the table winners go on, "
         "semifinals, final.")),
-    "knockout_second_chance": Preset(knockout=True, second_chance=True, decisions=KNOCKOUT_DECISIONS, help=gettext_lazy(
+    "knockout_second_chance": Preset(knockout=True, second_chance=True, decisions=KNOCKOUT_DECISIONS + (KNOCKOUT_PAGE,),
+                                     help=gettext_lazy(
         "Seed 004, knockout with second chance (37-69 players): the losers of the first game play a second "
         "one; the winners of both go to the semifinals, then the final.")),
-    "como": Preset(4, (4, 4), end_roll="lariana", tournament_settings={
+    "como": Preset(4, (4, 4), end_roll="lariana", decisions=(
+        gettext_lazy("Seed 000 plays timed games with its own end roll (art. 44.1, Lariana): the format sets it; "
+                     "the organiser may choose another below."),
+        TIES_BY_NAME), tournament_settings={
         "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
         "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(
         "Seed 000: 4 evenings at tables of 5; table 1 = the top 5 of the standings when at least 9 are "

@@ -22,6 +22,8 @@ def test_a_championship_discards_none_or_at_least_two(client_for, tournament, or
         "form": "format", "preset": "championship", "discards": "1"})
     assert response.status_code == 400
     assert response.context["form"].errors == {"discards": ["This format discards 0 or 2 to 7 results."]}
+    decisions = response.content.decode().split('id="decisions-championship">')[1].split("</span>")[0]
+    assert "no discard, or 2 or more; never 1." in decisions
 
 
 def _edit(client, tournament, **changes):

@@ -52,6 +52,8 @@ def test_after_the_final_the_standings_page_leads_with_the_final_order(client_fo
     order = [lead.index(f"{r.player.full_name}<") for r in (regs[3], regs[2], regs[1], regs[0], regs[4])]
     assert order == sorted(order)
     assert 'href="#qualifying"' in lead
+    formats = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode()
+    assert "lead with the final order" in formats.split('id="decisions-sum3_final">')[1].split("</span>")[0]
     qualifying = html[html.index('id="qualifying"'):]
     assert qualifying.index(regs[0].player.full_name) < qualifying.index(regs[3].player.full_name)
     # The auto-refresh swaps the same block, final first.
