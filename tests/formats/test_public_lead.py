@@ -91,6 +91,7 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     html = page.content.decode()
     assert 'id="knockout-standings"' in html and "Knockout in play" in html
     assert 'class="list standings' not in html          # no conversion-150 ranking
+    assert "Conversion 150" not in html
     lead = html[html.index('id="knockout-standings"'):]
     still_in = lead.count('<span class="badge ok">still in</span> Knockout game 1')
     went_out = lead.count("out in Knockout game 1")
