@@ -3,6 +3,7 @@ eliminated, players who conquered 3 or more territories (SCORING.md section 10).
 import datetime
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -51,6 +52,8 @@ def test_the_page_shows_whose_roll_it_is_and_goes_round_from_the_last_player(pag
     post(form="roll", registration=four[2].pk, roll=8)
     assert _next(get()) == ("Roll of Dario Dini", 2)
     assert [(r.extra_round, r.roll) for r in EndRoll.objects.order_by("pk")] == [(1, 9), (1, None), (1, 8), (1, 8)]
+    public = Client().get(reverse("public:clock", args=[four[0].tournament_id])).content.decode()
+    assert "roll of Dario Dini" in public
 
 
 def test_last_player_eliminated_before_the_rolls_the_one_before_rolls_first(page, four):

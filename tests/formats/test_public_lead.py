@@ -110,3 +110,22 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     assert "Definitive standings" in lead
     assert lead.index('<span class="badge ok">winner</span>') < lead.index("out in Final")
     assert lead.count("out in Final") == 3 and lead.count("out in Knockout game 1") == 12
+
+
+def test_a_finalina_places_5th_to_8th_on_the_standings_page(client_for, tournament, organiser):
+    tournament.formula = "punti_tavolo"
+    tournament.save()
+    regs = players(tournament, 10)
+    strength = strength_of(regs)
+    client = client_for(organiser)
+    client.post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "evenings_final", "games": "4", "discards": "0", "finalina": "on"})
+    tournament.refresh_from_db()
+    for _i in range(4):
+        _play_phase_round(client, tournament, 1, strength)
+    _play_phase_round(client, tournament, 2, {pk: 20 - s for pk, s in strength.items()})
+    lead = Client().get(reverse("public:standings", args=[tournament.pk])).context["lead"]
+    assert [(r.position, r.phase, r.registration.pk) for r in lead.final_rows] == [
+        (1, "final", regs[3].pk), (2, "final", regs[2].pk), (3, "final", regs[1].pk), (4, "final", regs[0].pk),
+        (5, "finalina", regs[7].pk), (6, "finalina", regs[6].pk), (7, "finalina", regs[5].pk),
+        (8, "finalina", regs[4].pk), (9, "qualifying", regs[8].pk), (10, "qualifying", regs[9].pk)]
