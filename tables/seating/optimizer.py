@@ -47,29 +47,28 @@ TENURE_MIN, TENURE_SPAN = 2, 3
 PERTURB = 0.125
 
 
-def greedy_round(problem, M, oddc, rng, fixed=None):
-    """One round seated player by player at the cheapest table with room: a starting point."""
-    n, T, sizes = problem.n, problem.T, problem.sizes
-    C, SQ, FO, odd = problem.C, problem.SQ, problem.FO, problem.odd_table
-    tables = [[] for _ in range(T)]
-    fixed = fixed or [-1] * n
-    for p in range(n):
+def greedy_round(problem, meetings, odd, rng, fixed=None):
+    """One round seated player by player (in random order) at the table with room where their
+    club mates, meetings and off-size seats cost least: a starting point for the search."""
+    fixed = fixed or [-1] * problem.n
+    tables = [[] for _ in range(problem.T)]
+    for p in range(problem.n):
         if fixed[p] >= 0:
             tables[fixed[p]].append(p)
-    order = [p for p in range(n) if fixed[p] < 0]
+    order = [p for p in range(problem.n) if fixed[p] < 0]
     rng.shuffle(order)
     for p in order:
-        Mp, Cp = M[p], C[p]
+        met, club = meetings[p], problem.C[p]
         best, choice = None, []
-        for t in range(T):
-            if len(tables[t]) >= sizes[t]:
+        for t, table in enumerate(tables):
+            if len(table) >= problem.sizes[t]:
                 continue
-            c = FO[oddc[p]] if odd[t] else 0
-            for x in tables[t]:
-                c += Cp[x] + SQ[Mp[x]]
-            if best is None or c < best:
-                best, choice = c, [t]
-            elif c == best:
+            cost = problem.FO[odd[p]] if problem.odd_table[t] else 0
+            for x in table:
+                cost += club[x] + problem.SQ[met[x]]
+            if best is None or cost < best:
+                best, choice = cost, [t]
+            elif cost == best:
                 choice.append(t)
         tables[rng.choice(choice)].append(p)
     return tables

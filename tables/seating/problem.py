@@ -30,6 +30,8 @@ class Problem:
         self.wf, self.ww = weight["fives"], weight["winners"]
         # Moving a player off their draft table weighs just below the first priority.
         self.wa = max(weight.values()) // 10 or 1
+        # Price tables: C[p][q] is the club weight when p and q are club mates, SQ[m] the cost of a
+        # pair's (m+1)-th meeting ((k-1)**2 for the k-th), FO[c] that of a (c+1)-th off-size seat.
         wc = self.wc
         self.C = [[wc if (club[p] is not None and club[p] == club[q] and p != q) else 0 for q in range(n)]
                   for p in range(n)]
