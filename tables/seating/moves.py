@@ -10,24 +10,24 @@ def conflicts(problem, r, tables, meetings, odd):
     mate or a repeat at the table, or (first round) away from the draft table; cheap: a repeated
     seat at an off-size table, or (first round) two previous winners together."""
     first = r == 0
+    clubs, fixed, anchor, winners = problem.C, problem.fixed0, problem.anchor, problem.winners
     hard, cheap = [], []
     for t, table in enumerate(tables):
         off_size = problem.odd_table[t]
-        winners_here = sum(1 for x in table if problem.winners[x]) if first else 0
         for p in table:
-            if first and problem.fixed0[p] >= 0:
+            if first and fixed[p] >= 0:
                 continue
-            met, club = meetings[p], problem.C[p]
+            met, club = meetings[p], clubs[p]
             for x in table:
                 if x != p and (met[x] >= 2 or club[x]):
                     hard.append(p)
                     break
             else:
-                if first and problem.anchor[p] >= 0 and problem.anchor[p] != t:
+                if first and anchor[p] >= 0 and anchor[p] != t:
                     hard.append(p)
                 elif off_size and odd[p] >= 2:
                     cheap.append(p)
-                elif first and problem.winners[p] and winners_here > 1:
+                elif first and winners[p] and sum(1 for x in table if winners[x]) > 1:
                     cheap.append(p)
     return hard, cheap
 
