@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from phases.presets import COMO_MIN_PRESENT_FOR_TOP_TABLE, FINAL_SIZE, knockout_specs
 from phases.selectors import (games_by_round, knockout_standing, phase_games, phases_overview, present_ids,
@@ -36,8 +37,9 @@ def _knockout_replan(*, user, tournament, phases, phase, by_round):
     try:
         stages += knockout_stages(count, tournament.table_size)
     except ScoringError:
-        raise ValidationError(_("%(n)d players are left: a knockout cannot go on to a final table of 3 to 6.")
-                              % {"n": count}) from None
+        raise ValidationError(ngettext(
+            "%(n)d player is left: a knockout cannot go on to a final table of 3 to 6.",
+            "%(n)d players are left: a knockout cannot go on to a final table of 3 to 6.", count) % {"n": count}) from None
     games_before = sum(1 for p in phases if p.order < phase.order and p.kind == Phase.Kind.KNOCKOUT
                        and not p.settings.get("second_chance"))
     specs = knockout_specs(stages, games_before, continuing=True)

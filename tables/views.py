@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import drafts, engine, services
@@ -43,8 +43,9 @@ def rounds(request, pk):
     form = DrawForm(request.POST if request.method == "POST" else None, present=len(present))
     if request.method == "POST" and len(present) < 3:
         form.is_valid()
-        form.add_error(None, _("At least 3 players must be checked in to draw a round: %(n)d are.")
-                       % {"n": len(present)})
+        form.add_error(None, ngettext("At least 3 players must be checked in to draw a round: %(n)d is.",
+                                      "At least 3 players must be checked in to draw a round: %(n)d are.",
+                                      len(present)) % {"n": len(present)})
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

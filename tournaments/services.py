@@ -167,6 +167,14 @@ def registration_approve(*, user, registration):
                                status=Registration.Status.CONFIRMED)
 
 
+def registration_reject(*, user, registration):
+    """A public sign-up turned down: it leaves the list of players (withdrawn), logged as a rejection."""
+    if registration.status != Registration.Status.PENDING:
+        raise ValidationError(_("Only pending sign-ups can be rejected."))
+    return registration_update(user=user, registration=registration, action_name="reject",
+                               status=Registration.Status.WITHDRAWN)
+
+
 def registration_withdraw(*, user, registration):
     """Withdrawal keeps the player's past results; they are no longer seated."""
     return registration_update(user=user, registration=registration, action_name="withdraw",

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import team_arbitration, teams
@@ -49,7 +50,8 @@ def team_schedule(request, pk):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect("manage:teams", pk=pk)
-    messages.success(request, _("Schedule made: %(n)d rounds.") % {"n": len(rounds)})
+    messages.success(request, ngettext("Schedule made: %(n)d round.", "Schedule made: %(n)d rounds.", len(rounds))
+                     % {"n": len(rounds)})
     return redirect("arbiter:team_matches", pk=pk)
 
 

@@ -299,6 +299,7 @@ def registration_add_new(request, pk):
 REGISTRATION_ACTIONS = {
     "approve": lambda user, reg, post: services.registration_approve(user=user, registration=reg),
     "withdraw": lambda user, reg, post: services.registration_withdraw(user=user, registration=reg),
+    "reject": lambda user, reg, post: services.registration_reject(user=user, registration=reg),
     "reinstate": lambda user, reg, post: services.registration_reinstate(user=user, registration=reg),
     "paid": lambda user, reg, post: services.registration_set_fee_paid(user=user, registration=reg,
                                                                         paid=post.get("value") == "1"),
@@ -462,7 +463,8 @@ def player_import(request):
         except ValidationError:
             preview = imports.players_csv_preview(text)
         else:
-            messages.success(request, _("%(n)d players imported.") % {"n": len(created)})
+            messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.", len(created))
+                             % {"n": len(created)})
             return redirect("manage:players")
     elif request.method == "POST":
         form = CsvUploadForm(request.POST, request.FILES)

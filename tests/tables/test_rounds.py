@@ -95,7 +95,7 @@ def test_draw_page_with_too_few_players_shows_a_message(client, tournament, orga
     RegistrationFactory(tournament=tournament, present=True)
     client.force_login(organiser)
     response = client.post(reverse("manage:rounds", args=[tournament.pk]), {"method": "random"})
-    assert response.context["form"].non_field_errors() == ["At least 3 players must be checked in to draw a round: 1 are."]
+    assert response.context["form"].non_field_errors() == ["At least 3 players must be checked in to draw a round: 1 is."]
     assert Round.objects.count() == 0
 
 
