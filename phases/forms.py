@@ -7,7 +7,7 @@ from tournaments.models import END_ROLL_VARIANTS, FORMAT_PRESETS
 
 
 class FormatForm(forms.Form):
-    preset = forms.ChoiceField(label=_("Format"), choices=FORMAT_PRESETS, widget=forms.RadioSelect)
+    preset = forms.ChoiceField(label=_("Tournament format"), choices=FORMAT_PRESETS, widget=forms.RadioSelect)
     games = forms.IntegerField(label=_("Qualifying games"), required=False, min_value=1, max_value=30,
                                widget=NumericInput(decimals=False),
                                help_text=_("Empty: the format's usual number."))

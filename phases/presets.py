@@ -14,7 +14,7 @@ from tournaments.models import Phase
 
 # Seed 003 (Firenze knockout): what the application decided where the seed is silent.
 KNOCKOUT_DECISIONS = (
-    gettext_lazy("A game ended by time is decided at the table by the Firenze points sheet (SCORING.md 8.1): "
+    gettext_lazy("A game ended by time is decided at the table by the Firenze points sheet (Firenze tournament rules): "
                  "its totals may exceed 200 and the places follow the sheet, not the objective table points; a "
                  "player eliminated before time gets an empty sheet; a complete draw for first place is settled "
                  "by a lot drawn at the table."),
@@ -59,45 +59,53 @@ class Preset:
 
 PRESETS = {
     "sum3": Preset(3, (3, 3), 0, (0, 1), help=gettext_lazy(
-        "Seed 004, one-day tournaments: 3 games, points summed; optionally only the 2 best count (1 discard).")),
+        "R.T.U. Editrice Giochi, one-day tournaments: 3 games, points summed; optionally only the 2 best "
+        "count (1 discard).")),
     "sum3_final": Preset(3, (3, 3), 0, (0, 1), final="yes", decisions=(FINAL_LEADS, TIES_BY_NAME), help=gettext_lazy(
-        "Seed 004: 3 games, then a final among the top 4 of the standings.")),
+        "R.T.U. Editrice Giochi: 3 games, then a final among the top 4 of the standings.")),
     "semis16": Preset(2, (2, 2), final="yes", semifinals=True, decisions=(FINAL_LEADS, TIES_BY_NAME),
                       tournament_settings={"formula": "bonus50"}, help=gettext_lazy(
-        "Seed 004, two-day tournaments: 2 games (table points + bonus 50), semifinals of the top 16, final. "
+        "R.T.U. Editrice Giochi, two-day tournaments: 2 games (table points + bonus 50), semifinals of the "
+        "top 16, final. "
         "With fewer than 32 players: the 1st straight to the final and 3 semifinals of 2nd-12th, or the top 2 "
         "and 2 semifinals of 3rd-10th; one finalist per semifinal.")),
     "evenings_final": Preset(5, (4, 6), 1, (1, 2), discards_optional=True, final="yes", finalina=True,
                              decisions=(gettext_lazy("\"Possibilità di scartare\": discarding is an option, so "
                                                      "0 discards is allowed."), FINAL_LEADS, TIES_BY_NAME),
                              help=gettext_lazy(
-        "Seed 004, a few evenings: 4 to 6 games with the option of discarding 1 or 2 results (0 is allowed), a "
+        "R.T.U. Editrice Giochi, a few evenings: 4 to 6 games with the option of discarding 1 or 2 results (0 "
+        "is allowed), a "
         "final of the top 4 and optionally a finalina of 5th-8th.")),
     "championship": Preset(8, (8, 30), 2, (2, 10), discards_optional=True, final="optional", decisions=(
         gettext_lazy("\"Possibilità di scartare almeno 2 risultati\": no discard, or 2 or more; never 1."),
         FINAL_LEADS, TIES_BY_NAME), help=gettext_lazy(
-        "Seed 004, championship: at least 8 evenings with the option of discarding at least 2 results (0 is "
+        "R.T.U. Editrice Giochi, championship: at least 8 evenings with the option of discarding at least 2 "
+        "results (0 is "
         "allowed; 1 is not), optionally a final of the top 4.")),
     "knockout": Preset(knockout=True, decisions=KNOCKOUT_DECISIONS + (KNOCKOUT_PAGE,), help=gettext_lazy(
-        "Seed 004, knockout without second chance (64-125 players): only the table winners go on, "
+        "R.T.U. Editrice Giochi, knockout without second chance (64-125 players): only the table winners go on, "
         "semifinals, final.")),
     "knockout_second_chance": Preset(knockout=True, second_chance=True, decisions=KNOCKOUT_DECISIONS + (KNOCKOUT_PAGE,),
                                      help=gettext_lazy(
-        "Seed 004, knockout with second chance (37-69 players): the losers of the first game play a second "
+        "R.T.U. Editrice Giochi, knockout with second chance (37-69 players): the losers of the first game "
+        "play a second "
         "one; the winners of both go to the semifinals, then the final.")),
     "como": Preset(4, (4, 4), end_roll="lariana", decisions=(
-        gettext_lazy("Seed 000 plays timed games with its own end roll (art. 44.1, Lariana): the format sets it; "
+        gettext_lazy("The F.I.RK. Como rules play timed games with its own end roll (art. 44.1, Lariana): the "
+        "format sets it; "
                      "the organiser may choose another below."),
         TIES_BY_NAME), tournament_settings={
         "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
         "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(
-        "Seed 000: 4 evenings at tables of 5; table 1 = the top 5 of the standings when at least 9 are "
+        "F.I.RK. rules, Como tournament: 4 evenings at tables of 5; table 1 = the top 5 of the standings when "
+        "at least 9 are "
         "present; the other tables take 3 to 6 players and their points get the correctives 3/5, 4/5, 6/5 "
         "(tables of 5 are unchanged); the best 3 results count; ties by best, then second-best result; "
         "timed games end with the Lariana roll (art. 44.1: 3 more rounds, then 4, then 4 or 7), which can "
         "be changed below.")),
     "teams_2vs2": Preset(teams=True, help=gettext_lazy(
-        "Seed 001: teams of 2 (up to 3 registered) in a single round robin; match points 3/2/1/0."), decisions=(
+        "Rahal Maut 2vs2 rules: teams of 2 (up to 3 registered) in a single round robin; match points "
+        "3/2/1/0."), decisions=(
         gettext_lazy("A team penalty takes match points off the team's standings from the day it is given, never "
                      "below 0; head to head counts the matches only."),
         gettext_lazy("A day's standings are published once every match of that day has its result; a dispute about "

@@ -19,6 +19,13 @@ SEED_TEAMS = "seeds/001_18de2188b0a5f530.txt"
 SEED_BOX = "seeds/002_67dc180d12b8b9c6.txt"
 SEED_FIRENZE = "seeds/003_4a543a8b0dba345f.txt"
 SEED_RTU = "seeds/004_03decf7dfad5da76.txt"
+RULEBOOKS = {
+    SEED_FIRK: "Regolamento F.I.RK. (torneo di Como)",
+    SEED_TEAMS: "Regolamento 2vs2 Rahal Maut",
+    SEED_BOX: "Regole Time Attack, Editrice Giochi",
+    SEED_FIRENZE: "Regolamento del torneo città di Firenze",
+    SEED_RTU: "R.T.U. Editrice Giochi",
+}
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,11 @@ class Text:
 class Source:
     document: str   # seed file
     section: str    # article or heading in that document
+
+    @property
+    def rulebook(self):
+        """The document's name as clubs know it: never the file name."""
+        return RULEBOOKS[self.document]
 
 
 @dataclass(frozen=True)
@@ -118,9 +130,10 @@ PARAMETERS = {p.name: p for p in (
     ParameterInfo("como_reference",
                   Text("Correttivo di Como", "Como corrective"),
                   Text("Se indicato (di solito 5), i punti di una partita sono moltiplicati per "
-                       "giocatori al tavolo / riferimento: 3/5, 4/5, 6/5 (seed 000, regola 5).",
+                       "giocatori al tavolo / riferimento: 3/5, 4/5, 6/5 (regolamento F.I.RK., torneo di "
+                       "Como, regola 5).",
                        "When set (usually 5), a game's points are multiplied by players at the table / "
-                       "reference: 3/5, 4/5, 6/5 (seed 000, rule 5)."), None),
+                       "reference: 3/5, 4/5, 6/5 (F.I.RK. rules, Como tournament, rule 5)."), None),
     ParameterInfo("tiebreak",
                   Text("Spareggi", "Tie-breaks"),
                   Text("Criteri applicati in ordine ai giocatori a pari merito: migliori risultati, "
@@ -267,7 +280,7 @@ _ENTRIES = (
     ),
     FormulaInfo(
         key="bonus50",
-        name=Text("Punti tavolo più bonus vittoria", "Table points plus win bonus"),
+        name=Text("Punti tavolo + bonus vittoria", "Table points + win bonus"),
         summary=Text("Punti tavolo, più un bonus (di solito 50) al vincitore.",
                      "Table points, plus a bonus (usually 50) for the winner."),
         rules=(
@@ -328,7 +341,7 @@ _ENTRIES = (
     ),
     FormulaInfo(
         key="standard",
-        name=Text("Punti standard", "Standard points"),
+        name=Text("Punteggio standard", "Standard points"),
         summary=Text("12, 7, 5, 3 per piazzamento, più i punti tavolo in centesimi.",
                      "12, 7, 5, 3 by place, plus the table points as hundredths."),
         rules=(
@@ -400,7 +413,7 @@ _ENTRIES = (
     ),
     FormulaInfo(
         key="maialino",
-        name=Text("Formula maialino", "Maialino formula"),
+        name=Text("Formula Maialino", "Maialino formula"),
         summary=Text("Metà dei punti tavolo più un bonus di 60, 10, 5 ai primi tre.",
                      "Half the table points plus a bonus of 60, 10, 5 to the first three."),
         rules=(
@@ -422,7 +435,7 @@ _ENTRIES = (
     ),
     FormulaInfo(
         key="veronese",
-        name=Text("Formula veronese/trentina", "Verona/Trento formula"),
+        name=Text("Formula veronese (Verona/Trento)", "Verona/Trento formula"),
         summary=Text("Punti tavolo più 100, 60, 40, 20 per piazzamento.",
                      "Table points plus 100, 60, 40, 20 by place."),
         rules=(

@@ -90,7 +90,7 @@ class PenaltyForm(forms.Form):
                                   help_text=_("Empty: the penalty comes off the tournament total."))
     points = forms.DecimalField(label=_("Points"), min_value=0, max_value=10000, decimal_places=2, required=False,
                                 widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
-                                help_text=_("E.g. 1 point per army over the 130 limit (seed 001 art. 20)."))
+                                help_text=_("E.g. 1 point per army over the 130 limit (Rahal Maut rules, art. 20)."))
     reason = forms.CharField(label=_("Reason (public)"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
     internal_note = forms.CharField(label=_("Internal note (arbiters only)"), required=False, max_length=4000,
                                     widget=forms.Textarea(attrs={"rows": 2}))
@@ -179,7 +179,7 @@ class EndRollForm(forms.Form):
 
 
 class PlayerOutForm(forms.Form):
-    """A player of the table was eliminated: they leave the end roll's turn order (seed 004 casebook)."""
+    """A player of the table was eliminated: they leave the end roll's turn order (R.T.U. Editrice Giochi, casebook)."""
     registration = forms.TypedChoiceField(label=_("Player eliminated"), coerce=int)
 
     def __init__(self, *args, seats=(), out=frozenset(), **kwargs):

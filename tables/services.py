@@ -170,7 +170,8 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
         raise ValidationError(_("The two players are already at the same table."))
     if _knockout_draw_published(rnd) and not confirm:
         raise DrawChangeUnconfirmed(_(
-            "This knockout draw is published and is not changed (seed 003). Confirm to swap %(a)s (table %(ta)d) "
+            "This knockout draw is published and is not changed (Firenze tournament rules). Confirm to swap "
+            "%(a)s (table %(ta)d) "
             "and %(b)s (table %(tb)d).") % {"a": a.registration.player.full_name, "ta": a.table.number,
                                            "b": b.registration.player.full_name, "tb": b.table.number},
             change={"swap": [a.pk, b.pk]})
@@ -203,7 +204,8 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
         raise ValidationError(_("The player is already at that table."))
     if _knockout_draw_published(rnd) and not confirm:
         raise DrawChangeUnconfirmed(_(
-            "This knockout draw is published and is not changed (seed 003). Confirm to move %(name)s from table "
+            "This knockout draw is published and is not changed (Firenze tournament rules). Confirm to move "
+            "%(name)s from table "
             "%(source)d to table %(target)d.") % {"name": seat.registration.player.full_name,
                                                   "source": seat.table.number, "target": table_number},
             change={"move": seat.pk, "table": table_number})

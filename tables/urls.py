@@ -1,6 +1,15 @@
 from django.urls import path
 
-from tables import arbitration_views, clock_views, export_views, firenze_views, formula_views, standings_views, views
+from tables import (
+    arbitration_views,
+    clock_views,
+    export_views,
+    firenze_views,
+    formula_views,
+    results_views,
+    standings_views,
+    views,
+)
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -16,6 +25,7 @@ public_patterns = [
 manage_patterns = [
     path("t/<int:pk>/formule/", formula_views.formulas_compared, name="formulas_compared"),
     path("t/<int:pk>/turni/", views.rounds, name="rounds"),
+    path("t/<int:pk>/risultati/", results_views.results, name="results"),
     path("t/<int:pk>/turni/<int:number>/", views.round_detail, name="round"),
     path("t/<int:pk>/turni/<int:number>/tocca/", views.seat_tap, name="seat_tap"),
     path("t/<int:pk>/turni/<int:number>/sposta/", views.seat_move, name="seat_move"),

@@ -345,6 +345,8 @@ def table_result(request, pk, number, table_number):
                 following = next_table_to_enter(table)
                 if following is not None:
                     return redirect("arbiter:table", pk=pk, number=rnd.number, table_number=following.number)
+                if staff_role(request.user, tournament) == "organiser":   # all in: closing is next
+                    return redirect("manage:round_dashboard", pk=pk, number=rnd.number)
                 return redirect("arbiter:home", pk=pk)
         else:
             errors.append(_("Please correct the errors below: nothing was saved."))

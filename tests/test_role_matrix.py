@@ -91,6 +91,7 @@ MATRIX = {
     "manage:player_delete": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
     "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["club"].pk}, "post", ok=302),
     "manage:rounds": Route("organiser", T),
+    "manage:results": Route("organiser", T, ok=302),
     "manage:round": Route("organiser", R),
     "manage:seat_tap": Route("organiser", R, "post", lambda w: {"seat": w["seat"].pk}, 302),
     "manage:seat_move": Route("organiser", R, "post", lambda w: {"seat": w["seat"].pk, "table": 2}, 302),

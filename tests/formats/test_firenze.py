@@ -153,7 +153,7 @@ def test_a_published_knockout_draw_changes_only_with_a_named_confirmation(tourna
     response = client.post(url, {"seat": b.pk})
     assert response.status_code == 200
     text = html.unescape(response.content.decode())
-    assert (f"This knockout draw is published and is not changed (seed 003). Confirm to swap "
+    assert (f"This knockout draw is published and is not changed (Firenze tournament rules). Confirm to swap "
             f"{a.registration.player.full_name} (table 1) and {b.registration.player.full_name} (table 2).") in text
     assert Seat.objects.get(pk=a.pk).table.number == 1
     assert not AuditLog.objects.filter(action="round.swap").exists()

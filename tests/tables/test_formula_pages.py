@@ -9,7 +9,8 @@ from tests.factories import RegistrationFactory, report, seat_round
 def test_formula_help_page_states_rule_source_and_interpretations(client, key, db):
     info = CATALOGUE[key]
     body = client.get(reverse("public:formula", args=[key])).content.decode()
-    assert info.sources[0].document in body
+    assert info.sources[0].rulebook in body
+    assert "seeds/" not in body
     for text in info.interpretations:
         assert text.en.replace("'", "&#x27;") in body
 

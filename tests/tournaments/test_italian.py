@@ -52,3 +52,12 @@ def test_pending_sign_up_is_rejected(client, organiser, tournament):
     assert AuditLog.objects.filter(action="registration.reject", object_id=str(reg.pk)).count() == 1
     client.post(reverse("manage:registration_action", args=[tournament.pk, reg.pk, "reject"]))
     assert AuditLog.objects.filter(action="registration.reject").count() == 1
+
+
+def test_overview_counts_agree_in_italian(client, organiser, tournament):
+    for present in (True, False):
+        RegistrationFactory(tournament=tournament, present=present)
+    client.force_login(organiser)
+    body = client.get(reverse("manage:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "<strong>2</strong> iscritti" in body
+    assert "<strong>1</strong> presente<" in body

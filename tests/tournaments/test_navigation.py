@@ -1,0 +1,72 @@
+"""Navigation says what it does: one Results place, Format and Scoring apart, no spec jargon, one name per formula."""
+import re
+
+import polib
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from scoring.catalogue import CATALOGUE
+from tests.factories import RegistrationFactory, report, seat_round
+from tournaments.models import Formula
+
+pytestmark = pytest.mark.django_db
+
+
+def test_organiser_results_goes_to_the_live_round_dashboard(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("manage:results", args=[tournament.pk])
+    assert client.get(url)["Location"] == reverse("manage:rounds", args=[tournament.pk])
+    seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
+    assert client.get(url)["Location"] == reverse("manage:round_dashboard", args=[tournament.pk, 1])
+    nav = client.get(reverse("manage:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert f'href="{url}">Risultati</a>' in nav
+    assert re.findall(r'href="([^"]+)"[^>]*>Risultati</a>', nav) == [url, url]   # the bar and the overview
+    assert 'id="nav-formats">Formato</a>' in nav
+    assert 'id="nav-scoring">Punteggio</a>' in nav
+
+
+def test_last_table_entered_by_the_organiser_leads_to_closing(client, organiser, tournament):
+    rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
+    table = rnd.tables.get()
+    seats = list(table.seats.order_by("position"))
+    data = {"version": table.version}
+    for i, (seat, tp) in enumerate(zip(seats, [60, 40, 20, 10])):
+        data.update({f"p{i}-seat": seat.pk, f"p{i}-table_points": tp})
+    client.force_login(organiser)
+    response = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
+    assert response["Location"] == reverse("manage:round_dashboard", args=[tournament.pk, 1])
+    home = client.get(reverse("arbiter:home", args=[tournament.pk])).content.decode()
+    assert reverse("manage:round_dashboard", args=[tournament.pk, 1]) in home
+
+
+def test_arbiter_is_sent_to_the_next_table_then_home(client, arbiter, tournament):
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(8)]
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    report(rnd.tables.get(number=2), [(60,), (40,), (20,), (10,)])
+    table = rnd.tables.get(number=1)
+    data = {"version": table.version}
+    for i, (seat, tp) in enumerate(zip(table.seats.order_by("position"), [60, 40, 20, 10])):
+        data.update({f"p{i}-seat": seat.pk, f"p{i}-table_points": tp})
+    client.force_login(arbiter)
+    response = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
+    assert response["Location"] == reverse("arbiter:home", args=[tournament.pk])
+
+
+JARGON = re.compile(r"(?i:\bseed\s*0\d\d|seeds/)|\.md\b|\bSCORING\b|\bSEATING\b")
+
+
+def test_no_spec_jargon_in_the_interface_strings():
+    po = polib.pofile(str(settings.BASE_DIR / "locale" / "it" / "LC_MESSAGES" / "django.po"))
+    found = [e.msgid[:80] for e in po if JARGON.search(e.msgid) or JARGON.search(e.msgstr)
+             or any(JARGON.search(v) for v in e.msgstr_plural.values())]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_one_name_per_formula(language):
+    with translation.override(language):
+        labels = {value: str(label) for value, label in Formula.choices}
+    for key, label in labels.items():
+        assert CATALOGUE[key].name.get(language) == label
