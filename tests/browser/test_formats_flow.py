@@ -39,13 +39,14 @@ def test_organiser_runs_three_games_and_a_final_on_a_phone(live_server, phone, l
     page.goto(f"{base}/gestione/t/{tournament.pk}/iscritti/")
     for surname in SURNAMES:
         page.fill("#player-q", surname)
-        page.locator("#search-results button").first.click()
+        page.locator(f"#search-results label:has-text('{surname}') input").first.check()
+        page.click("#register-selected")
         page.wait_for_selector(f"table.list >> text={surname}")
     assert Registration.objects.filter(tournament=tournament).count() == 8
     page.click(".subnav a[href$='/presenze/']")
-    for _i in range(8):
+    for i in range(8):
         page.locator(".checkin-btn:not(.is-present)").first.click()
-        page.wait_for_load_state()
+        page.locator(".checkin-btn.is-present").nth(i).wait_for()
     assert Registration.objects.filter(tournament=tournament, present=True).count() == 8
 
     # The format: 3 games + final of the top 4.

@@ -32,7 +32,8 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
     page.click(".subnav >> text=Giocatori")
     for surname in ["Rossi", "Bianchi", "Ferrari"]:
         page.fill("#player-q", surname)
-        page.locator("#search-results button:has-text('Iscrivi')").first.click()
+        page.locator(f"#search-results label:has-text('{surname}') input").first.check()
+        page.click("#register-selected")
         page.wait_for_selector(f"table.list >> text={surname}")
     shot(page, "04-registrations")
     assert Registration.objects.filter(tournament=tournament).count() == 3
@@ -40,7 +41,7 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
     page.click(".subnav >> text=Presenze")
     for i in range(3):
         page.locator(".checkin-btn:not(.is-present)").first.click()
-        page.wait_for_load_state()
+        page.locator(".checkin-btn.is-present").nth(i).wait_for()
     shot(page, "05-checkin")
     assert Registration.objects.filter(tournament=tournament, present=True).count() == 3
     assert page.console_errors == []
