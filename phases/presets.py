@@ -91,9 +91,8 @@ PRESETS = {
         "play a second "
         "one; the winners of both go to the semifinals, then the final.")),
     "como": Preset(4, (4, 4), end_roll="lariana", decisions=(
-        gettext_lazy("The F.I.RK. Como rules play timed games with its own end roll (art. 44.1, Lariana): the "
-        "format sets it; "
-                     "the organiser may choose another below."),
+        gettext_lazy("The F.I.RK. Como rules end timed games with their own roll (art. 44.1, Lariana): the "
+                     "format sets it; the organiser may choose another below."),
         TIES_BY_NAME), tournament_settings={
         "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
         "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(
