@@ -97,8 +97,15 @@ def tournament_save(*, user, data, tournament=None):
     tournament.full_clean()
     _check_discards(tournament)
     tournament.save()
+    after = snapshot(tournament, TOURNAMENT_FIELDS)
+    if before is not None:
+        # An update logs the settings that changed, and only those; saving unchanged settings logs nothing.
+        changed = [name for name in TOURNAMENT_FIELDS if before[name] != after[name]]
+        if not changed:
+            return tournament
+        before, after = {n: before[n] for n in changed}, {n: after[n] for n in changed}
     audit(user=user, action="tournament.update" if before else "tournament.create", obj=tournament,
-          tournament=tournament, before=before, after=snapshot(tournament, TOURNAMENT_FIELDS))
+          tournament=tournament, before=before, after=after)
     return tournament
 
 

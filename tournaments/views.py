@@ -110,12 +110,29 @@ def _fee_warning(request, tournament):
                          % {"max": "10"})
 
 
+# Checks other apps make before settings are saved: check(tournament, data) -> a context for the page
+# (the change is shown and waits for a confirmation) or None. The tables app registers one: a scoring
+# change after the standings were published shows the old and the new top 10.
+SETTINGS_CHECKS = []
+
+
+def register_settings_check(check):
+    SETTINGS_CHECKS.append(check)
+    return check
+
+
 @login_required
 def tournament_edit(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         tournament.refresh_from_db()
+        if request.POST.get("confirm") != "1":
+            for check in SETTINGS_CHECKS:
+                change = check(tournament, form.cleaned_data)
+                if change:
+                    return render(request, "tournaments/tournament_form.html",
+                                  {"form": form, "tournament": tournament, "change": change})
         saved = _save_or_errors(form, services.tournament_save, user=request.user, tournament=tournament)
         if saved:
             _fee_warning(request, saved)

@@ -1,0 +1,72 @@
+"""Changing the formula after standings were published: confirmation, old vs new top 10, only changes logged."""
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import RegistrationFactory, report, seat_round
+from tournaments.models import AuditLog, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(tournament, **changes):
+    data = {"name": tournament.name, "start_date": tournament.start_date.isoformat(), "formula": tournament.formula,
+            "bonus": "50", "spartaco_malus": "14", "discard_worst": "0", "table_size": "4", "rounds_planned": "3",
+            "entry_fee": "0", "dispute_window_minutes": "120", "tiebreak_1": "best_results",
+            **({"published": "on"} if tournament.published else {}), **({"signup_open": "on"} if tournament.signup_open else {})}
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def published(tournament):
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(8)]
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    report(rnd.tables.get(number=1), [(90,), (60,), (30,), (20,)])
+    report(rnd.tables.get(number=2), [(50,), (45,), (40,), (35,)])
+    rnd.status, rnd.standings_published_at = "closed", timezone.now()
+    rnd.save()
+    return tournament
+
+
+def test_formula_change_after_publication_asks_and_shows_the_top_10(client, organiser, published):
+    client.force_login(organiser)
+    url = reverse("manage:tournament_edit", args=[published.pk])
+    response = client.post(url, _form(published, formula="vittorie"))
+    assert response.status_code == 200
+    change = response.context["change"]
+    assert [(c["before"], c["after"]) for c in change["changes"]] == [("Conversion 150", "Number of wins")]
+    assert len(change["rows"]) == 8
+    assert all(r["old_rank"] and r["new_rank"] for r in change["rows"])
+    assert [r["old_rank"] for r in change["rows"]] == sorted(r["old_rank"] for r in change["rows"])
+    assert 'name="confirm" value="1"' in response.content.decode()
+    assert Tournament.objects.get(pk=published.pk).formula == "conversione150"
+    assert not AuditLog.objects.filter(action="tournament.update").exists()
+
+    response = client.post(url, _form(published, formula="vittorie", confirm="1"))
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=published.pk).formula == "vittorie"
+    entry = AuditLog.objects.get(action="tournament.update")
+    assert (entry.before, entry.after) == ({"formula": "conversione150"}, {"formula": "vittorie"})
+
+
+def test_other_settings_change_without_confirmation(client, organiser, published):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:tournament_edit", args=[published.pk]), _form(published, venue="Como"))
+    assert response.status_code == 302
+    entry = AuditLog.objects.get(action="tournament.update")
+    assert (entry.before, entry.after) == ({"venue": ""}, {"venue": "Como"})
+
+
+def test_formula_change_before_publication_needs_no_confirmation(client, organiser, tournament):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:tournament_edit", args=[tournament.pk]),
+                           _form(tournament, formula="vittorie"))
+    assert response.status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).formula == "vittorie"
+
+
+def test_saving_unchanged_settings_logs_nothing(client, organiser, tournament):
+    client.force_login(organiser)
+    client.post(reverse("manage:tournament_edit", args=[tournament.pk]), _form(tournament))
+    assert not AuditLog.objects.filter(action="tournament.update").exists()
