@@ -4,7 +4,7 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import RegistrationFactory
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
 from tournaments.models import AuditLog, Registration
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,6 @@ def test_presence_count(present, n, expected):
 
 
 def test_dashboard_counts_in_italian(client, organiser, tournament):
-    from tests.factories import seat_round
     seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
     client.force_login(organiser)
     client.cookies["django_language"] = "it"
@@ -61,3 +60,15 @@ def test_overview_counts_agree_in_italian(client, organiser, tournament):
     body = client.get(reverse("manage:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert "<strong>2</strong> iscritti" in body
     assert "<strong>1</strong> presente<" in body
+
+
+def test_round_preview_figures_agree_in_italian(client, organiser, tournament):
+    club = ClubFactory()
+    regs = [RegistrationFactory(tournament=tournament, player=PlayerFactory(club=club)) for _ in range(2)]
+    regs += [RegistrationFactory(tournament=tournament) for _ in range(2)]
+    seat_round(tournament, [regs], status="draft")
+    client.force_login(organiser)
+    body = " ".join(client.get(reverse("manage:round", args=[tournament.pk, 1]),
+                               HTTP_ACCEPT_LANGUAGE="it").content.decode().split())
+    assert "<strong>1</strong> coppia dello stesso club" in body
+    assert "<strong>0</strong> incontri ripetuti" in body
