@@ -138,7 +138,8 @@ def standings_print(request, pk):
     tournament = tournament_for_public(pk)
     result = tournament_standings(tournament)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
-                                                           "status": _status(tournament, result.provisional)})
+                                                           "status": _status(tournament, result.provisional),
+                                                           "lead": standings_lead(tournament)})
 
 
 @require_GET

@@ -56,6 +56,8 @@ def test_after_the_final_the_standings_page_leads_with_the_final_order(client_fo
     assert "lead with the final order" in formats.split('id="decisions-sum3_final">')[1].split("</span>")[0]
     qualifying = html[html.index('id="qualifying"'):]
     assert qualifying.index(regs[0].player.full_name) < qualifying.index(regs[3].player.full_name)
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
+    assert printed.index(f"{regs[3].player.full_name}<") < printed.index('id="qualifying"')
     # The auto-refresh swaps the same block, final first.
     swap = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true").content.decode()
     assert swap.index('id="final-standings"') < swap.index('id="qualifying"')
@@ -92,6 +94,8 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     assert 'id="knockout-standings"' in html and "Knockout in play" in html
     assert 'class="list standings' not in html          # no conversion-150 ranking
     assert "Conversion 150" not in html
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
+    assert 'id="knockout-standings"' in printed and "sheet-table" not in printed
     lead = html[html.index('id="knockout-standings"'):]
     still_in = lead.count('<span class="badge ok">still in</span> Knockout game 1')
     went_out = lead.count("out in Knockout game 1")
