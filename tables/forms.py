@@ -24,7 +24,7 @@ class DrawForm(forms.Form):
     plan = forms.CharField(label=_("Fixed plan"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
                            help_text=_("One table per line, players by their number in the check-in list, "
                                        "e.g. 1 5 9 13."))
-    seed = forms.IntegerField(label=_("Draw number (seed)"), required=False, min_value=0, max_value=999_999,
+    seed = forms.IntegerField(label=_("Draw number"), required=False, min_value=0, max_value=999_999,
                               help_text=_("The same number with the same players gives the same draw."))
 
     def __init__(self, *args, present=0, **kwargs):
