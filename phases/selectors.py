@@ -160,4 +160,7 @@ def final_standings(tournament):
         q = qualifying.get(row.player)
         rows.append(FinalRow(row.position, regs[int(row.player)], row.phase,
                              q.rank if q else None, q.total if q else None))
+    # Rows sharing a position are listed by name (the engine lists them by id).
+    rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
+                             r.registration.player.first_name.casefold(), r.registration.pk))
     return FinalStandings(rows, complete, bool(phases))

@@ -133,3 +133,23 @@ def test_a_finalina_places_5th_to_8th_on_the_standings_page(client_for, tourname
         (1, "final", regs[3].pk), (2, "final", regs[2].pk), (3, "final", regs[1].pk), (4, "final", regs[0].pk),
         (5, "finalina", regs[7].pk), (6, "finalina", regs[6].pk), (7, "finalina", regs[5].pk),
         (8, "finalina", regs[4].pk), (9, "qualifying", regs[8].pk), (10, "qualifying", regs[9].pk)]
+
+
+def test_knockout_players_sharing_a_position_are_listed_by_name(client_for, tournament, organiser):
+    """After the final, the players knocked out at the same place of the first game share a position:
+    listed by surname, whatever their registration order."""
+    regs = players(tournament, 16)
+    for i, reg in enumerate(regs):  # surnames run against the registration order
+        reg.player.last_name = f"N{15 - i:02d}"
+        reg.player.save()
+    strength = strength_of(regs)
+    manager = client_for(organiser)
+    manager.post(reverse("manage:formats", args=[tournament.pk]), {"form": "format", "preset": "knockout"})
+    tournament.refresh_from_db()
+    _play_phase_round(manager, tournament, 1, strength)
+    _play_phase_round(manager, tournament, 2, strength)
+    rows = Client().get(reverse("public:standings", args=[tournament.pk])).context["lead"].final_rows
+    for position in {r.position for r in rows}:
+        group = [r.registration.player.last_name for r in rows if r.position == position]
+        assert group == sorted(group, key=str.casefold)
+    assert len([r for r in rows if r.position == 5]) == 4
