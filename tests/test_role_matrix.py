@@ -9,7 +9,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Dispute, Penalty
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, seat_round
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
 from tournaments.models import Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
 # "player": a registered player, who has no account; they browse as anyone does.
@@ -73,6 +73,7 @@ MATRIX = {
                                                                 "action": "paid"}, "post", lambda w: {"value": "1"}, 302),
     "manage:checkin": Route("organiser", T),
     "manage:organisers": Route("admin"),
+    "manage:arbiter_link": Route("organiser", lambda w: {**T(w), "user_pk": w["link_arbiter"].pk}, "post"),
     "manage:organiser_role": Route("admin", lambda w: {"user_pk": w["users"]["arbiter"].pk}, "post",
                                    lambda w: {"granted": "1"}, 302),
     "manage:checkin_all": Route("organiser", T, "post", ok=302),
@@ -151,6 +152,14 @@ def test_every_url_is_in_the_matrix():
     assert sorted(set(MATRIX) - names) == []
 
 
+def _arbiter_without_password(tournament):
+    account = UserFactory(username="senza-password")
+    account.set_unusable_password()
+    account.save()
+    tournament.arbiters.add(account)
+    return account
+
+
 @pytest.fixture
 def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
     club = ClubFactory(name="Club del mondo")
@@ -177,6 +186,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
         "tournament": tournament, "club": club,
         "registration": RegistrationFactory(tournament=tournament),
         "free_player": PlayerFactory(club=club),
+        "link_arbiter": _arbiter_without_password(tournament),
         "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
                   "other_organiser": other_organiser, "other_arbiter": other_arbiter},
     }

@@ -40,8 +40,30 @@ def tournament_arbiters(request, pk):
             form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
     elif account_form.is_bound or form.is_bound:
         status = 400
-    return render(request, "tournaments/arbiters.html", {"tournament": tournament, "form": form,
-                                                         "account_form": account_form, "link": link}, status=status)
+    return _arbiters_page(request, tournament, form, account_form, link, status)
+
+
+def _arbiters_page(request, tournament, form, account_form, link=None, status=200):
+    waiting = [a for a in tournament.arbiters.order_by("username") if not a.has_usable_password()]
+    return render(request, "tournaments/arbiters.html", {
+        "tournament": tournament, "form": form, "account_form": account_form, "link": link,
+        "waiting": waiting}, status=status)
+
+
+@login_required
+@require_POST
+def arbiter_link(request, pk, user_pk):
+    """A new one-time link for an arbiter account whose password was never chosen (the first was lost)."""
+    tournament = tournament_for_organiser(request.user, pk)
+    account = get_object_or_404(tournament.arbiters, pk=user_pk)
+    form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+    try:
+        roles.arbiter_link_renew(user=request.user, tournament=tournament, account=account)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("manage:arbiters", pk=pk)
+    link = {"account": account, "url": roles.password_link(request, account)}
+    return _arbiters_page(request, tournament, form, ArbiterAccountForm(), link)
 
 
 def _require_administrator(user):

@@ -65,6 +65,15 @@ def arbiter_account_create(*, user, tournament, username, first_name=""):
     return account
 
 
+@transaction.atomic
+def arbiter_link_renew(*, user, tournament, account):
+    """Only for an account that never chose a password: a link for any other would hand it over."""
+    if account.has_usable_password():
+        raise ValidationError(_("%(u)s has already chosen a password.") % {"u": account.get_username()})
+    audit(user=user, action="tournament.arbiter_link", obj=tournament, tournament=tournament,
+          after={"username": account.get_username()})
+
+
 def password_link(request, account):
     """The one-time link that lets `account` choose its password (valid until used, or for
     PASSWORD_RESET_TIMEOUT seconds)."""

@@ -14,6 +14,7 @@ manage_patterns = [
     path("t/<int:pk>/", views.tournament_manage, name="tournament"),
     path("t/<int:pk>/modifica/", views.tournament_edit, name="tournament_edit"),
     path("t/<int:pk>/arbitri/", account_views.tournament_arbiters, name="arbiters"),
+    path("t/<int:pk>/arbitri/<int:user_pk>/link/", account_views.arbiter_link, name="arbiter_link"),
     path("organizzatori/", account_views.organisers, name="organisers"),
     path("organizzatori/<int:user_pk>/", account_views.organiser_role, name="organiser_role"),
     path("t/<int:pk>/registro/", views.audit_log, name="audit_log"),

@@ -96,3 +96,19 @@ def test_draft_redrawn_with_another_method(client, organiser, tournament):
     client.post(reverse("manage:round_action", args=[tournament.pk, 1, "redraw"]), {"method": "bogus"})
     rnd.refresh_from_db()
     assert rnd.method == "snake"
+
+
+def test_new_link_only_for_an_account_that_never_chose_a_password(client, organiser, tournament, arbiter):
+    client.force_login(organiser)
+    client.post(reverse("manage:arbiters", args=[tournament.pk]), {"new_account": "1", "username": "beppe"})
+    beppe = get_user_model().objects.get(username="beppe")
+    page = client.get(reverse("manage:arbiters", args=[tournament.pk])).content.decode()
+    assert reverse("manage:arbiter_link", args=[tournament.pk, beppe.pk]) in page
+    assert reverse("manage:arbiter_link", args=[tournament.pk, arbiter.pk]) not in page
+    response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, beppe.pk]))
+    assert re.search(r'value="http://testserver/accounts/password/', response.content.decode())
+    assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1
+    # arturo chose a password: a link would hand his account over
+    response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, arbiter.pk]), follow=True)
+    assert "arturo has already chosen a password." in response.content.decode()
+    assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1
