@@ -152,7 +152,13 @@ def tournament_export(*, tournament):
         selected[model] = _owned_rows(model, tournament, selected)
         sections.append({"model": model._meta.label_lower,
                          "rows": [exporter.row(obj) for obj in selected[model].order_by("pk")]})
-    players = [exporter.row(p) for p in Player._base_manager.filter(pk__in=exporter.players).order_by("pk")]
+    # A merged player names the one it was merged into, who then travels too.
+    players, written = [], set()
+    while exporter.players - written:
+        batch = sorted(exporter.players - written)
+        written.update(batch)
+        players += [exporter.row(p) for p in Player._base_manager.filter(pk__in=batch).order_by("pk")]
+    players.sort(key=lambda row: row["pk"])
     clubs = [exporter.row(c) for c in Club._base_manager.filter(pk__in=exporter.clubs).order_by("pk")]
     users = []
     for user in get_user_model()._base_manager.filter(pk__in=exporter.users).order_by("pk"):
@@ -243,15 +249,25 @@ class _Importer:
 
     def import_players(self, entries):
         existing = set(Player._base_manager.values_list("pk", flat=True))
+        merged = []  # (player, file key it was merged into, where): linked once every player is read
         for i, entry in enumerate(_expect(entries, list, "players")):
             where = f"players[{i}]"
             entry = _expect(entry, dict, where)
             key = _key(entry, Player, where)
-            player = self.build(Player, entry, where)
+            fields = _expect(entry.get("fields"), dict, f"{where}.fields")
+            into = fields.get("merged_into")
+            player = self.build(Player, {**entry, "fields": {k: v for k, v in fields.items() if k != "merged_into"}},
+                                where)
             match = player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
-                                          club=player.club)
+                                          club=player.club) if not player.removed else None
             # Only players already in the database are matched: two namesakes in the file stay two.
             self.shared[Player][key] = match if match is not None and match.pk in existing else _save(player)
+            if into is not None and self.shared[Player][key] is player:
+                merged.append((player, into, where))
+        field = Player._meta.get_field("merged_into")
+        for player, into, where in merged:
+            player.merged_into_id = self.resolve(field, into, where)
+            player.save(update_fields=["merged_into"])
 
     # rows of any model
 

@@ -94,3 +94,4 @@ def test_merge_view(client, organiser):
     response = client.post(reverse("manage:player_merge", args=[drop.pk]), {"into": keep.pk})
     assert response["Location"] == reverse("manage:player_edit", args=[keep.pk])
     assert Player.all_players.get(pk=drop.pk).merged_into == keep
+
