@@ -88,6 +88,11 @@ class CsvUploadForm(forms.Form):
 
     @staticmethod
     def decode(raw):
+        # A NUL byte is no text a spreadsheet writes as CSV (UTF-16 files are full of them), and
+        # PostgreSQL refuses it in a text column: the file is refused before any row is read.
+        if b"\x00" in raw:
+            raise forms.ValidationError(_("The file holds a NUL character: it is not a CSV text file. "
+                                          "Save it again as CSV UTF-8."))
         for encoding in ("utf-8-sig", "cp1252"):
             try:
                 return raw.decode(encoding)
