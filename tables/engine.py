@@ -105,10 +105,15 @@ def validate_game(*, table, seats, lines):
     except ScoringError as exc:
         seat = seats.get(exc.player) if exc.player is not None else None
         name = seat.registration.player.full_name if seat else None
-        message = RESULT_MESSAGES.get(exc.code)
-        detail = str(message) % exc.context if message is not None and "%(" in str(message) else \
-            str(message) if message is not None else exc.detail
-        raise ResultError(detail, player=exc.player, field=exc.field, name=name) from None
+        raise ResultError(result_detail(exc), player=exc.player, field=exc.field, name=name) from None
+
+
+def result_detail(exc):
+    """A scoring engine's refusal of a table result in the interface's language."""
+    message = RESULT_MESSAGES.get(exc.code)
+    if message is None:
+        return exc.detail
+    return str(message) % exc.context if "%(" in str(message) else str(message)
 
 
 def territory_groups():

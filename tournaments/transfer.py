@@ -186,12 +186,17 @@ def _expect(value, kind, where):
 
 def _value(field, raw, where):
     """Turn a file value into the field's value, checked as the field would check it."""
+    if isinstance(field, (models.CharField, models.TextField)) and raw is not None and not isinstance(raw, str):
+        # to_python would turn ["Marco"] into the text "['Marco']".
+        raise TransferError(f"{where}.{field.name}: must be a string")
     try:
         value = field.to_python(raw)
         if value is None:
             if not field.null:
                 raise ValidationError("cannot be empty")
             return None
+        if not field.blank and value in field.empty_values:
+            raise ValidationError("cannot be empty")
         if field.choices and not (field.blank and value == "") and \
                 value not in {k for k, _label in field.flatchoices}:
             raise ValidationError(f"{value!r} is not one of the choices")
@@ -214,6 +219,9 @@ class _Importer:
         self.users = {}  # username -> user
         self.shared = {Club: {}, Player: {}}  # file pk -> row in this database
         self.in_file = {}  # owned model -> pks of its rows in the file
+        self.where = {}  # (owned model, pk) -> "label[i]", for the messages of the whole-object checks
+        self.user_entries = {}  # username -> (where, wants the organiser role, created by this import)
+        self.named_users = set()  # usernames some row of the file refers to
 
     # shared rows
 
@@ -224,17 +232,32 @@ class _Importer:
             entry = _expect(entry, dict, where)
             username = _value(User._meta.get_field(User.USERNAME_FIELD),
                               _expect(entry.get("username"), str, f"{where}.username"), where)
+            if username in self.users:
+                raise TransferError(f"{where}.username: {username!r} appears twice")
+            organiser = entry.get("organiser", False)
+            if not isinstance(organiser, bool):
+                raise TransferError(f"{where}.organiser: must be true or false")
             user = User._base_manager.filter(**{User.USERNAME_FIELD: username}).first()
-            if user is None:
+            created = user is None
+            if created:
                 user = User(**{User.USERNAME_FIELD: username})
                 for name in USER_FIELDS:
                     if name in entry and hasattr(user, name):
                         setattr(user, name, _value(User._meta.get_field(name), entry[name], where))
+                _full_clean(user, where, exclude=["password"])
                 user.set_unusable_password()
                 _save(user)
-                if entry.get("organiser") is True:
-                    grant_organiser(user)
             self.users[username] = user
+            self.user_entries[username] = (where, organiser, created)
+
+    def grant_roles(self):
+        """Every user of the file is named by one of its rows; a user this import created gets the
+        organiser role when the file says so (an account already in the database keeps its roles)."""
+        for username, (where, organiser, created) in self.user_entries.items():
+            if username not in self.named_users:
+                raise TransferError(f"{where}: user {username!r} is named by no row of the file")
+            if organiser and created:
+                grant_organiser(self.users[username])
 
     def import_clubs(self, entries):
         for i, entry in enumerate(_expect(entries, list, "clubs")):
@@ -258,6 +281,9 @@ class _Importer:
             into = fields.get("merged_into")
             player = self.build(Player, {**entry, "fields": {k: v for k, v in fields.items() if k != "merged_into"}},
                                 where)
+            for name in ("first_name", "last_name"):  # as the player form: spaces are no name
+                if not getattr(player, name).strip():
+                    raise TransferError(f"{where}.{name}: cannot be empty")
             match = player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
                                           club=player.club) if not player.removed else None
             # Only players already in the database are matched: two namesakes in the file stay two.
@@ -283,6 +309,7 @@ class _Importer:
         if target is get_user_model():
             if not isinstance(raw, str) or raw not in self.users:
                 raise TransferError(f"{name}: user {raw!r} is not in the file's users")
+            self.named_users.add(raw)
             return self.users[raw].pk
         if target in self.shared:
             if isinstance(raw, (list, dict)) or raw not in self.shared[target]:
@@ -317,6 +344,7 @@ class _Importer:
                 setattr(obj, f.attname, value)
             else:
                 setattr(obj, f.attname, _value(f, raw, where))
+        _full_clean(obj, where, exclude=[f.name for f in model._meta.concrete_fields if f.is_relation])
         return obj
 
     # the tournament's rows
@@ -343,6 +371,7 @@ class _Importer:
                 where = f"{label}[{i}]"
                 row = _expect(row, dict, where)
                 rows[model].append((where, _key(row, model, where), row))
+            self.where.update(((model, pk), where) for where, pk, _row in rows[model])
             pks = [pk for _where, pk, _row in rows[model]]
             if len(set(pks)) != len(pks):
                 raise TransferError(f"{label}: the same pk appears twice")
@@ -374,6 +403,71 @@ class _Importer:
                     entry.object_id = str(row.pk) if row is not None else entry.object_id
 
 
+def _full_clean(obj, where, exclude):
+    """The model's own validation, as its forms run it (uniqueness is left to the database)."""
+    try:
+        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+    except ValidationError as exc:
+        if hasattr(exc, "error_dict"):
+            name, errors = next(iter(exc.message_dict.items()))
+            raise TransferError(f"{where}.{name}: {' '.join(errors)}" if name != "__all__" else
+                                f"{where}: {' '.join(errors)}") from None
+        raise TransferError(f"{where}: {' '.join(exc.messages)}") from None
+
+
+# --- whole objects: what the forms and the scoring engine check, on the imported rows ---------------
+
+def _check_tournament(tournament, where):
+    """The tournament's settings pass the scoring engine's parameters and the organiser's form."""
+    from scoring.errors import ScoringError
+    from tables import engine
+    from tournaments.forms import TournamentForm
+
+    try:
+        engine.params_for(tournament)
+    except ScoringError as exc:
+        raise TransferError(f"{where}.{exc.field or 'settings'}: {exc.detail}") from None
+    chain = list(tournament.tiebreak_chain)
+    if len(chain) > 4:
+        raise TransferError(f"{where}.tiebreak: at most 4 tie-breaks")
+    data = {name: getattr(tournament, f"{name}_id" if name == "club" else name)
+            for name in TournamentForm._meta.fields}
+    data.update({f"tiebreak_{i}": name for i, name in enumerate(chain, start=1)})
+    data = {k: v for k, v in data.items() if v is not None and v is not False}
+    form = TournamentForm(data=data)
+    if not form.is_valid():
+        name, errors = next(iter(form.errors.items()))
+        name = "tiebreak" if name.startswith("tiebreak_") else name
+        raise TransferError(f"{where}.{name}: {' '.join(errors)}" if name != "__all__" else
+                            f"{where}: {' '.join(errors)}")
+
+
+def _check_results(tournament, seat_where):
+    """Every reported table passes the scoring engine's rules (SCORING.md section 2), read as the
+    standings read it; then the standings under every formula can be computed."""
+    from scoring.errors import ScoringError
+    from tables import engine
+    from tables.models import Seat
+    from tables.selectors import standings_by_formula, tournament_games
+
+    games, _penalties = tournament_games(tournament)
+    seats = {(round_, table, reg): pk for pk, round_, table, reg in Seat.objects.filter(
+        table__round__tournament=tournament).values_list("pk", "table__round__number", "table__number",
+                                                        "registration_id")}
+    for game in games:
+        try:
+            game.placement
+        except ScoringError as exc:
+            seat = seats.get((game.round, game.table, exc.player))
+            where = seat_where.get(seat, f"round {game.round} table {game.table}")
+            raise TransferError(f"{where}.{exc.field}: {engine.result_detail(exc)}" if exc.field else
+                                f"{where}: {engine.result_detail(exc)}") from None
+    try:
+        standings_by_formula(tournament)
+    except ScoringError as exc:
+        raise TransferError(f"the standings cannot be computed: {exc}") from None
+
+
 def _refuse_existing(model, pks):
     for start in range(0, len(pks), CHUNK):
         clash = model._base_manager.filter(pk__in=pks[start:start + CHUNK]).order_by("pk").first()
@@ -400,4 +494,9 @@ def tournament_import(*, data):
     importer.import_users(data.get("users", []))
     importer.import_clubs(data.get("clubs", []))
     importer.import_players(data.get("players", []))
-    return importer.import_owned(data.get("models"))
+    tournament = importer.import_owned(data.get("models"))
+    importer.grant_roles()
+    _check_tournament(tournament, importer.where[(Tournament, tournament.pk)])
+    from tables.models import Seat
+    _check_results(tournament, {pk: where for (model, pk), where in importer.where.items() if model is Seat})
+    return tournament

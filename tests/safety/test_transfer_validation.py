@@ -1,0 +1,134 @@
+"""import_tournament checks whole objects as the forms and the scoring engine do: a file whose values
+each fit their column but which no form would save (and every standings page would crash on) is
+refused with its first error, exit code 2, nothing written."""
+import io
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tables.models import Table
+from tables.selectors import tournament_standings
+from tests.safety.test_transfer import _counts, _empty_database, _export, _import, _rows, played  # noqa: F401
+from tournaments.models import Tournament
+from tournaments.rules import is_organiser
+
+
+def _seat_index(document, *, survivor):
+    """The index in the file of a seat at a reported table: a survivor with table points, or an
+    eliminated player."""
+    tables = {row["pk"]: row for row in _rows(document, "tables.table")}
+    for i, row in enumerate(_rows(document, "tables.seat")):
+        fields = row["fields"]
+        if not tables[fields["table"]]["fields"]["reported_at"] or fields["firenze"] is not None:
+            continue
+        if survivor and fields["eliminated"] is None and not fields["risiko"] and float(fields["table_points"]) > 0:
+            return i
+        if not survivor and fields["eliminated"] is not None:
+            return i
+    raise AssertionError("no such seat")
+
+
+def _refused(document, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    _empty_database()
+    before = _counts()
+    with pytest.raises(CommandError) as exc:
+        _import(path)
+    assert _counts() == before
+    assert exc.value.returncode == 2
+    assert "\n" not in str(exc.value)
+    return str(exc.value)
+
+
+@pytest.fixture
+def document(played):
+    return json.loads(_export(played))
+
+
+def test_import_refuses_an_unknown_tiebreak(document, tmp_path):
+    _rows(document, "tournaments.tournament")[0]["fields"]["tiebreak"] = "foo,bar"
+    assert _refused(document, tmp_path) == ("tournaments.tournament[0].tiebreak: unknown tie-break 'foo' "
+                                            "(known: best_results, wins, table_points, head_to_head)")
+
+
+def test_import_refuses_a_tiebreak_listed_twice(document, tmp_path):
+    _rows(document, "tournaments.tournament")[0]["fields"]["tiebreak"] = "wins,wins"
+    assert _refused(document, tmp_path) == "tournaments.tournament[0].tiebreak: Each tie-break can appear only once."
+
+
+def test_import_refuses_settings_the_tournament_form_refuses(document, tmp_path):
+    fields = _rows(document, "tournaments.tournament")[0]["fields"]
+    fields.update(start_date="2026-03-10", end_date="2026-03-01")
+    assert _refused(document, tmp_path) == "tournaments.tournament[0].end_date: The end date is before the start date."
+
+
+def test_import_refuses_an_elimination_order_of_99(document, tmp_path):
+    i = _seat_index(document, survivor=False)
+    _rows(document, "tables.seat")[i]["fields"]["eliminated"] = 99
+    assert _refused(document, tmp_path) == (f"tables.seat[{i}].eliminated: elimination orders must run 1, 2, 3... "
+                                            "without gaps or repeats")
+
+
+def test_import_refuses_negative_table_points(document, tmp_path):
+    i = _seat_index(document, survivor=True)
+    _rows(document, "tables.seat")[i]["fields"]["table_points"] = "-5.00"
+    assert _refused(document, tmp_path) == f"tables.seat[{i}].table_points: table points cannot be negative"
+
+
+def test_import_refuses_a_place_beyond_the_table(document, tmp_path):
+    i = _seat_index(document, survivor=True)
+    _rows(document, "tables.seat")[i]["fields"]["place"] = 9
+    assert _refused(document, tmp_path) == (f"tables.seat[{i}].place: the place must be a whole number from 1 "
+                                            "to the number of players")
+
+
+@pytest.mark.parametrize("section, field", [("players", "first_name"), ("players", "last_name"),
+                                            ("clubs", "name")])
+def test_import_refuses_names_given_as_lists(document, tmp_path, section, field):
+    document[section][0]["fields"][field] = ["Marco", "Rossi"]
+    assert _refused(document, tmp_path) == f"{section}[0].{field}: must be a string"
+
+
+def test_import_refuses_a_tournament_name_given_as_a_list(document, tmp_path):
+    _rows(document, "tournaments.tournament")[0]["fields"]["name"] = ["Torneo"]
+    assert _refused(document, tmp_path) == "tournaments.tournament[0].name: must be a string"
+
+
+def test_import_refuses_an_empty_username(document, tmp_path):
+    document["users"][0]["username"] = ""
+    assert _refused(document, tmp_path) == "users[0].username: cannot be empty"
+
+
+def test_import_refuses_an_empty_player_name(document, tmp_path):
+    document["players"][0]["fields"]["first_name"] = "   "
+    assert _refused(document, tmp_path) == "players[0].first_name: cannot be empty"
+
+
+def test_import_refuses_an_invented_organiser(document, tmp_path):
+    document["users"].append({"username": "mallory", "organiser": True, "is_active": True})
+    assert _refused(document, tmp_path) == "users[2]: user 'mallory' is named by no row of the file"
+    assert not get_user_model().objects.filter(username="mallory").exists()
+
+
+def test_import_refuses_an_organiser_flag_that_is_not_a_boolean(document, tmp_path):
+    document["users"][1]["organiser"] = "yes"
+    assert _refused(document, tmp_path) == "users[1].organiser: must be true or false"
+
+
+def test_import_refuses_a_user_listed_twice(document, tmp_path):
+    document["users"].append(dict(document["users"][0]))
+    assert _refused(document, tmp_path) == f"users[2].username: {document['users'][0]['username']!r} appears twice"
+
+
+def test_a_valid_file_still_imports_with_its_standings_and_roles(document, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    _empty_database()
+    call_command("import_tournament", str(path), stdout=io.StringIO())
+    tournament = Tournament.objects.get()
+    assert tournament_standings(tournament).rows
+    assert Table.objects.filter(reported_at__isnull=False).exists()
+    assert [u.username for u in get_user_model().objects.order_by("username") if is_organiser(u)] == ["olga"]
