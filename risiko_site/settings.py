@@ -132,6 +132,10 @@ LOGIN_ACCOUNT_DELAY_S = env_int("LOGIN_ACCOUNT_DELAY_S", 60, minimum=1)
 # How many reverse proxies stand in front of gunicorn: the client address is then the one the
 # outermost proxy wrote into X-Forwarded-For. 0: REMOTE_ADDR is the client.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+# Public sign-ups accepted from one client address in the window (counted in the database, shared
+# by every worker).
+SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", 10, minimum=1)
+SIGNUP_WINDOW_S = env_int("SIGNUP_WINDOW_S", 60 * 60, minimum=1)
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
+from tournaments.text import clean_name, mixes_look_alike_letters
 
 
 def add_service_errors(form, exc):
@@ -48,16 +49,34 @@ def _required_text(value):
     return value
 
 
+def _name_text(value, required=True):
+    """A name as stored (tournaments.text.clean_name: NFKC, no invisible characters or direction
+    overrides), refused when it mixes look-alike letters of different alphabets."""
+    value = clean_name(value)
+    if required and not value:
+        raise forms.ValidationError(_("This field cannot be empty."))
+    if mixes_look_alike_letters(value):
+        raise forms.ValidationError(_("Write the name in one alphabet: it mixes letters of different alphabets "
+                                      "that look alike."))
+    return value
+
+
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["first_name", "last_name", "nickname", "club", "city", "email"]
 
     def clean_first_name(self):
-        return _required_text(self.cleaned_data.get("first_name"))
+        return _name_text(self.cleaned_data.get("first_name"))
 
     def clean_last_name(self):
-        return _required_text(self.cleaned_data.get("last_name"))
+        return _name_text(self.cleaned_data.get("last_name"))
+
+    def clean_nickname(self):
+        return _name_text(self.cleaned_data.get("nickname"), required=False)
+
+    def clean_city(self):
+        return _name_text(self.cleaned_data.get("city"), required=False)
 
 
 class SignupForm(PlayerForm):

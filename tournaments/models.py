@@ -211,6 +211,8 @@ class Registration(models.Model):
     late_entry = models.BooleanField(_("late entry"), default=False)
     from_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
     self_registered = models.BooleanField(_("signed up online"), default=False)
+    # A public sign-up that named a player already in the list: the organiser checks it is them.
+    existing_player = models.BooleanField(_("matches an existing player"), default=False, editable=False)
     note = models.CharField(_("note"), max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)

@@ -124,32 +124,45 @@ def _next_round_number(tournament):
     return (last or 0) + 1
 
 
+class AlreadyRegistered(ValidationError):
+    """The player is already registered in the tournament."""
+
+
 @transaction.atomic
-def registration_add(*, user, tournament, player, fee_paid=False, self_registered=False):
+def registration_add(*, user, tournament, player, fee_paid=False, self_registered=False, existing_player=False):
     """Register a player; after the first round has been seated it is a late entry."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Registration.objects.filter(tournament=tournament, player=player).exists():
-        raise ValidationError({"player": _("%(player)s is already registered.") % {"player": player}})
+        raise AlreadyRegistered({"player": _("%(player)s is already registered.") % {"player": player}})
     next_round = _next_round_number(tournament)
     reg = Registration.objects.create(
         tournament=tournament, player=player, fee_paid=fee_paid,
         status=Registration.Status.PENDING if self_registered else Registration.Status.CONFIRMED,
-        self_registered=self_registered, late_entry=next_round > 1, from_round=next_round)
+        self_registered=self_registered, existing_player=existing_player, late_entry=next_round > 1,
+        from_round=next_round)
     audit(user=user, action="registration.signup" if self_registered else "registration.add", obj=reg,
-          tournament=tournament, player=player, after=snapshot(reg, REGISTRATION_FIELDS))
+          tournament=tournament, player=player,
+          after={**snapshot(reg, REGISTRATION_FIELDS), **({"existing_player": True} if existing_player else {})})
     return reg
 
 
 @transaction.atomic
 def registration_signup(*, tournament, data):
-    """Public sign-up: finds or creates the player and adds a registration pending approval."""
+    """Public sign-up: finds or creates the player and adds a registration pending approval.
+
+    A sign-up naming a player already in the list registers that player, marked `existing_player`
+    for the organiser to check (anyone can type a name); the details typed (email, city...) do not
+    change the player. Raises AlreadyRegistered when the player is registered already: the page
+    answers as for any sign-up, so nobody learns who is registered."""
     if not (tournament.published and tournament.signup_open):
         raise ValidationError(_("Sign-up for this tournament is closed."))
     club = data.get("club")
     player = player_find_duplicate(first_name=data["first_name"], last_name=data["last_name"], club=club)
+    existing = player is not None
     if player is None:
         player = player_save(user=None, tournament=tournament, data=data)
-    return registration_add(user=None, tournament=tournament, player=player, self_registered=True)
+    return registration_add(user=None, tournament=tournament, player=player, self_registered=True,
+                            existing_player=existing)
 
 
 @transaction.atomic

@@ -12,3 +12,20 @@ def fold(text):
 def search_words(query, limit=8):
     """The folded words of a search box, at most `limit` of them."""
     return fold(query).split()[:limit]
+
+
+def clean_name(text):
+    """A typed name as it is stored: NFKC (fullwidth and compatibility letters become plain ones),
+    without invisible or control characters (zero-width spaces, direction overrides such as U+202E),
+    spaces collapsed. "Ｍａｒｃｏ\u200b  Rossi" -> "Marco Rossi"."""
+    text = unicodedata.normalize("NFKC", text or "")
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc"))
+    return " ".join(text.split())
+
+
+def mixes_look_alike_letters(text):
+    """True when a name mixes alphabets with letters that look alike, the way an impostor writes
+    "Mаrco" with a Cyrillic "а": it would show as an existing player's name and never match it.
+    A name written in one alphabet (Latin, Greek, Cyrillic...) is fine."""
+    from confusable_homoglyphs import confusables
+    return bool(text) and bool(confusables.is_dangerous(text))

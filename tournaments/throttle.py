@@ -79,11 +79,11 @@ def _ensure(key, started_at):
         pass
 
 
-def _take(key, now, *, limit=None):
+def _take(key, now, *, limit=None, window=None):
     """Count one try on `key` in its window (a window over restarts at 1). With a `limit`, the try
     is counted only while fewer than `limit` are: True when counted. One UPDATE statement, so
     concurrent requests cannot both take the last place."""
-    expired = Q(started_at__lte=now - _window())
+    expired = Q(started_at__lte=now - (window or _window()))
     _ensure(key, now)
     rows = LoginThrottle.objects.filter(key=key)
     if limit is not None:
@@ -168,3 +168,22 @@ class ThrottledModelBackend(ModelBackend):
         user = super().authenticate(request, username=username, password=password, **kwargs)
         attempt_end(username=username, address=address, success=user is not None)
         return user
+
+
+# --- public sign-up ------------------------------------------------------------------------------
+
+def signup_take(request):
+    """Count one public sign-up from the request's client address: None while the address has sent
+    fewer than SIGNUP_LIMIT in SIGNUP_WINDOW_S, else a Refusal saying how long to wait. The counter is
+    a database row (one UPDATE), shared by every worker."""
+    now = timezone.now()
+    window = timedelta(seconds=settings.SIGNUP_WINDOW_S)
+    key = _key("signup", client_address(request))
+    if _take(key, now, limit=settings.SIGNUP_LIMIT, window=window):
+        return None
+    row = LoginThrottle.objects.filter(key=key).first()
+    wait = (row.started_at + window - now).total_seconds() if row else settings.SIGNUP_WINDOW_S
+    minutes = max(1, math.ceil(wait / 60))
+    return Refusal(ngettext("Too many sign-ups from this connection. Try again in %(minutes)d minute.",
+                            "Too many sign-ups from this connection. Try again in %(minutes)d minutes.",
+                            minutes) % {"minutes": minutes})

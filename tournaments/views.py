@@ -1,10 +1,13 @@
 """Pages of clubs, players, tournaments and registrations.
 
 Views parse input, check the role with one helper of `tournaments.rules`, call one service and render."""
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import OperationalError
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -31,6 +34,9 @@ from tournaments.rules import (
     tournament_for_public,
 )
 from tournaments.selectors import club_search_filter, player_search_filter
+from tournaments.throttle import signup_take
+
+logger = logging.getLogger(__name__)
 
 
 def _save_or_errors(form, service, **kwargs):
@@ -67,15 +73,30 @@ def signup(request, pk):
     if not tournament.signup_open:
         return render(request, "tournaments/signup_closed.html", {"tournament": tournament}, status=403)
     form = SignupForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k != "privacy"}
         try:
-            reg = services.registration_signup(tournament=tournament, data=data)
+            refusal = signup_take(request)
+            if refusal is not None:
+                form.add_error(None, refusal.message)
+                status = 429
+            else:
+                services.registration_signup(tournament=tournament, data=data)
+        except services.AlreadyRegistered:
+            pass  # answered as any sign-up: the page never tells who is registered
         except ValidationError as exc:
             form.add_error(None, exc.messages)
-        else:
-            return render(request, "tournaments/signup_done.html", {"tournament": tournament, "registration": reg})
-    return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form})
+        except OperationalError:
+            # SQLite's "database is locked" when many sign up at once (PostgreSQL's lock timeouts
+            # alike): nothing was saved, the form is sent again.
+            logger.warning("public sign-up: database busy", exc_info=True)
+            form.add_error(None, _("Too many sign-ups at this moment: nothing was saved. Send the form again."))
+            status = 503
+        if form.is_valid():
+            return render(request, "tournaments/signup_done.html",
+                          {"tournament": tournament, "name": f"{data['first_name']} {data['last_name']}"})
+    return render(request, "tournaments/signup.html", {"tournament": tournament, "form": form}, status=status)
 
 
 # --- organiser: own tournaments --------------------------------------------------------------
