@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
+from tables import services
 from tables.models import Round, Table
 from tables.services import StaleResult
 from tournaments.audit import audit
@@ -56,6 +57,7 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
         raise ValidationError(_("The Firenze points sheet decides the tables of knockout formats only."))
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))
+    services.require_correction_allowed(user=user, table=table)
     seats = {s.pk: s for s in table.seats.select_related("registration__player")}
     if sorted(seats) != sorted(counts):
         raise ValidationError(_("The result must list exactly the players of the table."))

@@ -4,12 +4,12 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import engine
-from tables.models import Round, Seat, Table
+from tables.models import Dispute, Round, Seat, Table
 from tables.selectors import player_names, present_registrations, seating_request
 from tournaments.audit import audit
 from tournaments.models import Registration, Tournament
@@ -353,6 +353,26 @@ def _with_table_points(line, seat):
                              player=seat.pk, field="table_points")
 
 
+def require_correction_allowed(*, user, table):
+    """Once a round's standings are published, its results change only through the arbitration: the
+    organiser (or an administrator) corrects, or an arbiter corrects a table while a dispute about its
+    result (or about the published standings) is open, and upholding that dispute links the
+    correction. Otherwise the arbiter is refused with the rule."""
+    rnd = table.round
+    if rnd.standings_published_at is None:
+        return
+    tournament = rnd.tournament
+    if user is not None and (user.is_superuser or user.pk == tournament.organiser_id):
+        return
+    open_dispute = Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).filter(
+        Q(about=Dispute.About.RESULT, table=table) | Q(about=Dispute.About.STANDING)).exists()
+    if not open_dispute:
+        raise ValidationError(_(
+            "The standings of round %(round)d are published: a correction of table %(table)d is a dispute "
+            "decision. Record the dispute about this table's result first, or ask the organiser.")
+            % {"round": rnd.number, "table": table.number})
+
+
 @transaction.atomic
 def table_result_submit(*, user, table, lines, version):
     """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
@@ -362,6 +382,7 @@ def table_result_submit(*, user, table, lines, version):
     table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))
+    require_correction_allowed(user=user, table=table)
     seats = {s.pk: s for s in table.seats.select_related("registration__player")}
     if sorted(seats) != sorted(line.seat_id for line in lines):
         raise ValidationError(_("The result must list exactly the players of the table."))

@@ -195,7 +195,8 @@ class ArbitersForm(forms.Form):
 
     def __init__(self, *args, organiser=None, **kwargs):
         super().__init__(*args, **kwargs)
-        qs = get_user_model().objects.filter(is_active=True).order_by("username")
+        # Administrators see every tournament anyway: the list offers the club's people only.
+        qs = get_user_model().objects.filter(is_active=True, is_superuser=False).order_by("username")
         if organiser is not None:
             qs = qs.exclude(pk=organiser.pk)
         self.fields["arbiters"].queryset = qs

@@ -6,7 +6,13 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit import audit, snapshot
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
-from tournaments.services import CLUB_FIELDS, PLAYER_FIELDS
+from tournaments.services import (
+    CLUB_FIELDS,
+    PLAYER_FIELDS,
+    audit_everywhere,
+    require_may_change,
+    showing_tournaments,
+)
 
 # Left empty on the player kept, these are taken from the merged one.
 FILLED_ON_MERGE = ("nickname", "club", "city", "email")
@@ -33,6 +39,10 @@ def player_merge(*, user, keep, drop):
     drop = Player.objects.select_for_update().get(pk=drop.pk)
     if keep.pk == drop.pk:
         raise ValidationError(_("Choose another player to merge with."))
+    shown = {player: showing_tournaments(player) for player in (keep, drop)}
+    for player, tournaments in shown.items():
+        require_may_change(user, player, tournaments)
+    tournaments = sorted({t.pk: t for ts in shown.values() for t in ts}.values(), key=lambda t: t.pk)
     both = Tournament.objects.filter(registrations__player=keep).filter(registrations__player=drop).first()
     if both is not None:
         raise ValidationError(_("Both players are registered in %(t)s: withdraw one of the two registrations "
@@ -46,8 +56,8 @@ def player_merge(*, user, keep, drop):
     Registration.objects.filter(player=drop).update(player=keep)
     drop.removed, drop.merged_into = True, keep
     drop.save(update_fields=["removed", "merged_into"])
-    audit(user=user, action="player.merge", obj=keep, player=keep, before=before,
-          after={"kept": snapshot(keep, PLAYER_FIELDS), "merged_into": keep.pk})
+    audit_everywhere(tournaments=tournaments, user=user, action="player.merge", obj=keep, player=keep,
+                     before=before, after={"kept": snapshot(keep, PLAYER_FIELDS), "merged_into": keep.pk})
     return keep
 
 

@@ -2,7 +2,8 @@
 
 - public: anyone, published tournaments only;
 - arbiter: assigned to a tournament by its organiser (records results, penalties, disputes);
-- organiser: holds the `tournaments.add_tournament` permission and runs the tournaments they created.
+- organiser: holds the `tournaments.add_tournament` permission and runs the tournaments they created
+  (only while holding it).
 
 A logged-in user who is neither organiser nor arbiter of a tournament gets 404 for its
 objects (its existence is not revealed); an arbiter who asks for an organiser-only page gets 403.
@@ -27,7 +28,9 @@ def require_organiser(user):
 def _staff_role(user, tournament):
     if not user.is_authenticated:
         return None
-    if tournament.organiser_id == user.pk or user.is_superuser:
+    # Taking the organiser role back (the "Organizzatori" page) takes the tournaments with it: their
+    # pages answer as to anyone else until an administrator gives the role again.
+    if user.is_superuser or (tournament.organiser_id == user.pk and is_organiser(user)):
         return "organiser"
     if tournament.arbiters.filter(pk=user.pk).exists():
         return "arbiter"

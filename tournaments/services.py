@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,15 +36,47 @@ def club_find_duplicate(*, name, exclude_pk=None):
     return qs.first()
 
 
+def showing_tournaments(obj):
+    """The tournaments whose pages show a player (registered there) or a club (organising, or with a
+    registered player of its own)."""
+    if isinstance(obj, Player):
+        qs = Tournament.objects.filter(registrations__player=obj)
+    else:
+        qs = Tournament.objects.filter(Q(club=obj) | Q(registrations__player__club=obj))
+    return list(qs.distinct().order_by("pk"))
+
+
+def require_may_change(user, obj, tournaments):
+    """Players and clubs are shared by every organiser, but one shown only by other organisers'
+    tournaments is theirs to change: an organiser is refused, an administrator is not."""
+    if user is None or user.is_superuser or not tournaments:
+        return
+    if any(t.organiser_id == user.pk for t in tournaments):
+        return
+    saved = type(obj)._base_manager.get(pk=obj.pk)  # a form may have changed `obj` already
+    raise ValidationError(_("%(name)s appears only in tournaments of other organisers: ask their organiser "
+                            "(or an administrator) to change it.") % {"name": saved})
+
+
+def audit_everywhere(*, tournaments, **entry):
+    """One audit entry in every tournament showing the object (one without a tournament if none does),
+    so each organiser reads in their own log what changed in their pages."""
+    for tournament in tournaments or [entry.pop("tournament", None)]:
+        entry.pop("tournament", None)
+        audit(tournament=tournament, **entry)
+
+
 @transaction.atomic
 def club_save(*, user, data, club=None):
     before = snapshot(club, CLUB_FIELDS) if club else None
+    tournaments = showing_tournaments(club) if club else []
+    require_may_change(user, club, tournaments)
     club = club or Club()
     _apply(club, data, CLUB_FIELDS)
     club.full_clean()
     club.save()
-    audit(user=user, action="club.update" if before else "club.create", obj=club,
-          before=before, after=snapshot(club, CLUB_FIELDS))
+    audit_everywhere(tournaments=tournaments, user=user, action="club.update" if before else "club.create",
+                     obj=club, before=before, after=snapshot(club, CLUB_FIELDS))
     return club
 
 
@@ -61,6 +94,8 @@ def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None):
 @transaction.atomic
 def player_save(*, user, data, player=None, tournament=None):
     before = snapshot(player, PLAYER_FIELDS) if player else None
+    tournaments = showing_tournaments(player) if player else []
+    require_may_change(user, player, tournaments)
     player = player or Player()
     _apply(player, data, PLAYER_FIELDS)
     player.full_clean()
@@ -70,8 +105,9 @@ def player_save(*, user, data, player=None, tournament=None):
             "player": player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
                                             club=player.club, exclude_pk=player.pk)}})
     player.save()
-    audit(user=user, action="player.update" if before else "player.create", obj=player, player=player,
-          tournament=tournament, before=before, after=snapshot(player, PLAYER_FIELDS))
+    audit_everywhere(tournaments=tournaments, user=user, action="player.update" if before else "player.create",
+                     obj=player, player=player, tournament=tournament, before=before,
+                     after=snapshot(player, PLAYER_FIELDS))
     return player
 
 

@@ -105,7 +105,9 @@ def signup(request, pk):
 @require_GET
 def manage_home(request):
     user = request.user
-    organised = Tournament.objects.filter(organiser=user).annotate(
+    # Without the organiser role (taken back by an administrator) one's tournaments are no longer run.
+    organised = Tournament.objects.filter(organiser=user) if is_organiser(user) else Tournament.objects.none()
+    organised = organised.annotate(
         n_players=Count("registrations", filter=Q(registrations__status=Registration.Status.CONFIRMED)))
     arbitrated = Tournament.objects.filter(arbiters=user).exclude(organiser=user)
     return render(request, "tournaments/manage_home.html", {
