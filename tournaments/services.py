@@ -188,13 +188,16 @@ def registration_signup(*, tournament, data):
 
     A sign-up naming a player already in the list registers that player, marked `existing_player`
     for the organiser to check (anyone can type a name); the details typed (email, city...) do not
-    change the player. Raises AlreadyRegistered when the player is registered already: the page
+    change the player. A new player whose name another player of any club bears is marked too. Raises AlreadyRegistered when the player is registered already: the page
     answers as for any sign-up, so nobody learns who is registered."""
     if not (tournament.published and tournament.signup_open):
         raise ValidationError(_("Sign-up for this tournament is closed."))
     club = data.get("club")
     player = player_find_duplicate(first_name=data["first_name"], last_name=data["last_name"], club=club)
-    existing = player is not None
+    # The same name in another club (or none) is flagged too: the players' list shows such namesakes
+    # as look-alikes, and an impostor would simply pick another club.
+    existing = player is not None or Player.objects.filter(
+        name_key=fold(f"{data['first_name']} {data['last_name']}")).exists()
     if player is None:
         player = player_save(user=None, tournament=tournament, data=data)
     return registration_add(user=None, tournament=tournament, player=player, self_registered=True,

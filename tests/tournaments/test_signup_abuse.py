@@ -109,6 +109,14 @@ def test_signup_naming_an_existing_player_is_flagged_on_the_pending_list(client,
     assert "matches existing player" in row[:row.index("</tr>")]
 
 
+def test_signup_with_an_existing_players_name_in_another_club_is_flagged_too(client, open_tournament):
+    PlayerFactory(first_name="Marco", last_name="Rossi", club=ClubFactory(name="Lario"))
+    _signup(client, open_tournament, _form(first="Marco", last="Rossì"))
+    reg = Registration.objects.get()
+    assert (reg.player.club, reg.existing_player) == (None, True)
+    assert Player.objects.count() == 2
+
+
 def test_pending_list_says_matches_existing_player_in_italian(client, client_for, organiser, open_tournament,
                                                               settings):
     settings.LANGUAGE_CODE = "it"
