@@ -106,3 +106,26 @@ def test_result_page_of_a_published_round_says_who_corrects(client_for, publishe
     response = client_for(arbiter).get(reverse("arbiter:table", args=[published.tournament.pk, 1, 1]))
     assert ("The standings of this round are published: a correction is made by the organiser, or by an arbiter "
             "while a dispute about this table's result is open.") in html.unescape(response.content.decode())
+
+
+def test_firenze_sheet_follows_the_same_rule(tournament, arbiter, organiser, client_for):
+    from django.utils import timezone
+
+    from phases import services as phase_services
+    from tables import firenze
+    from tables.models import Round
+    from tests.formats.helpers import players
+
+    players(tournament, 12)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
+    client = client_for(organiser)
+    for action in ("draw", "publish"):
+        assert client.post(reverse("manage:phase_action", args=[tournament.pk, 1, action])).status_code == 302
+    Round.objects.filter(tournament=tournament, number=1).update(standings_published_at=timezone.now())
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    counts = {seat.pk: {"objective_territories": 10 - i} for i, seat in enumerate(table.seats.all())}
+    with pytest.raises(ValidationError) as exc:
+        firenze.firenze_sheet_submit(user=arbiter, table=table, counts=counts, version=table.version)
+    assert exc.value.messages == [RULE]
+    firenze.firenze_sheet_submit(user=organiser, table=table, counts=counts, version=table.version)
+    assert Seat.objects.filter(table=table, firenze__isnull=False).count() == 4
