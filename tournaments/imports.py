@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Registration
 from tournaments.services import club_find_duplicate, club_save, player_find_duplicate, player_save, registration_add
+from tournaments.text import clean_name, mixes_look_alike_letters
 
 CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")
 CSV_ALIASES = {"nome": "name", "cognome": "surname", "soprannome": "nickname", "nick": "nickname",
@@ -117,7 +118,8 @@ def players_csv_preview(text, *, tournament=None):
             if len(raw) != len(header):
                 row.errors.append(_("expected %(a)d columns, found %(b)d") % {"a": len(header), "b": len(raw)})
             for col, cell in zip(header, raw):
-                row.values[col] = cell.strip()
+                # Names as the player form stores them: NFKC, no invisible or direction characters.
+                row.values[col] = cell.strip() if col == "email" else clean_name(cell)
             _check_csv_row(row, seen, tournament)
             rows.append(row)
     except csv.Error as exc:
@@ -137,6 +139,8 @@ def _check_csv_row(row, seen, tournament):
     for col, limit in limits.items():
         if len(v[col]) > limit:
             row.errors.append(_("%(col)s is longer than %(n)d characters") % {"col": col, "n": limit})
+        elif mixes_look_alike_letters(v[col]):
+            row.errors.append(_("%(col)s mixes letters of different alphabets that look alike") % {"col": col})
     if v["email"]:
         try:
             validate_email(v["email"])

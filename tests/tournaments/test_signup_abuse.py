@@ -171,3 +171,14 @@ def test_service_refuses_a_second_registration_of_a_player(organiser, open_tourn
     reg = RegistrationFactory(tournament=open_tournament)
     with pytest.raises(services.AlreadyRegistered):
         services.registration_add(user=organiser, tournament=open_tournament, player=reg.player)
+
+
+def test_player_lists_are_read_with_the_same_name_rules(organiser, open_tournament):
+    from tournaments import imports
+    preview = imports.players_csv_preview("name;surname;club\nMаrco;Rossi;Lario\nＰｉａ\u200b;Ver\u202edi;\n")
+    assert [(r.values["name"], r.values["surname"], r.errors) for r in preview.rows] == [
+        ("Mаrco", "Rossi", ["name mixes letters of different alphabets that look alike"]),
+        ("Pia", "Verdi", [])]
+    registered, created = imports.registrations_import(user=organiser, tournament=open_tournament,
+                                                       text="name;surname\nＰｉａ\u200b;Ver\u202edi\n")
+    assert list(Player.objects.values_list("first_name", "last_name")) == [("Pia", "Verdi")]
