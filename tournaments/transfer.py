@@ -345,6 +345,7 @@ class _Importer:
             else:
                 setattr(obj, f.attname, _value(f, raw, where))
         _full_clean(obj, where, exclude=[f.name for f in model._meta.concrete_fields if f.is_relation])
+        _check_shape(obj, where)
         return obj
 
     # the tournament's rows
@@ -417,6 +418,39 @@ def _full_clean(obj, where, exclude):
 
 # --- whole objects: what the forms and the scoring engine check, on the imported rows ---------------
 
+def _check_shape(obj, where):
+    """JSON fields hold what the pages that read them expect."""
+    from scoring.errors import ScoringError
+    from scoring.territories import territory
+    from tables.firenze import COUNTS
+    from tables.models import Seat
+
+    label = obj._meta.label_lower
+    if label == "tournaments.phase" and not isinstance(obj.settings, dict):
+        raise TransferError(f"{where}.settings: must be an object")
+    if not isinstance(obj, Seat):
+        return
+    if not isinstance(obj.territories, list) or not all(isinstance(n, str) for n in obj.territories):
+        raise TransferError(f"{where}.territories: must be a list of territory names")
+    try:
+        names = [territory(name).name for name in obj.territories]
+    except ScoringError as exc:
+        raise TransferError(f"{where}.territories: {exc.detail}") from None
+    if len(set(names)) != len(names):
+        raise TransferError(f"{where}.territories: a territory is listed twice")
+    sheet = obj.firenze
+    if sheet is None:
+        return
+    # What tables.firenze stores: the counts, the sheet's total ("points") and whether a lot decided.
+    if not isinstance(sheet, dict) or set(sheet) - set(COUNTS) - {"points", "lot"} or not all(
+            isinstance(sheet[k], int) and not isinstance(sheet[k], bool) and sheet[k] >= 0
+            for k in COUNTS if k in sheet):
+        raise TransferError(f"{where}.firenze: must map the sheet's counts ({', '.join(COUNTS)}) to whole "
+                            "numbers from 0")
+    if not isinstance(sheet.get("lot", False), bool) or not isinstance(sheet.get("points", "0"), str):
+        raise TransferError(f"{where}.firenze: 'lot' must be true or false and 'points' a number as text")
+
+
 def _check_tournament(tournament, where):
     """The tournament's settings pass the scoring engine's parameters and the organiser's form."""
     from scoring.errors import ScoringError
@@ -446,10 +480,20 @@ def _check_results(tournament, seat_where):
     """Every reported table passes the scoring engine's rules (SCORING.md section 2), read as the
     standings read it; then the standings under every formula can be computed."""
     from scoring.errors import ScoringError
+    from scoring.territories import check_held_once
     from tables import engine
     from tables.models import Seat
     from tables.selectors import standings_by_formula, tournament_games
 
+    held = {}
+    for seat in Seat.objects.filter(table__round__tournament=tournament).exclude(territories=[]):
+        held.setdefault(seat.table_id, {})[seat.pk] = seat.territories
+    for holdings in held.values():
+        try:
+            check_held_once(holdings)
+        except ScoringError as exc:
+            raise TransferError(f"{seat_where.get(exc.player, 'a seat')}.territories: {exc.context['territory']} "
+                                "is ticked for two players of the table") from None
     games, _penalties = tournament_games(tournament)
     seats = {(round_, table, reg): pk for pk, round_, table, reg in Seat.objects.filter(
         table__round__tournament=tournament).values_list("pk", "table__round__number", "table__number",

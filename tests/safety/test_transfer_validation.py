@@ -7,6 +7,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from tables.models import Table
 from tables.selectors import tournament_standings
@@ -132,3 +133,59 @@ def test_a_valid_file_still_imports_with_its_standings_and_roles(document, tmp_p
     assert tournament_standings(tournament).rows
     assert Table.objects.filter(reported_at__isnull=False).exists()
     assert [u.username for u in get_user_model().objects.order_by("username") if is_organiser(u)] == ["olga"]
+
+
+@pytest.mark.parametrize("value, message", [
+    (["Atlantide"], "unknown territory 'Atlantide'"),
+    ("Alaska", "must be a list of territory names"),
+    (["Alaska", "alaska"], "a territory is listed twice"),
+])
+def test_import_refuses_territories_no_result_page_could_show(document, tmp_path, value, message):
+    _rows(document, "tables.seat")[0]["fields"]["territories"] = value
+    assert _refused(document, tmp_path) == f"tables.seat[0].territories: {message}"
+
+
+def test_import_refuses_a_territory_held_by_two_players_of_a_table(document, tmp_path):
+    seats = _rows(document, "tables.seat")
+    first, second = [i for i, row in enumerate(seats) if row["fields"]["table"] == seats[0]["fields"]["table"]][:2]
+    seats[first]["fields"]["territories"] = ["Alaska"]
+    seats[second]["fields"]["territories"] = ["Alaska"]
+    assert _refused(document, tmp_path) == f"tables.seat[{second}].territories: Alaska is ticked for two players " \
+        "of the table"
+
+
+@pytest.mark.parametrize("value", [[1, 2], {"armies": -1}, {"dice": 3}, {"armies": "many"}, {"lot": "yes"}])
+def test_import_refuses_a_firenze_sheet_of_another_shape(document, tmp_path, value):
+    _rows(document, "tables.seat")[0]["fields"]["firenze"] = value
+    assert _refused(document, tmp_path).startswith("tables.seat[0].firenze: ")
+
+
+def test_import_refuses_phase_settings_that_are_not_an_object(document, tmp_path):
+    _rows(document, "tournaments.phase")[0]["fields"]["settings"] = ["cut", 8]
+    assert _refused(document, tmp_path) == "tournaments.phase[0].settings: must be an object"
+
+
+def test_a_knockout_decided_by_the_firenze_sheet_travels_whole(tournament, organiser, arbiter, client_for,
+                                                              tmp_path):
+    from phases import services as phase_services
+    from tables import firenze
+    from tables.models import Seat
+    from tests.formats.helpers import players
+
+    players(tournament, 12)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
+    client = client_for(organiser)
+    for action in ("draw", "publish"):
+        client.post(reverse("manage:phase_action", args=[tournament.pk, 1, action]))
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    seats = list(table.seats.all())
+    counts = {seat.pk: {"objective_territories": 5, "armies": 10} for seat in seats}
+    firenze.firenze_sheet_submit(user=arbiter, table=table, counts=counts, version=table.version,
+                                 lot_winner=seats[0].pk)
+    sheets = sorted(Seat.objects.filter(firenze__isnull=False).values_list("firenze", flat=True), key=str)
+    path = tmp_path / "t.json"
+    path.write_text(_export(tournament), encoding="utf-8")
+    _empty_database()
+    _import(path)
+    assert sorted(Seat.objects.filter(firenze__isnull=False).values_list("firenze", flat=True), key=str) == sheets
+    assert any(sheet["lot"] for sheet in sheets)
