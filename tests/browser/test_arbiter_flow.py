@@ -55,3 +55,28 @@ def test_arbiter_gives_a_penalty_then_records_and_rejects_a_dispute(live_server,
     assert "3 armate oltre il limite di 130" in body
     assert "visto dal tavolo accanto" not in body
     assert page.console_errors == []
+
+
+def test_arbiter_correcting_a_published_round_is_sent_to_the_disputes(live_server, phone, shot, tournament,
+                                                                      organiser, arbiter):
+    from tables import services
+    regs = [RegistrationFactory(tournament=tournament, player__first_name="Gioc", player__last_name=n)
+            for n in ["Rossi", "Bianchi", "Ferrari", "Romano"]]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
+    services.round_close(user=organiser, rnd=rnd)
+    services.standings_publish(user=organiser, rnd=rnd)
+    page = phone
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "arturo")
+    page.fill("#id_password", "pw-for-tests-123")
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/arbitro/t/{tournament.pk}/turni/1/tavoli/1/")
+    assert "La classifica di questo turno è pubblicata" in page.inner_text(".msg-warning")
+    page.locator(".tp-input").nth(1).fill("50")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector(".form-errors")
+    assert "correggere il tavolo 1 è una decisione su un ricorso" in page.inner_text(".form-errors")
+    shot(page, "44-published-round-correction-refused")
+    assert rnd.tables.get().seats.get(registration=regs[1]).table_points == 48

@@ -67,3 +67,31 @@ def test_player_signs_up_on_the_public_form(live_server, phone, shot, tournament
     reg = Registration.objects.get(player__last_name="Verdi")
     assert (reg.status, reg.self_registered) == (Registration.Status.PENDING, True)
     assert "RisiKo! è un marchio registrato" in page.inner_text("footer")
+
+
+def test_a_signup_naming_an_existing_player_is_marked_for_the_organiser(live_server, browser, phone, login, shot,
+                                                                        tournament):
+    tournament.signup_open = True
+    tournament.save()
+    club = ClubFactory(name="Lario")
+    PlayerFactory(first_name="Marco", last_name="Rossi", club=club)
+    page = phone
+    page.goto(f"{live_server.url}/t/{tournament.pk}/iscrizione/")
+    page.fill("#id_first_name", "Marco")
+    page.fill("#id_last_name", "Rossi")
+    page.select_option("#id_club", str(club.pk))
+    page.fill("#id_email", "qualcuno@example.org")
+    page.check("#id_privacy")
+    page.click("main button[type=submit]")
+    page.wait_for_selector("text=Iscrizione ricevuta")
+    login(page, "olga")
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/iscritti/")
+    badge = page.locator("table.list .badge.warn")
+    assert badge.inner_text() == "corrisponde a un giocatore esistente"
+    badge.scroll_into_view_if_needed()
+    shot(page, "13-signup-matches-existing-player")
+    wide = browser.new_context(viewport={"width": 1280, "height": 800}, locale="it-IT").new_page()
+    login(wide, "olga")
+    wide.goto(f"{live_server.url}/gestione/t/{tournament.pk}/iscritti/")
+    assert wide.locator("table.list .badge.warn").inner_text() == "corrisponde a un giocatore esistente"
+    shot(wide, "13-signup-matches-existing-player-desktop")
