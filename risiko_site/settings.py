@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "phases",
+    "transfer",
 ]
 
 MIDDLEWARE = [

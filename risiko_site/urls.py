@@ -6,9 +6,11 @@ from phases import urls as phases_urls
 from tables import urls as tables_urls
 from tournaments import accounts
 from tournaments import urls as tournaments_urls
+from transfer import urls as transfer_urls
 
 public = (tournaments_urls.public_patterns + tables_urls.public_patterns + phases_urls.public_patterns, "public")
-manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns + phases_urls.manage_patterns, "manage")
+manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns + phases_urls.manage_patterns
+          + transfer_urls.manage_patterns, "manage")
 arbiter = (tables_urls.arbiter_patterns + tournaments_urls.arbiter_patterns, "arbiter")
 
 urlpatterns = [

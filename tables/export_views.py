@@ -1,4 +1,5 @@
-"""The organiser's downloads: standings and results as CSV, the whole tournament as JSON.
+"""The organiser's downloads: standings and results as CSV (the whole tournament as JSON is in
+`transfer.views`).
 
 CSV cells that a spreadsheet would run as a formula (OWASP "CSV injection": a text starting with
 = + - @, a tab or a carriage return) are written with a leading apostrophe, in every CSV export.
@@ -19,7 +20,6 @@ from tables.models import Seat
 from tables.selectors import tournament_standings
 from tables.standings_views import standings_lead
 from tournaments.rules import tournament_for_organiser
-from tournaments.transfer import tournament_export_json
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 FORMATS = {"csv": {"delimiter": ",", "decimal": "."}, "excel-it": {"delimiter": ";", "decimal": ","}}
@@ -111,15 +111,4 @@ def results_csv(request, pk):
         writer.writerow([s.table.round.number, s.table.number, s.position, player.full_name,
                          player.club.name if player.club else "", s.table_points,
                          int(s.risiko), s.eliminated or "", s.place or "", "; ".join(s.territories)])
-    return response
-
-
-@login_required
-@require_GET
-def tournament_json(request, pk):
-    """The organiser's copy of the tournament: the document export_tournament writes."""
-    tournament = tournament_for_organiser(request.user, pk)
-    response = HttpResponse(tournament_export_json(tournament=tournament),
-                            content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="torneo-{tournament.pk}.json"'
     return response

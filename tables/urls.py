@@ -36,7 +36,6 @@ manage_patterns = [
     path("t/<int:pk>/turni/<int:number>/<slug:action>/", views.round_action, name="round_action"),
     path("t/<int:pk>/export/classifica.csv", export_views.standings_csv, name="standings_csv"),
     path("t/<int:pk>/export/risultati.csv", export_views.results_csv, name="results_csv"),
-    path("t/<int:pk>/export/torneo.json", export_views.tournament_json, name="tournament_json"),
 ]
 
 arbiter_patterns = [

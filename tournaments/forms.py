@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
+from tournaments.services import club_find_duplicate
 from tournaments.text import clean_name, mixes_look_alike_letters
 
 
@@ -36,7 +37,6 @@ class ClubForm(forms.ModelForm):
         name = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError(_("The name cannot be empty."))
-        from tournaments.services import club_find_duplicate
         if club_find_duplicate(name=name, exclude_pk=self.instance.pk):
             raise forms.ValidationError(_("A club with this name already exists."))
         return name

@@ -1,6 +1,8 @@
 """Names folded for searching: without accents, case or extra spaces, so "Forli" finds "Forlì"."""
 import unicodedata
 
+from confusable_homoglyphs import confusables
+
 
 def fold(text):
     """'  Niccolò  FORLÌ ' -> 'niccolo forli'. Apostrophes are kept: "D'Amico" stays "d'amico"."""
@@ -27,5 +29,4 @@ def mixes_look_alike_letters(text):
     """True when a name mixes alphabets with letters that look alike, the way an impostor writes
     "Mаrco" with a Cyrillic "а": it would show as an existing player's name and never match it.
     A name written in one alphabet (Latin, Greek, Cyrillic...) is fine."""
-    from confusable_homoglyphs import confusables
     return bool(text) and bool(confusables.is_dangerous(text))

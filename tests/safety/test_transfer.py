@@ -24,7 +24,7 @@ from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, sea
 from tournaments import teams
 from tournaments.models import AuditLog, Club, Formula, Phase, Player, Registration, Tournament
 from tournaments.rules import is_organiser
-from tournaments.transfer import owned_models
+from transfer.owned import owned_models
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
 
-from tournaments.transfer import TransferError, tournament_import
+from transfer.load import tournament_import
+from transfer.owned import TransferError
 
 
 def _one_line(exc):

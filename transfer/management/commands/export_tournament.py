@@ -2,7 +2,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Tournament
-from tournaments.transfer import TransferError, tournament_export_json
+from transfer.export import tournament_export_json
+from transfer.owned import TransferError
 
 
 class Command(BaseCommand):
