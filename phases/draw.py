@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from phases.presets import COMO_MIN_PRESENT_FOR_TOP_TABLE, FINAL_SIZE, knockout_specs
+from phases.presets import FINAL_SIZE, knockout_specs
 from phases.selectors import (games_by_round, knockout_standing, phase_games, phases_overview, present_ids,
                               qualifying_standings, winner_error)
 from scoring.errors import ScoringError
@@ -17,6 +17,7 @@ from scoring.knockout import seconds, table_winner
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
 from tables import services as table_services
+from tables.seating.como import top_table_applies
 from tables.models import Round, Seat
 from tournaments.audit import audit
 from tournaments.models import Phase, Registration, Tournament
@@ -164,7 +165,7 @@ def phase_draw(*, user, phase, plan_choice=0, seed=None):
     if first:
         present = len(present_ids(tournament))
         method, sizes = "random", None
-        if (tournament.format_preset == "como" and present >= COMO_MIN_PRESENT_FOR_TOP_TABLE
+        if (tournament.format_preset == "como" and top_table_applies(present)
                 and any(r.status == Round.Status.CLOSED for r in view.rounds)):
             method = "seeded_top"
         if phase.kind == Phase.Kind.KNOCKOUT and present > 6:

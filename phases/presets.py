@@ -34,7 +34,6 @@ KNOCKOUT_PAGE = gettext_lazy(
     "table.")
 TIES_BY_NAME = gettext_lazy("Players sharing a rank are listed by surname, then first name.")
 FINAL_SIZE = 4  # seed 004: "una finale fra i primi 4 della classifica"; the finalina takes 5th-8th
-COMO_MIN_PRESENT_FOR_TOP_TABLE = 9  # seed 000 rule 4
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
 from tables.models import Penalty, Round, Seat
-from tournaments.models import Registration
+from tournaments.models import Phase, Registration
 
 
 def present_registrations(tournament):
@@ -104,7 +104,8 @@ def meetings(tournament, before_round=None):
     return counts
 
 
-FINAL_PHASES = ("semifinal", "final", "finalina")
+# The phases that decide the top places of the final standings and add no points (SCORING.md section 6).
+FINAL_PHASES = (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL, Phase.Kind.FINALINA)
 
 
 @dataclass

@@ -9,7 +9,8 @@ from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
 from tables import services as table_services
-from tables.models import Seat, Round
+from tables.models import Round, Seat
+from tables.selectors import standings_rounds, tournament_standings
 from tests.factories import report, seat_round
 from tests.formats.helpers import play, players, report_by_strength, report_order, seated, strength_of
 from tournaments.models import AuditLog, Phase, Tournament
@@ -139,6 +140,27 @@ def test_qualifying_standings_ignore_the_final_table(tournament, organiser):
     before = [(r.player, r.total) for r in phase_selectors.qualifying_standings(tournament)]
     play(draw.phase_draw(user=organiser, phase=final), strength, organiser)
     assert [(r.player, r.total) for r in phase_selectors.qualifying_standings(tournament)] == before
+
+
+def test_knockout_rounds_count_for_standings_and_the_final_does_not_in_every_reader(tournament, organiser):
+    """One rule (tables.selectors.standings_rounds) decides which rounds add points: the public
+    standings and the phases' qualifying order count the knockout game and ignore the final."""
+    regs = players(tournament, 16)
+    strength = strength_of(regs)
+    Tournament.objects.filter(pk=tournament.pk).update(formula="punti_tavolo")
+    tournament.refresh_from_db()
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
+    first, final = _phases(tournament)
+    knockout_round = play(draw.phase_draw(user=organiser, phase=first, seed=3), strength, organiser)
+    final_round = play(draw.phase_draw(user=organiser, phase=final), strength, organiser)
+    assert [n for n, _status in standings_rounds(tournament)] == [knockout_round.number]
+    public = {r.registration_id: r.total for r in tournament_standings(tournament).rows}
+    qualifying = {int(r.player): r.total for r in phase_selectors.qualifying_standings(tournament)}
+    assert public == qualifying
+    # Table points of the knockout game only (2 x strength), the final adding nothing.
+    assert public == {reg.pk: Decimal(2 * strength[reg.pk]) for reg in regs}
+    assert tournament_standings(tournament).round_numbers == [knockout_round.number]
+    assert final_round.number not in tournament_standings(tournament).round_numbers
 
 
 def test_final_and_finalina_are_tables_1_and_2_of_one_round(tournament, organiser):
