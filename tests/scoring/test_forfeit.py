@@ -35,6 +35,8 @@ def _forfeit(player, table=TABLE):
     return [dict(p, void=True) if p["id"] == player else p for p in table]
 
 
+# One case per formula (SCORING.md section 4): the forfeited result is 0, never below (spartaco), and
+# the other players of the table keep what the game gave them.
 CASES = [
     {"name": "spartaco: a forfeited eliminated player 130 TP behind the winner scores 0, not -30",
      "input": _doc("spartaco", _forfeit("D")),
@@ -68,6 +70,70 @@ CASES = [
                                 {"rank": 2, "player": "D", "total": 150.1},
                                 {"rank": 3, "player": "C", "total": 90.0},
                                 {"rank": 4, "player": "B", "total": 80.0}]}},
+    {"name": "bonus50: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("bonus50", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 180.0, "B": 0.0, "C": 10.0, "D": 0.0}},
+                            {"round": 2, "table": 1, "points": {"D": 90.0, "C": 30.0, "B": 20.0, "A": 10.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 190.0},
+                                {"rank": 2, "player": "D", "total": 90.0},
+                                {"rank": 3, "player": "C", "total": 40.0},
+                                {"rank": 4, "player": "B", "total": 20.0}]}},
+    {"name": "conversione200: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("conversione200", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 201.1, "B": 0.0, "C": 60.0, "D": 10.0}},
+                            {"round": 2, "table": 1, "points": {"D": 200.1, "C": 90.0, "B": 60.0, "A": 40.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 241.1},
+                                {"rank": 2, "player": "D", "total": 210.1},
+                                {"rank": 3, "player": "C", "total": 150.0},
+                                {"rank": 4, "player": "B", "total": 60.0}]}},
+    {"name": "faentino: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("faentino", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 100.0, "B": 0.0, "C": 10.0, "D": 0.0}},
+                            {"round": 2, "table": 1, "points": {"D": 100.0, "C": 50.0, "B": 10.0, "A": 10.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 110.0},
+                                {"rank": 2, "player": "D", "total": 100.0},
+                                {"rank": 3, "player": "C", "total": 60.0},
+                                {"rank": 4, "player": "B", "total": 10.0}]}},
+    {"name": "maialino: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("maialino", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 125.0, "B": 0.0, "C": 10.0, "D": 0.0}},
+                            {"round": 2, "table": 1, "points": {"D": 80.0, "C": 25.0, "B": 15.0, "A": 5.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 130.0},
+                                {"rank": 2, "player": "D", "total": 80.0},
+                                {"rank": 3, "player": "C", "total": 35.0},
+                                {"rank": 4, "player": "B", "total": 15.0}]}},
+    {"name": "punti_tavolo: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("punti_tavolo", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 130.0, "B": 0.0, "C": 10.0, "D": 0.0}},
+                            {"round": 2, "table": 1, "points": {"D": 40.0, "C": 30.0, "B": 20.0, "A": 10.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 140.0},
+                                {"rank": 2, "player": "C", "total": 40.0},
+                                {"rank": 2, "player": "D", "total": 40.0},
+                                {"rank": 4, "player": "B", "total": 20.0}]}},
+    {"name": "standard: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("standard", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 13.3, "B": 0.0, "C": 5.1, "D": 1.0}},
+                            {"round": 2, "table": 1, "points": {"D": 12.4, "C": 7.3, "B": 5.2, "A": 3.1}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 16.4},
+                                {"rank": 2, "player": "D", "total": 13.4},
+                                {"rank": 3, "player": "C", "total": 12.4},
+                                {"rank": 4, "player": "B", "total": 5.2}]}},
+    {"name": "triestino: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("triestino", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 325.0, "B": 0.0, "C": 25.0, "D": 0.0}},
+                            {"round": 2, "table": 1, "points": {"D": 160.0, "C": 120.0, "B": 80.0, "A": 40.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 365.0, "wins": 1},
+                                {"rank": 2, "player": "D", "total": 160.0, "wins": 1},
+                                {"rank": 3, "player": "C", "total": 145.0, "wins": 0},
+                                {"rank": 4, "player": "B", "total": 80.0, "wins": 0}]}},
+    {"name": "veronese: the runner-up's forfeited game scores 0, the table keeps its points",
+     "input": _doc("veronese", _forfeit("B")),
+     "expected": {"games": [{"round": 1, "table": 1, "points": {"A": 230.0, "B": 0.0, "C": 50.0, "D": 20.0}},
+                            {"round": 2, "table": 1, "points": {"D": 140.0, "C": 90.0, "B": 60.0, "A": 30.0}}],
+                  "standings": [{"rank": 1, "player": "A", "total": 260.0},
+                                {"rank": 2, "player": "D", "total": 160.0},
+                                {"rank": 3, "player": "C", "total": 140.0},
+                                {"rank": 4, "player": "B", "total": 60.0}]}},
 ]
 
 
@@ -108,3 +174,7 @@ def test_void_must_be_true_or_false():
     with pytest.raises(InvalidResult) as exc:
         _run(_doc("spartaco", [dict(TABLE[0], void="yes")] + TABLE[1:]))
     assert (exc.value.code, exc.value.field, exc.value.player) == ("void_type", "void", "A")
+
+
+def test_a_forfeit_case_for_every_formula():
+    assert sorted({case["input"]["formula"] for case in CASES}) == sorted(FORMULAS)
