@@ -15,6 +15,7 @@ from .errors import InvalidParams
 from .placement import id_key
 
 MIN_TABLE, MAX_TABLE = 3, 6
+PREFERRED_SIZES = (4, 5)  # the official sizes; 3 and 6 only when these cannot seat everyone
 
 
 def table_sizes(players: int, preferred: int = 4) -> list[int]:
@@ -23,7 +24,7 @@ def table_sizes(players: int, preferred: int = 4) -> list[int]:
     (6, 7, 11...), tables of 3 or 6 as close as possible to the preferred size. Largest first."""
     if not isinstance(players, int) or players < MIN_TABLE:
         raise InvalidParams(f"a table needs at least {MIN_TABLE} players", field="players")
-    if preferred not in (4, 5):
+    if preferred not in PREFERRED_SIZES:
         raise InvalidParams("the preferred table size is 4 or 5", field="preferred")
     other = 9 - preferred  # 5 when 4 is preferred, 4 when 5 is
     for count_other in range(players // other + 1):
@@ -56,7 +57,7 @@ def knockout_table_sizes(players: int, preferred: int = 4, offset: int = 0) -> l
     def cost(tables):
         base, extra = divmod(players, tables)
         official = {base, base + 1} if extra else {base}
-        return (not official <= {4, 5}, abs(players / tables - preferred), tables)
+        return (not official <= set(PREFERRED_SIZES), abs(players / tables - preferred), tables)
 
     tables = min(options, key=cost)
     base, extra = divmod(players, tables)

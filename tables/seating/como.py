@@ -6,6 +6,8 @@ Table 1 is exactly the current top five whatever the other tables become: the ot
 seated at the sizes of SEATING.md section 1 with the organiser's preferred size (11 present: 5+6
 preferring 5, 5+3+3 preferring 4; 12: 5+4+3; 16: 5+6+5 or 5+4+4+3). The Como correctives of rule 5
 then apply to the tables of 3, 4 and 6."""
+from scoring.phases import PREFERRED_SIZES
+
 from .model import SeatingError
 from .sizes import SizePlan, table_sizes
 
@@ -27,7 +29,7 @@ def como_sizes(n, prefer=5):
     sizes = (TOP_TABLE,) + rest.sizes
     if not rest.fallback:
         return SizePlan(sizes)
-    odd = sorted({s for s in rest.sizes if s not in (4, 5)})
+    odd = sorted({s for s in rest.sizes if s not in PREFERRED_SIZES})
     kinds = " and ".join(f"{s}-player" for s in odd)
     return SizePlan(sizes, True, f"{n} players with the top {TOP_TABLE} at table 1: {kinds} tables are used "
                                  f"({'+'.join(map(str, sizes))})")

@@ -3,6 +3,8 @@ import random
 import time
 from itertools import combinations
 
+from scoring.phases import MIN_TABLE, PREFERRED_SIZES
+
 from .model import METHODS, SeatingError, SeatingResult
 from .penalties import evaluate, odd_counts, weights
 from .problem import Problem
@@ -26,10 +28,10 @@ class Context:
             if i in seen:
                 raise SeatingError(f"player {i!r} is listed twice", code="player_twice", player=i)
             seen.add(i)
-        if len(ids) < 3:
-            raise SeatingError(f"at least 3 players are needed, {len(ids)} present", code="too_few_players",
+        if len(ids) < MIN_TABLE:
+            raise SeatingError(f"at least {MIN_TABLE} players are needed, {len(ids)} present", code="too_few_players",
                                n=len(ids))
-        if request.table_size not in (4, 5):
+        if request.table_size not in PREFERRED_SIZES:
             raise SeatingError(f"the preferred table size must be 4 or 5, not {request.table_size}")
         if request.rounds_left < 1:
             raise SeatingError("rounds_left counts this round too: it must be at least 1")

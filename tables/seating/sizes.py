@@ -1,7 +1,7 @@
 """Table sizes for the players present (SEATING.md section 1; seeds 000 and 004)."""
 from dataclasses import dataclass
 
-from scoring.phases import MAX_TABLE, MIN_TABLE
+from scoring.phases import MAX_TABLE, MIN_TABLE, PREFERRED_SIZES
 from scoring.phases import table_sizes as rule_sizes
 
 from .model import SeatingError
@@ -25,10 +25,10 @@ def table_sizes(n, prefer=4, override=None):
         raise SeatingError(f"at least {MIN_TABLE} players are needed, {n} present", code="too_few_players", n=n)
     if override is not None:
         return SizePlan(tuple(validate_sizes(n, override)))
-    if prefer not in (4, 5):
+    if prefer not in PREFERRED_SIZES:
         raise SeatingError(f"the preferred table size must be 4 or 5, not {prefer}")
     sizes = tuple(rule_sizes(n, prefer))
-    odd = sorted({s for s in sizes if s not in (4, 5)})
+    odd = sorted({s for s in sizes if s not in PREFERRED_SIZES})
     if not odd:
         return SizePlan(sizes)
     kinds = " and ".join(f"{s}-player" for s in odd)
