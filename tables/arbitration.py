@@ -1,5 +1,4 @@
 """Services of the arbiters: penalties (seed 001 art. 20) and disputes (ricorsi, seed 001 art. 2)."""
-from datetime import timedelta
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -7,9 +6,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tables.models import Dispute, Penalty, Round, Seat
+from tables.arbitration_selectors import correction_for, dispute_window_closes
+from tables.models import Dispute, Penalty, Round
 from tournaments.audit import audit, snapshot
-from tournaments.models import AuditLog, Registration
+from tournaments.models import Registration
 from tournaments.services import registration_update
 
 PENALTY_FIELDS = ("kind", "points", "reason", "seat", "void_past_results", "withdrawn", "withdrawn_reason")
@@ -55,12 +55,6 @@ def penalty_give(*, user, tournament, registration, kind, reason, points=Decimal
     return penalty
 
 
-def warnings_in_game(penalty):
-    """How many active warnings the player has in the penalty's game (a second may be escalated)."""
-    if penalty.seat_id is None:
-        return 0
-    return Penalty.objects.filter(seat_id=penalty.seat_id, kind=Penalty.Kind.WARNING, withdrawn=False).count()
-
 
 @transaction.atomic
 def penalty_withdraw(*, user, penalty, reason):
@@ -85,12 +79,6 @@ def penalty_withdraw(*, user, penalty, reason):
                             status=Registration.Status.CONFIRMED)
     return entry
 
-
-def dispute_window_closes(tournament, rnd):
-    """The end of the window for disputes about `rnd` (None: its standings are not published yet)."""
-    if rnd is None or rnd.standings_published_at is None:
-        return None
-    return rnd.standings_published_at + timedelta(minutes=tournament.dispute_window_minutes)
 
 
 def _dispute_round(tournament, about, table, penalty):
@@ -135,19 +123,6 @@ def dispute_record(*, user, tournament, about, raised_by, text, table=None, pena
     return dispute
 
 
-def correction_for(dispute):
-    """The change an upheld dispute caused: the latest correction of its table, or of its penalty,
-    made after the dispute was raised."""
-    entries = AuditLog.objects.filter(tournament=dispute.tournament, created_at__gte=dispute.raised_at)
-    if dispute.about == Dispute.About.RESULT:
-        entries = entries.filter(action="result.correct",
-                                 table_label=f"{dispute.table.round.number}/{dispute.table.number}")
-    elif dispute.about == Dispute.About.PENALTY:
-        entries = entries.filter(action="penalty.withdraw", object_id=str(dispute.penalty_id))
-    else:
-        entries = entries.filter(action__in=["result.correct", "penalty.withdraw"])
-    return entries.order_by("-pk").first()
-
 
 @transaction.atomic
 def dispute_decide(*, user, dispute, state, decision, internal_note="", withdraw_penalty=False):
@@ -187,27 +162,3 @@ def dispute_decide(*, user, dispute, state, decision, internal_note="", withdraw
     return dispute
 
 
-def player_games(registration):
-    """The player's seats in published rounds, for choosing the game of a penalty."""
-    return list(Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
-                .select_related("table__round").order_by("table__round__number"))
-
-
-def dispute_deadline(tournament):
-    """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
-    last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
-            .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
-    if last is None:
-        return None
-    return last + timedelta(minutes=tournament.dispute_window_minutes)
-
-
-def standings_are_final(tournament, now=None):
-    now = now or timezone.now()
-    rounds = list(Round.objects.filter(tournament=tournament).values_list("status", "standings_published_at"))
-    if not rounds or any(status != Round.Status.CLOSED or published is None for status, published in rounds):
-        return False
-    if Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists():
-        return False
-    deadline = dispute_deadline(tournament)
-    return deadline is not None and now >= deadline

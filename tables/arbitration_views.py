@@ -2,15 +2,14 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import arbitration
+from tables import arbitration, arbitration_selectors
 from tables.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm
 from tables.models import Dispute, Penalty
 from tournaments.forms import add_service_errors
-from tournaments.models import Registration
 from tournaments.rules import staff_role, tournament_for_arbiter
 
 
@@ -29,12 +28,11 @@ def penalties(request, pk):
             add_service_errors(form, exc)
         else:
             messages.success(request, _("Penalty recorded."))
-            if penalty.kind == Penalty.Kind.WARNING and arbitration.warnings_in_game(penalty) >= 2:
+            if penalty.kind == Penalty.Kind.WARNING and arbitration_selectors.warnings_in_game(penalty) >= 2:
                 messages.warning(request, _("This is the player's second warning in this game: "
                                             "you may escalate it to a points penalty or a disqualification."))
             return redirect("arbiter:penalties", pk=pk)
-    items = (Penalty.objects.filter(tournament=tournament)
-             .select_related("registration__player", "seat__table__round", "created_by", "withdrawn_by"))
+    items = arbitration_selectors.tournament_penalties(tournament)
     return render(request, "tables/penalties.html", {
         "tournament": tournament, "form": form, "penalties": items, "role": staff_role(request.user, tournament),
         "withdraw_form": PenaltyWithdrawForm()}, status=400 if form.errors else 200)
@@ -45,9 +43,8 @@ def penalties(request, pk):
 def penalty_games(request, pk):
     """The <option>s of the chosen player's games (htmx, when the player changes)."""
     tournament = tournament_for_arbiter(request.user, pk)
-    reg_id = request.GET.get("registration", "")
-    reg = Registration.objects.filter(tournament=tournament, pk=int(reg_id)).first() if reg_id.isdecimal() else None
-    seats = arbitration.player_games(reg) if reg else []
+    reg = arbitration_selectors.registration_or_none(tournament, request.GET.get("registration", ""))
+    seats = arbitration_selectors.player_games(reg) if reg else []
     return render(request, "tables/penalties.html#game-options", {"seats": seats})
 
 
@@ -55,7 +52,7 @@ def penalty_games(request, pk):
 @require_POST
 def penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    penalty = get_object_or_404(Penalty, pk=penalty_pk, tournament=tournament)
+    penalty = arbitration_selectors.penalty_of(tournament, penalty_pk)
     form = PenaltyWithdrawForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Write why the penalty is withdrawn."))
@@ -84,19 +81,17 @@ def disputes(request, pk):
         else:
             messages.success(request, _("Dispute recorded."))
             return redirect("arbiter:disputes", pk=pk)
-    items = Dispute.objects.filter(tournament=tournament).select_related(
-        "table__round", "penalty__registration__player", "recorded_by", "decided_by")
+    items = arbitration_selectors.tournament_disputes(tournament)
     return render(request, "tables/disputes.html", {
         "tournament": tournament, "form": form, "disputes": items, "role": staff_role(request.user, tournament),
-        "deadline": arbitration.dispute_deadline(tournament),
-        "final": arbitration.standings_are_final(tournament)}, status=400 if form.errors else 200)
+        "deadline": arbitration_selectors.dispute_deadline(tournament),
+        "final": arbitration_selectors.standings_are_final(tournament)}, status=400 if form.errors else 200)
 
 
 @login_required
 def dispute_decide(request, pk, dispute_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    dispute = get_object_or_404(Dispute.objects.select_related("table__round", "penalty__registration__player"),
-                                pk=dispute_pk, tournament=tournament)
+    dispute = arbitration_selectors.dispute_of(tournament, dispute_pk)
     form = DisputeDecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -111,5 +106,5 @@ def dispute_decide(request, pk, dispute_pk):
             return redirect("arbiter:disputes", pk=pk)
     return render(request, "tables/dispute_decide.html", {
         "tournament": tournament, "dispute": dispute, "form": form,
-        "correction": arbitration.correction_for(dispute) if dispute.state == Dispute.State.OPEN else None,
+        "correction": arbitration_selectors.correction_for(dispute) if dispute.state == Dispute.State.OPEN else None,
         "role": staff_role(request.user, tournament)}, status=400 if form.errors else 200)

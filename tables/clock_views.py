@@ -3,7 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.endroll import end_roll
 from tables import clock
-from tables.models import Round, Table
-from tables.selectors import round_with_tables
 from tables.forms import ClockForm, EndRollForm, PlayerOutForm
+from tables.models import Round
+from tables.round_selectors import round_of, table_of, table_seats
+from tables.selectors import round_with_tables
 from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
@@ -32,7 +33,7 @@ def _clock_context(rnd):
 def clock_manage(request, pk, number):
     """The organiser's clock of one round: start it (default 90 minutes), stop it."""
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_of(tournament, number)
     form = ClockForm(initial={"minutes": rnd.clock_minutes or clock.DEFAULT_MINUTES})
     return render(request, "formats/clock_manage.html", {"tournament": tournament, "round": rnd, "form": form,
                                                          **_clock_context(rnd)})
@@ -42,7 +43,7 @@ def clock_manage(request, pk, number):
 @require_POST
 def clock_action(request, pk, number, action):
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_of(tournament, number)
     try:
         if action == "start":
             form = ClockForm(request.POST)
@@ -83,11 +84,6 @@ def clock_public(request, pk):
     return render(request, template, context)
 
 
-def _table(tournament, number, table_number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    return rnd, get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
-
-
 def _record_roll(request, table, form, by_arbiter):
     data = form.cleaned_data
     registration = None if by_arbiter else clock.registration_of_table(table, data.get("registration"))
@@ -108,8 +104,8 @@ def end_roll_page(request, pk, number, table_number):
     """One table's end roll: whose roll it is, the sums that end the game; the arbiter records every
     roll (and every player eliminated) until one ends the game."""
     tournament = tournament_for_arbiter(request.user, pk)
-    rnd, table = _table(tournament, number, table_number)
-    seats = list(table.seats.select_related("registration__player").order_by("position"))
+    rnd, table = table_of(tournament, number, table_number)
+    seats = table_seats(table)
     by_arbiter = end_roll(tournament.end_roll_variant, 1).by_arbiter
     state = clock.end_roll_state(table, tournament.end_roll_variant, seats=seats)
     posted = request.POST.get("form", "roll") if request.method == "POST" else None
@@ -138,7 +134,7 @@ def end_roll_page(request, pk, number, table_number):
 @require_POST
 def end_roll_undo(request, pk, number, table_number):
     tournament = tournament_for_arbiter(request.user, pk)
-    _rnd, table = _table(tournament, number, table_number)
+    _rnd, table = table_of(tournament, number, table_number)
     try:
         clock.end_roll_undo(user=request.user, table=table)
     except ValidationError as exc:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.numeric import shown
-from tables.models import Seat
+from tables.round_selectors import tournament_seats
 from tables.selectors import tournament_standings
 from tables.standings_views import standings_lead
 from tournaments.rules import tournament_for_organiser
@@ -104,9 +104,7 @@ def results_csv(request, pk):
     response, writer = _csv_download(request, f"risultati-{tournament.pk}.csv")
     writer.writerow([_("Round"), _("Table"), _("Seat"), _("Player"), _("Club"), _("Table points"), "RisiKo!",
                      _("Eliminated (order)"), _("Place if tied"), _("Objective territories held")])
-    seats = (Seat.objects.filter(table__round__tournament=tournament).select_related(
-        "table__round", "registration__player__club").order_by("table__round__number", "table__number", "position"))
-    for s in seats:
+    for s in tournament_seats(tournament):
         player = s.registration.player
         writer.writerow([s.table.round.number, s.table.number, s.position, player.full_name,
                          player.club.name if player.club else "", s.table_points,

@@ -3,12 +3,12 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tables import firenze
-from tables.models import Round, Table
+from tables.round_selectors import table_of, table_seats
 from tables.services import StaleResult
 from tournaments.forms import NumericInput
 from tournaments.rules import staff_role, tournament_for_arbiter
@@ -37,9 +37,8 @@ class SheetForm(forms.Form):
 @login_required
 def firenze_sheet(request, pk, number, table_number):
     tournament = tournament_for_arbiter(request.user, pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    table = get_object_or_404(Table, round=rnd, number=table_number)
-    seats = list(table.seats.select_related("registration__player").order_by("position"))
+    rnd, table = table_of(tournament, number, table_number)
+    seats = table_seats(table)
     data = request.POST if request.method == "POST" else None
     forms_ = []
     for i, seat in enumerate(seats):

@@ -5,7 +5,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tables.models import Round
+from tables.round_selectors import latest_published_round
 from tournaments.rules import tournament_for_organiser
 
 
@@ -14,7 +14,7 @@ from tournaments.rules import tournament_for_organiser
 def results(request, pk):
     """The latest published round's dashboard: which tables are in, enter or correct one, close the round."""
     tournament = tournament_for_organiser(request.user, pk)
-    live = tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    live = latest_published_round(tournament)
     if live is None:
         messages.info(request, _("No round is published yet."))
         return redirect("manage:rounds", pk=pk)

@@ -93,17 +93,6 @@ def round_with_tables(rnd):
     return list(rnd.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number"))
 
 
-def meetings(tournament, before_round=None):
-    """How often each pair of registrations met at a table: {(a, b): count} with a < b."""
-    counts = defaultdict(int)
-    for table in past_tables(tournament, before_round=before_round):
-        ids = sorted(int(i) for i in table)
-        for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
-                counts[(a, b)] += 1
-    return counts
-
-
 # The phases that decide the top places of the final standings and add no points (SCORING.md section 6).
 FINAL_PHASES = (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL, Phase.Kind.FINALINA)
 

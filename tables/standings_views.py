@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Max
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -16,11 +16,12 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_GET
 
 from scoring.numeric import as_float
-from tables.arbitration import standings_are_final
-from tables.models import Penalty, Round, Seat
+from tables.arbitration_selectors import standings_are_final
 from tables.qr import qr_svg
+from tables.round_selectors import (final_to_play, player_penalties, player_seats, round_of,
+                                    round_tables_with_players, tournament_registration)
 from tables.selectors import tournament_standings
-from tournaments.models import AuditLog, Registration, Tournament
+from tournaments.models import AuditLog, Tournament
 from tournaments.rules import tournament_for_public
 
 # What leads the page in a tournament with phases (after a final, the final order; a knockout's
@@ -40,12 +41,6 @@ def standings_lead(tournament, published_only=False):
         if lead is not None:
             return lead
     return None
-
-
-def _final_to_play(tournament):
-    """A final planned and not closed yet: the page keeps refreshing until its order is in."""
-    return bool(tournament.format_preset) and (tournament.phases.filter(kind="final").exists()
-            and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())
 
 
 # Computed standings are kept this long in Django's cache, under the version of the audit log.
@@ -123,7 +118,7 @@ def standings(request, pk):
     provisional = _provisional(request, tournament)
     status = _status(tournament, provisional)
     context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
-               "poll": provisional or status != "final" or _final_to_play(tournament),
+               "poll": provisional or status != "final" or final_to_play(tournament),
                "poll_seconds": settings.STANDINGS_POLL_SECONDS}
     table = _standings_table(request, tournament, context)
     if request.htmx:
@@ -146,21 +141,14 @@ def standings_print(request, pk):
 def player_page(request, pk, reg_pk):
     """A player's games: round, table, opponents, table points, tournament points, penalties."""
     tournament = tournament_for_public(pk)
-    reg = get_object_or_404(Registration.objects.select_related("player", "player__club"), pk=reg_pk,
-                            tournament=tournament)
+    reg = tournament_registration(tournament, reg_pk)
     result = tournament_standings(tournament)
     row = next((r for r in result.rows if r.registration_id == reg.pk), None)
     points = dict(zip(result.round_numbers, row.rounds)) if row else {}
-    seats = (Seat.objects.filter(registration=reg).exclude(table__round__status=Round.Status.DRAFT)
-             .select_related("table__round").order_by("table__round__number"))
-    games = []
-    for seat in seats:
-        opponents = [s.registration.player for s in seat.table.seats.select_related("registration__player")
-                     .exclude(pk=seat.pk)]
-        games.append({"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
-                      "opponents": opponents, "points": points.get(seat.table.round.number),
-                      "reported": seat.table.reported})
-    penalties = Penalty.objects.filter(registration=reg, withdrawn=False).select_related("seat__table__round")
+    games = [{"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
+              "opponents": seat.opponents, "points": points.get(seat.table.round.number),
+              "reported": seat.table.reported} for seat in player_seats(reg)]
+    penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
                                                   "penalties": penalties, "medals": medals})
@@ -219,15 +207,12 @@ def _json_row(result, r):
     return row
 
 
-
-
 @require_GET
 def tables_json(request, pk, number):
     tournament = tournament_for_public(pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number,
-                            status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    rnd = round_of(tournament, number, published=True)
     tables = []
-    for table in rnd.tables.prefetch_related("seats__registration__player__club").order_by("number"):
+    for table in round_tables_with_players(rnd):
         players = []
         for seat in table.seats.all():
             entry = {"player": seat.registration.player.full_name,

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -14,18 +14,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables import drafts, engine, services
 from tables.forms import SEATING_METHODS, DrawForm, ResultSeatForm
-from tables.models import Round, Seat, Table
+from tables.models import Seat
 from tables.qr import qr_svg
-from tables.selectors import meetings, next_table_to_enter, present_registrations, round_penalties, round_with_tables
+from tables.round_selectors import (latest_published_round, meetings_matrix, off_size_tables, public_round_tables,
+                                    published_rounds, round_of, seat_of_round, table_of, table_seats,
+                                    tournament_rounds)
+from tables.selectors import next_table_to_enter, present_registrations, round_penalties, round_with_tables
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
-from tournaments.selectors import text_matches
 
 SELECTED_SEAT = "seat-selected-{}"
 logger = logging.getLogger(__name__)
-
-
-def _round(tournament, number):
-    return get_object_or_404(Round, tournament=tournament, number=number)
 
 
 def _errors(exc):
@@ -57,13 +55,12 @@ def rounds(request, pk):
         else:
             for notice in rnd.notices:
                 messages.warning(request, notice)
-            odd = sorted({t.seats.count() for t in rnd.tables.all()} - {4, 5})
+            odd = off_size_tables(rnd)
             if odd:
                 messages.warning(request, _("With %(n)d players present, tables of %(sizes)s players were needed.")
                                  % {"n": len(present), "sizes": ", ".join(map(str, odd))})
             return redirect("manage:round", pk=pk, number=rnd.number)
-    all_rounds = tournament.rounds.order_by("number")
-    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds, "form": form,
+    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": tournament_rounds(tournament), "form": form,
                                                   "present": present})
 
 
@@ -94,7 +91,7 @@ def _round_context(request, tournament, rnd, error=None, pending=None):
 @require_GET
 def round_detail(request, pk, number):
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
+    rnd = round_of(tournament, number)
     return render(request, "tables/round.html", _round_context(request, tournament, rnd))
 
 
@@ -103,9 +100,8 @@ def round_detail(request, pk, number):
 def seat_tap(request, pk, number):
     """Tap a name to select it; tap a second name to swap the two players."""
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
-    seat_id = request.POST.get("seat", "")
-    seat = get_object_or_404(Seat, pk=int(seat_id) if seat_id.isdecimal() else None, table__round=rnd)
+    rnd = round_of(tournament, number)
+    seat = seat_of_round(rnd, request.POST.get("seat", ""))
     key = SELECTED_SEAT.format(rnd.pk)
     selected = request.session.get(key)
     error = pending = None
@@ -141,7 +137,7 @@ def _round_fragment(request, tournament, rnd, error=None, pending=None):
 @require_POST
 def seat_move(request, pk, number):
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
+    rnd = round_of(tournament, number)
     error = pending = None
     try:
         table_number = int(request.POST.get("table", ""))
@@ -177,7 +173,7 @@ REDRAW_METHODS = {value for value, _label in SEATING_METHODS if value != "fixed"
 @require_POST
 def round_action(request, pk, number, action):
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
+    rnd = round_of(tournament, number)
     if action not in ROUND_ACTIONS:
         raise Http404
     service, done = ROUND_ACTIONS[action]
@@ -203,7 +199,7 @@ def round_action(request, pk, number, action):
 def round_dashboard(request, pk, number):
     """Which tables have reported, which are missing; close the round; publish standings."""
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
+    rnd = round_of(tournament, number)
     tables = round_with_tables(rnd)
     reported = sum(1 for t in tables if t.reported)
     return render(request, "tables/dashboard.html", {"tournament": tournament, "round": rnd, "tables": tables,
@@ -215,7 +211,7 @@ def round_dashboard(request, pk, number):
 def table_sheets(request, pk, number):
     """A4 sheets, one per table: players in seat order, blank result boxes, territory values, QR code."""
     tournament = tournament_for_organiser(request.user, pk)
-    rnd = _round(tournament, number)
+    rnd = round_of(tournament, number)
     tables = round_with_tables(rnd)
     per_page = 2 if request.GET.get("per_page") == "2" else 1
     for table in tables:
@@ -228,22 +224,12 @@ def table_sheets(request, pk, number):
 
 @login_required
 @require_GET
-def meetings_matrix(request, pk):
+def meetings(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
-    counts = meetings(tournament)
-    regs = list(tournament.registrations.filter(seats__isnull=False).distinct()
-                .select_related("player").order_by("player__last_name", "player__first_name"))
-    matrix = []
-    for a in regs:
-        row = []
-        for b in regs:
-            key = (min(a.pk, b.pk), max(a.pk, b.pk))
-            row.append(None if a.pk == b.pk else counts.get(key, 0))
-        matrix.append((a, row))
-    worst = max(counts.values(), default=0)
-    repeats = sum(c - 1 for c in counts.values() if c > 1)
-    return render(request, "tables/meetings.html", {"tournament": tournament, "regs": regs, "matrix": matrix,
-                                                    "worst": worst, "repeats": repeats})
+    matrix = meetings_matrix(tournament)
+    return render(request, "tables/meetings.html", {"tournament": tournament, "regs": matrix.regs,
+                                                    "matrix": matrix.rows, "worst": matrix.worst,
+                                                    "repeats": matrix.repeats})
 
 
 # --- public ------------------------------------------------------------------------------------
@@ -252,14 +238,9 @@ def meetings_matrix(request, pk):
 def public_round(request, pk, number):
     """The round's tables on a phone: a player finds their table by name."""
     tournament = tournament_for_public(pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number, status__in=[Round.Status.PUBLISHED,
-                                                                                       Round.Status.CLOSED])
+    rnd = round_of(tournament, number, published=True)
     query = request.GET.get("q", "").strip()[:60]
-    tables = round_with_tables(rnd)
-    if query:
-        for table in tables:
-            table.match = any(text_matches(query, f"{s.registration.player.display_name} "
-                                                  f"{s.registration.player.club or ''}") for s in table.seats.all())
+    tables = public_round_tables(rnd, query)
     template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
     return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query})
 
@@ -270,13 +251,12 @@ def public_round(request, pk, number):
 @require_GET
 def arbiter_home(request, pk, number=None):
     tournament = tournament_for_arbiter(request.user, pk)
-    published = tournament.rounds.exclude(status=Round.Status.DRAFT)
-    live = get_object_or_404(published, number=number) if number else published.order_by("-number").first()
+    live = round_of(tournament, number, published=True) if number else latest_published_round(tournament)
     tables = round_with_tables(live) if live else []
     return render(request, "tables/arbiter_home.html", {
         "tournament": tournament, "round": live, "tables": tables,
         "role": staff_role(request.user, tournament),
-        "rounds": tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")})
+        "rounds": published_rounds(tournament)})
 
 
 def _result_forms(table, seats, data=None):
@@ -298,9 +278,8 @@ def _result_forms(table, seats, data=None):
 def table_result(request, pk, number, table_number):
     """One table's result, entered by an arbiter on a phone."""
     tournament = tournament_for_arbiter(request.user, pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    table = get_object_or_404(Table, round=rnd, number=table_number)
-    seats = list(table.seats.select_related("registration__player__club").order_by("position"))
+    rnd, table = table_of(tournament, number, table_number)
+    seats = table_seats(table)
     forms = _result_forms(table, seats, request.POST if request.method == "POST" else None)
     errors, conflict = [], None
     if request.method == "POST":
@@ -320,8 +299,7 @@ def table_result(request, pk, number, table_number):
                 # The form now holds what the other arbiter saved, on the new version: saving again
                 # is a choice made on their values, never a silent overwrite with the rejected ones.
                 conflict = exc.table
-                conflict.saved_seats = list(conflict.seats.select_related("registration__player__club")
-                                            .order_by("position"))
+                conflict.saved_seats = table_seats(conflict)
                 typed = {line.seat_id: line for line in lines}
                 conflict.rows = [(seat, typed.get(seat.pk)) for seat in conflict.saved_seats]
                 forms = _result_forms(conflict, conflict.saved_seats)

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import arbitration, services
+from tables import arbitration, arbitration_selectors, services
 from tables.models import Dispute, Penalty
 from tables.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
@@ -72,7 +72,7 @@ def test_warning_takes_no_points_and_a_second_is_counted(tournament, played, arb
                                      kind="warning", reason="ritardo", seat=seat)
     second = arbitration.penalty_give(user=arbiter, tournament=tournament, registration=seat.registration,
                                       kind="warning", reason="ritardo", seat=seat)
-    assert (arbitration.warnings_in_game(first), arbitration.warnings_in_game(second)) == (2, 2)
+    assert (arbitration_selectors.warnings_in_game(first), arbitration_selectors.warnings_in_game(second)) == (2, 2)
     assert _totals(tournament)["A"] == Decimal("150.14")
 
 
@@ -145,11 +145,11 @@ def test_rejecting_a_dispute_records_the_decision(tournament, played, arbiter):
 def test_standings_final_only_after_window_and_without_open_disputes(tournament, played, organiser, arbiter):
     services.round_close(user=organiser, rnd=played)
     services.standings_publish(user=organiser, rnd=played)
-    assert arbitration.standings_are_final(tournament) is False
+    assert arbitration_selectors.standings_are_final(tournament) is False
     later = timezone.now() + timedelta(minutes=121)
-    assert arbitration.standings_are_final(tournament, now=later) is True
+    assert arbitration_selectors.standings_are_final(tournament, now=later) is True
     Dispute.objects.create(tournament=tournament, about="standing", raised_by="x", text="x", recorded_by=arbiter)
-    assert arbitration.standings_are_final(tournament, now=later) is False
+    assert arbitration_selectors.standings_are_final(tournament, now=later) is False
 
 
 def test_public_player_page_shows_penalty_but_not_internal_note(client, tournament, played, arbiter):

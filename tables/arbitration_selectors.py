@@ -1,0 +1,88 @@
+"""Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final."""
+from datetime import timedelta
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from tables.models import Dispute, Penalty, Round, Seat
+from tournaments.models import AuditLog, Registration
+
+
+def tournament_penalties(tournament):
+    return (Penalty.objects.filter(tournament=tournament)
+            .select_related("registration__player", "seat__table__round", "created_by", "withdrawn_by"))
+
+
+def tournament_disputes(tournament):
+    return Dispute.objects.filter(tournament=tournament).select_related(
+        "table__round", "penalty__registration__player", "recorded_by", "decided_by")
+
+
+def penalty_of(tournament, pk):
+    return get_object_or_404(Penalty, pk=pk, tournament=tournament)
+
+
+def dispute_of(tournament, pk):
+    return get_object_or_404(Dispute.objects.select_related("table__round", "penalty__registration__player"),
+                             pk=pk, tournament=tournament)
+
+
+def registration_or_none(tournament, reg_id):
+    """The tournament's registration with this id (as posted: text), or None."""
+    if not str(reg_id).isdecimal():
+        return None
+    return Registration.objects.filter(tournament=tournament, pk=int(reg_id)).first()
+
+
+def warnings_in_game(penalty):
+    """How many active warnings the player has in the penalty's game (a second may be escalated)."""
+    if penalty.seat_id is None:
+        return 0
+    return Penalty.objects.filter(seat_id=penalty.seat_id, kind=Penalty.Kind.WARNING, withdrawn=False).count()
+
+
+def dispute_window_closes(tournament, rnd):
+    """The end of the window for disputes about `rnd` (None: its standings are not published yet)."""
+    if rnd is None or rnd.standings_published_at is None:
+        return None
+    return rnd.standings_published_at + timedelta(minutes=tournament.dispute_window_minutes)
+
+
+def correction_for(dispute):
+    """The change an upheld dispute caused: the latest correction of its table, or of its penalty,
+    made after the dispute was raised."""
+    entries = AuditLog.objects.filter(tournament=dispute.tournament, created_at__gte=dispute.raised_at)
+    if dispute.about == Dispute.About.RESULT:
+        entries = entries.filter(action="result.correct",
+                                 table_label=f"{dispute.table.round.number}/{dispute.table.number}")
+    elif dispute.about == Dispute.About.PENALTY:
+        entries = entries.filter(action="penalty.withdraw", object_id=str(dispute.penalty_id))
+    else:
+        entries = entries.filter(action__in=["result.correct", "penalty.withdraw"])
+    return entries.order_by("-pk").first()
+
+
+def player_games(registration):
+    """The player's seats in published rounds, for choosing the game of a penalty."""
+    return list(Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
+                .select_related("table__round").order_by("table__round__number"))
+
+
+def dispute_deadline(tournament):
+    """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
+    last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
+            .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
+    if last is None:
+        return None
+    return last + timedelta(minutes=tournament.dispute_window_minutes)
+
+
+def standings_are_final(tournament, now=None):
+    now = now or timezone.now()
+    rounds = list(Round.objects.filter(tournament=tournament).values_list("status", "standings_published_at"))
+    if not rounds or any(status != Round.Status.CLOSED or published is None for status, published in rounds):
+        return False
+    if Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists():
+        return False
+    deadline = dispute_deadline(tournament)
+    return deadline is not None and now >= deadline
