@@ -4,16 +4,22 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
 from scoring.knockout import knockout_progress
 from scoring.phases import knockout_order
 from scoring.standings import final_classification
-from tables.models import Round
 from tables import engine
+from tables.models import Round
 from tables.selectors import present_registrations, standings_rounds, tournament_games
 from tournaments.models import Phase, Registration
+
+
+def phase_of(tournament, order):
+    """The tournament's phase in this place of the order, else 404."""
+    return get_object_or_404(Phase, tournament=tournament, order=order)
 
 
 def phase_rounds(phase, phases=None):

@@ -3,7 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,7 +16,6 @@ from tables import services as table_services
 from tables.clock import live_round
 from tables.selectors import present_registrations
 from tournaments.forms import add_service_errors
-from tournaments.models import Phase
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
 
 
@@ -71,7 +70,7 @@ def formats_page(request, pk):
 def phase_action(request, pk, order, action):
     """Draw the next round of a phase, publish its seating, close it."""
     tournament = tournament_for_organiser(request.user, pk)
-    phase = get_object_or_404(Phase, tournament=tournament, order=order)
+    phase = selectors.phase_of(tournament, order)
     if action not in ("draw", "publish", "close"):
         raise Http404
     try:

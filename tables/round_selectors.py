@@ -11,17 +11,13 @@ from tables.seating import meetings_matrix as times_met
 from tables.selectors import past_tables, round_with_tables
 from tournaments.models import Registration
 from tournaments.selectors import text_matches
+from tournaments.tournament_selectors import published_rounds
 
 VISIBLE = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 
 
 def tournament_rounds(tournament):
     return tournament.rounds.order_by("number")
-
-
-def published_rounds(tournament):
-    """The rounds whose seating was published (open or closed), oldest first."""
-    return tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("number")
 
 
 def round_of(tournament, number, published=False):

@@ -4,7 +4,6 @@ import copy
 from django.utils.translation import gettext as _
 
 from tables.selectors import tournament_standings
-from tournaments import views as tournament_views
 from tournaments.models import Tournament
 
 # The settings that change the points (SCORING.md sections 4-5).
@@ -45,5 +44,3 @@ def scoring_change(tournament, data):
          "before": _shown(tournament, name), "after": _shown(after, name)} for name in changed]}
 
 
-# Registered when the URLs load (tables.urls imports this module), before any settings page is served.
-tournament_views.register_settings_check(scoring_change)

@@ -10,7 +10,6 @@ from tables import (
     standings_views,
     views,
 )
-from tables import settings_check  # noqa: F401  (registers the scoring-change check of the settings page)
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),

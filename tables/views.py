@@ -60,8 +60,8 @@ def rounds(request, pk):
                 messages.warning(request, _("With %(n)d players present, tables of %(sizes)s players were needed.")
                                  % {"n": len(present), "sizes": ", ".join(map(str, odd))})
             return redirect("manage:round", pk=pk, number=rnd.number)
-    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": tournament_rounds(tournament), "form": form,
-                                                  "present": present})
+    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": tournament_rounds(tournament),
+                                                  "form": form, "present": present})
 
 
 def _parse_plan(text, present):

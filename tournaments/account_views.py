@@ -1,14 +1,20 @@
 """Accounts without Django's admin: arbiter accounts made by an organiser, the organiser role granted by
 an administrator. Each view checks the role, calls one service of `tournaments.roles`, renders."""
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import roles, services
+from tournaments.account_selectors import (
+    active_user_or_404,
+    arbiter_of,
+    arbiters_of,
+    arbiters_without_password,
+    users_and_organiser_role,
+)
 from tournaments.forms import ArbiterAccountForm, ArbitersForm, add_service_errors
 from tournaments.rules import tournament_for_organiser
 
@@ -19,7 +25,7 @@ def tournament_arbiters(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     new_account = request.method == "POST" and "new_account" in request.POST
     form = ArbitersForm(request.POST if request.method == "POST" and not new_account else None,
-                        organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+                        organiser=tournament.organiser, initial={"arbiters": arbiters_of(tournament)})
     account_form = ArbiterAccountForm(request.POST if new_account else None)
     link, status = None, 200
     if form.is_bound and form.is_valid():
@@ -37,17 +43,16 @@ def tournament_arbiters(request, pk):
         else:
             link = {"account": account, "url": roles.password_link(request, account)}
             account_form = ArbiterAccountForm()
-            form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+            form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": arbiters_of(tournament)})
     elif account_form.is_bound or form.is_bound:
         status = 400
     return _arbiters_page(request, tournament, form, account_form, link, status)
 
 
 def _arbiters_page(request, tournament, form, account_form, link=None, status=200):
-    waiting = [a for a in tournament.arbiters.order_by("username") if not a.has_usable_password()]
     return render(request, "tournaments/arbiters.html", {
         "tournament": tournament, "form": form, "account_form": account_form, "link": link,
-        "waiting": waiting}, status=status)
+        "waiting": arbiters_without_password(tournament)}, status=status)
 
 
 @login_required
@@ -55,8 +60,8 @@ def _arbiters_page(request, tournament, form, account_form, link=None, status=20
 def arbiter_link(request, pk, user_pk):
     """A new one-time link for an arbiter account whose password was never chosen (the first was lost)."""
     tournament = tournament_for_organiser(request.user, pk)
-    account = get_object_or_404(tournament.arbiters, pk=user_pk)
-    form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": tournament.arbiters.all()})
+    account = arbiter_of(tournament, user_pk)
+    form = ArbitersForm(organiser=tournament.organiser, initial={"arbiters": arbiters_of(tournament)})
     try:
         roles.arbiter_link_renew(user=request.user, tournament=tournament, account=account)
     except ValidationError as exc:
@@ -75,16 +80,14 @@ def _require_administrator(user):
 def organisers(request):
     """For administrators: who may create tournaments."""
     _require_administrator(request.user)
-    users = get_user_model().objects.filter(is_active=True).order_by("username").prefetch_related("groups")
-    rows = [(u, any(g.name == roles.ORGANISERS_GROUP for g in u.groups.all())) for u in users]
-    return render(request, "tournaments/organisers.html", {"rows": rows})
+    return render(request, "tournaments/organisers.html", {"rows": users_and_organiser_role()})
 
 
 @login_required
 @require_POST
 def organiser_role(request, user_pk):
     _require_administrator(request.user)
-    target = get_object_or_404(get_user_model(), pk=user_pk, is_active=True)
+    target = active_user_or_404(user_pk)
     granted = request.POST.get("granted") == "1"
     roles.organiser_role_set(user=request.user, target=target, granted=granted)
     messages.success(request, (_("%(u)s is now an organiser.") if granted else

@@ -2,6 +2,7 @@ import re
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.imports import pasted_list_to_csv
@@ -17,6 +18,15 @@ def add_service_errors(form, exc):
             form.add_error(name if name in form.fields else None, errors)
     else:
         form.add_error(None, exc.messages)
+
+
+def save_or_errors(form, service, **kwargs):
+    """Run a service with the form's data; its ValidationErrors become the form's errors (None returned)."""
+    try:
+        return service(data=form.cleaned_data, **kwargs)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return None
 
 
 class NumericInput(forms.NumberInput):

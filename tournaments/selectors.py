@@ -1,6 +1,8 @@
 """Reads of players and clubs: the accent- and case-insensitive search (tournaments.text.fold)."""
-from django.db.models import Q
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404
 
+from tournaments.models import Club, Player
 from tournaments.text import fold, search_words
 
 
@@ -21,3 +23,53 @@ def text_matches(query, text):
     """Every word of `query` is in `text`, accents and case aside (the public "find your table")."""
     folded = fold(text)
     return all(word in folded for word in search_words(query))
+
+
+# --- players and clubs -----------------------------------------------------------------------------
+
+def _id(text):
+    """A posted id as a number, or None (isdigit() would take "²"; beyond 18 digits SQLite cannot compare)."""
+    text = str(text)
+    return int(text) if text.isdecimal() and len(text) <= 18 else None
+
+
+def player_or_404(pk):
+    """The player with this id (a number, or posted text), else 404."""
+    return get_object_or_404(Player, pk=_id(pk))
+
+
+def club_or_404(pk):
+    return get_object_or_404(Club, pk=_id(pk))
+
+
+def players_by_ids(ids):
+    """The players of the posted ids; ids that are not numbers are left out."""
+    return list(Player.objects.filter(pk__in=[i for i in map(_id, ids) if i is not None]))
+
+
+def players_matching(query):
+    """Every player (with club) matching the words of `query`, all of them when it is empty."""
+    return player_search_filter(Player.objects.select_related("club"), query)
+
+
+def clubs_matching(query):
+    """Clubs with their number of players, those matching `query` when one is given."""
+    clubs = Club.objects.annotate(n_players=Count("players"))
+    return club_search_filter(clubs, query) if query else clubs
+
+
+def player_registrations(player):
+    return player.registrations.select_related("tournament")
+
+
+def players_to_register(tournament, query):
+    """Players not yet registered: those matching the words typed, or else the organising club's list."""
+    query = query.strip()[:80]
+    qs = Player.objects.select_related("club").exclude(registrations__tournament=tournament)
+    if len(query) >= 2:
+        qs = player_search_filter(qs, query)
+    elif tournament.club_id:
+        qs = qs.filter(club=tournament.club)
+    else:
+        return {"query": query, "players": [], "club_list": False}
+    return {"query": query, "players": list(qs[:100]), "club_list": len(query) < 2}

@@ -3,14 +3,13 @@ standings, disputes within their window."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import team_arbitration
+from tournaments import team_arbitration, team_selectors
 from tournaments.forms import add_service_errors
-from tournaments.models import TeamDispute, TeamPenalty
 from tournaments.rules import staff_role, tournament_for_arbiter
 from tournaments.teams_forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
 
@@ -20,10 +19,10 @@ def team_arbitration_page(request, pk):
     """One page on the arbiter's phone: publish a day, give a penalty, record a dispute."""
     tournament = tournament_for_arbiter(request.user, pk)
     which = request.POST.get("form") if request.method == "POST" else None
-    teams = list(tournament.teams.all())
+    teams = list(team_selectors.tournament_teams(tournament))
     days = team_arbitration.team_days(tournament)
-    matches = list(tournament.team_matches.select_related("home", "away").order_by("round", "pk"))
-    penalties = list(TeamPenalty.objects.filter(tournament=tournament).select_related("team"))
+    matches = team_selectors.tournament_matches(tournament)
+    penalties = team_selectors.team_penalties(tournament)
     penalty_form = TeamPenaltyForm(request.POST if which == "penalty" else None, teams=teams,
                                    days=[d.number for d in days])
     about_match = request.GET.get("incontro", "")
@@ -57,8 +56,7 @@ def team_arbitration_page(request, pk):
     return render(request, "formats/team_arbitration.html", {
         "tournament": tournament, "days": days, "penalty_form": penalty_form, "dispute_form": dispute_form,
         "penalties": penalties, "role": staff_role(request.user, tournament), "open_dispute": bool(about_match),
-        "disputes": TeamDispute.objects.filter(tournament=tournament).select_related("match__home", "match__away",
-                                                                                     "penalty__team")},
+        "disputes": team_selectors.team_disputes(tournament)},
         status=400 if errors else 200)
 
 
@@ -81,7 +79,7 @@ def team_day_publish(request, pk, number):
 @require_POST
 def team_penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    penalty = get_object_or_404(TeamPenalty, pk=penalty_pk, tournament=tournament)
+    penalty = team_selectors.team_penalty_of(tournament, penalty_pk)
     try:
         team_arbitration.team_penalty_withdraw(user=request.user, penalty=penalty,
                                                reason=request.POST.get("reason", ""))
@@ -95,8 +93,7 @@ def team_penalty_withdraw(request, pk, penalty_pk):
 @login_required
 def team_dispute_decide(request, pk, dispute_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    dispute = get_object_or_404(TeamDispute.objects.select_related("match__home", "match__away", "penalty__team"),
-                                pk=dispute_pk, tournament=tournament)
+    dispute = team_selectors.team_dispute_of(tournament, dispute_pk)
     form = TeamDisputeDecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

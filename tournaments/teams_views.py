@@ -4,24 +4,22 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import team_arbitration, teams
-from tournaments.teams_forms import LineupForm, MatchResultForm, TeamForm
+from tournaments import team_arbitration, team_selectors, teams
 from tournaments.forms import add_service_errors
-from tournaments.models import Registration, Team, TeamMatch
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+from tournaments.teams_forms import LineupForm, MatchResultForm, TeamForm
 
 
 @login_required
 def teams_page(request, pk):
     """Register teams (2-3 players, a captain) and make the round robin schedule."""
     tournament = tournament_for_organiser(request.user, pk)
-    free = list(tournament.registrations.filter(status=Registration.Status.CONFIRMED, team_membership__isnull=True)
-                .select_related("player"))
+    free = team_selectors.unteamed_registrations(tournament)
     form = TeamForm(request.POST or None, registrations=free)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -35,10 +33,9 @@ def teams_page(request, pk):
         else:
             messages.success(request, _("Team registered."))
             return redirect("manage:teams", pk=pk)
-    all_teams = tournament.teams.prefetch_related("members__registration__player")
     return render(request, "formats/teams.html", {
-        "tournament": tournament, "form": form, "teams": all_teams, "free": free,
-        "scheduled": tournament.team_matches.exists()}, status=400 if form.errors else 200)
+        "tournament": tournament, "form": form, "teams": team_selectors.tournament_teams(tournament), "free": free,
+        "scheduled": team_selectors.has_schedule(tournament)}, status=400 if form.errors else 200)
 
 
 @login_required
@@ -59,7 +56,7 @@ def team_schedule(request, pk):
 @require_POST
 def team_delete(request, pk, team_pk):
     tournament = tournament_for_organiser(request.user, pk)
-    team = get_object_or_404(Team, pk=team_pk, tournament=tournament)
+    team = team_selectors.team_of(tournament, team_pk)
     try:
         teams.team_delete(user=request.user, team=team)
     except ValidationError as exc:
@@ -83,15 +80,13 @@ def team_matches(request, pk):
 def team_match(request, pk, match_pk):
     """One match: the two players of each team (captain's choice), then the result."""
     tournament = tournament_for_arbiter(request.user, pk)
-    match = get_object_or_404(TeamMatch.objects.select_related("home", "away", "decided_by"), pk=match_pk,
-                              tournament=tournament)
+    match = team_selectors.match_of(tournament, match_pk)
     which = request.POST.get("form") if request.method == "POST" else None
     lineups = {}
     for side, team in (("home", match.home), ("away", match.away)):
-        members = list(team.members.select_related("registration__player"))
-        current = [str(r.pk) for r in getattr(match, f"{side}_lineup").all()]
-        lineups[side] = LineupForm(request.POST if which == side else None, prefix=side, members=members,
-                                   initial={"players": current})
+        lineups[side] = LineupForm(request.POST if which == side else None, prefix=side,
+                                   members=team_selectors.team_members(team),
+                                   initial={"players": team_selectors.lineup_ids(match, side)})
         lineups[side].team = team
     result_form = MatchResultForm(request.POST if which == "result" else None, match=match, initial={
         "ending": match.ending or None, "decided_by": str(match.decided_by_id or ""),
@@ -102,7 +97,7 @@ def team_match(request, pk, match_pk):
     conflict = None
     if which in lineups and lineups[which].is_valid():
         form = lineups[which]
-        regs = list(Registration.objects.filter(pk__in=form.cleaned_data["players"]).select_related("player"))
+        regs = team_selectors.registrations_by_ids(tournament, form.cleaned_data["players"])
         try:
             teams.lineup_set(user=request.user, match=match, team=form.team, registrations=regs)
         except ValidationError as exc:

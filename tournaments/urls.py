@@ -1,6 +1,13 @@
 from django.urls import path
 
-from tournaments import account_views, team_arbitration_views, teams_views, views
+from tournaments import (
+    account_views,
+    registration_views,
+    roster_views,
+    team_arbitration_views,
+    teams_views,
+    views,
+)
 
 public_patterns = [
     path("", views.home, name="home"),
@@ -18,25 +25,27 @@ manage_patterns = [
     path("organizzatori/", account_views.organisers, name="organisers"),
     path("organizzatori/<int:user_pk>/", account_views.organiser_role, name="organiser_role"),
     path("t/<int:pk>/registro/", views.audit_log, name="audit_log"),
-    path("t/<int:pk>/iscritti/", views.registrations, name="registrations"),
-    path("t/<int:pk>/iscritti/cerca/", views.registration_search, name="registration_search"),
-    path("t/<int:pk>/iscritti/aggiungi/", views.registration_add, name="registration_add"),
-    path("t/<int:pk>/iscritti/nuovo/", views.registration_add_new, name="registration_add_new"),
-    path("t/<int:pk>/iscritti/selezionati/", views.registration_add_selected, name="registration_add_selected"),
-    path("t/<int:pk>/iscritti/importa/", views.registration_import, name="registration_import"),
-    path("t/<int:pk>/iscritti/<int:reg_pk>/<slug:action>/", views.registration_action, name="registration_action"),
-    path("t/<int:pk>/presenze/", views.checkin, name="checkin"),
-    path("t/<int:pk>/presenze/tutti/", views.checkin_all, name="checkin_all"),
-    path("club/", views.club_list, name="clubs"),
-    path("club/nuovo/", views.club_edit, name="club_create"),
-    path("club/<int:club_pk>/", views.club_edit, name="club_edit"),
-    path("club/<int:club_pk>/elimina/", views.club_delete, name="club_delete"),
-    path("giocatori/", views.player_list, name="players"),
-    path("giocatori/nuovo/", views.player_edit, name="player_create"),
-    path("giocatori/<int:player_pk>/", views.player_edit, name="player_edit"),
-    path("giocatori/<int:player_pk>/unisci/", views.player_merge, name="player_merge"),
-    path("giocatori/<int:player_pk>/elimina/", views.player_delete, name="player_delete"),
-    path("giocatori/importa/", views.player_import, name="player_import"),
+    path("t/<int:pk>/iscritti/", registration_views.registrations, name="registrations"),
+    path("t/<int:pk>/iscritti/cerca/", registration_views.registration_search, name="registration_search"),
+    path("t/<int:pk>/iscritti/aggiungi/", registration_views.registration_add, name="registration_add"),
+    path("t/<int:pk>/iscritti/nuovo/", registration_views.registration_add_new, name="registration_add_new"),
+    path("t/<int:pk>/iscritti/selezionati/", registration_views.registration_add_selected,
+         name="registration_add_selected"),
+    path("t/<int:pk>/iscritti/importa/", registration_views.registration_import, name="registration_import"),
+    path("t/<int:pk>/iscritti/<int:reg_pk>/<slug:action>/", registration_views.registration_action,
+         name="registration_action"),
+    path("t/<int:pk>/presenze/", registration_views.checkin, name="checkin"),
+    path("t/<int:pk>/presenze/tutti/", registration_views.checkin_all, name="checkin_all"),
+    path("club/", roster_views.club_list, name="clubs"),
+    path("club/nuovo/", roster_views.club_edit, name="club_create"),
+    path("club/<int:club_pk>/", roster_views.club_edit, name="club_edit"),
+    path("club/<int:club_pk>/elimina/", roster_views.club_delete, name="club_delete"),
+    path("giocatori/", roster_views.player_list, name="players"),
+    path("giocatori/nuovo/", roster_views.player_edit, name="player_create"),
+    path("giocatori/<int:player_pk>/", roster_views.player_edit, name="player_edit"),
+    path("giocatori/<int:player_pk>/unisci/", roster_views.player_merge, name="player_merge"),
+    path("giocatori/<int:player_pk>/elimina/", roster_views.player_delete, name="player_delete"),
+    path("giocatori/importa/", roster_views.player_import, name="player_import"),
 ]
 
 # 2vs2 teams (tournaments.teams).

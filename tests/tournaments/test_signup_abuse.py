@@ -8,7 +8,7 @@ from django.db import OperationalError
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tournaments import services
+from tournaments import services, views
 from tournaments.models import AuditLog, LoginThrottle, Player, Registration
 
 pytestmark = pytest.mark.django_db
@@ -157,8 +157,6 @@ def test_busy_database_gives_a_retry_message_not_a_500(client, open_tournament, 
 
 
 def test_busy_database_while_counting_the_limit_gives_the_retry_message(client, open_tournament, monkeypatch):
-    from tournaments import views
-
     def locked(request):
         raise OperationalError("database is locked")
     monkeypatch.setattr(views, "signup_take", locked)

@@ -1,0 +1,79 @@
+"""Reads of tournaments, their registrations and their audit log, for the pages."""
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import AuditLog, Player, Registration, Tournament
+from tournaments.rules import is_organiser
+
+PUBLIC_LIST = 50
+
+
+def published_tournaments():
+    return Tournament.objects.filter(published=True).select_related("club")[:PUBLIC_LIST]
+
+
+def published_rounds(tournament):
+    """The rounds whose seating was published (open or closed), oldest first (the tables app's too)."""
+    return tournament.rounds.exclude(status="draft").order_by("number")
+
+
+def organised_tournaments(user):
+    """The user's own tournaments with their confirmed players; none without the organiser role
+    (taken back by an administrator: one's tournaments are no longer run)."""
+    organised = Tournament.objects.filter(organiser=user) if is_organiser(user) else Tournament.objects.none()
+    return organised.annotate(
+        n_players=Count("registrations", filter=Q(registrations__status=Registration.Status.CONFIRMED)))
+
+
+def arbitrated_tournaments(user):
+    return Tournament.objects.filter(arbiters=user).exclude(organiser=user)
+
+
+def registration_totals(tournament):
+    """How many players are confirmed, pending, present (and confirmed) and have paid."""
+    return tournament.registrations.aggregate(
+        confirmed=Count("pk", filter=Q(status=Registration.Status.CONFIRMED)),
+        pending=Count("pk", filter=Q(status=Registration.Status.PENDING)),
+        present=Count("pk", filter=Q(status=Registration.Status.CONFIRMED, present=True)),
+        paid=Count("pk", filter=Q(fee_paid=True)),
+    )
+
+
+def registrations(tournament):
+    """Every registration of the tournament, with player and club."""
+    return tournament.registrations.select_related("player", "player__club")
+
+
+def confirmed_registrations(tournament):
+    return registrations(tournament).filter(status=Registration.Status.CONFIRMED)
+
+
+def registration_of(tournament, pk):
+    """The tournament's registration with this id, with player and club, else 404."""
+    return get_object_or_404(registrations(tournament), pk=pk)
+
+
+def checked_in_counts(regs):
+    """The confirmed and the present (among them) of a list of registrations."""
+    confirmed = [r for r in regs if r.status == Registration.Status.CONFIRMED]
+    return {"confirmed": len(confirmed), "present": sum(1 for r in confirmed if r.present)}
+
+
+def audit_entries(tournament, kind="", player="", table=""):
+    """The tournament's log, newest first, of one kind of change, one player or one table when given."""
+    entries = AuditLog.objects.filter(tournament=tournament).select_related("user", "player")
+    if kind:
+        entries = entries.filter(action__startswith=kind)
+    if player.isdecimal() and len(player) <= 18:
+        entries = entries.filter(player_id=int(player))
+    if table:
+        entries = entries.filter(table_label=table)
+    return entries
+
+
+def audit_filters(tournament):
+    """The choices of the log's filters: (players of the tournament, kinds of change logged)."""
+    players = Player.objects.filter(registrations__tournament=tournament).order_by("last_name", "first_name")
+    kinds = sorted({a.split(".")[0] for a in AuditLog.objects.filter(tournament=tournament)
+                    .values_list("action", flat=True).distinct()})
+    return players, kinds
