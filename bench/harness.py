@@ -97,7 +97,7 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from tables import services
+    from tables import results, services
     from tables.models import Round, Seat, Table
     from tournaments.models import Club, Player, Registration, Tournament
     from tournaments.roles import grant_organiser
@@ -129,9 +129,9 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
             continue
         for table in tables:
             seats = list(table.seats.order_by("position").values_list("pk", flat=True))
-            lines = [services.ResultLine(seat_id=s, table_points=tp, risiko=r, eliminated=e)
+            lines = [results.ResultLine(seat_id=s, table_points=tp, risiko=r, eliminated=e)
                      for s, tp, r, e in random_result(rng, seats)]
-            services.table_result_submit(user=organiser, table=table, lines=lines, version=0)
+            results.table_result_submit(user=organiser, table=table, lines=lines, version=0)
         services.round_close(user=organiser, rnd=rnd)
         services.standings_publish(user=organiser, rnd=rnd)
     return {"tournament": tournament.pk, "open_tables": open_tables, "arbiters": [u.username for u in staff]}

@@ -18,7 +18,7 @@ NEEDS_GAME = {Penalty.Kind.GAME_DISQUALIFICATION, Penalty.Kind.FORFEIT, Penalty.
 
 
 def _label(seat):
-    return f"{seat.table.round.number}/{seat.table.number}" if seat else ""
+    return seat.table.audit_label if seat else ""
 
 
 @transaction.atomic
@@ -118,7 +118,7 @@ def dispute_record(*, user, tournament, about, raised_by, text, table=None, pena
     dispute = Dispute.objects.create(tournament=tournament, about=about, round=rnd, table=table, penalty=penalty,
                                      raised_by=raised_by.strip(), text=text.strip(), recorded_by=user)
     audit(user=user, action="dispute.record", obj=dispute, tournament=tournament,
-          table_label=f"{table.round.number}/{table.number}" if table else "",
+          table_label=table.audit_label if table else "",
           player=penalty.registration.player if penalty else None, after=snapshot(dispute, DISPUTE_FIELDS))
     return dispute
 
@@ -156,7 +156,7 @@ def dispute_decide(*, user, dispute, state, decision, internal_note="", withdraw
     dispute.correction = correction
     dispute.save()
     audit(user=user, action=f"dispute.{state}", obj=dispute, tournament=dispute.tournament,
-          table_label=f"{dispute.table.round.number}/{dispute.table.number}" if dispute.table else "",
+          table_label=dispute.table.audit_label if dispute.table else "",
           before=before, after={**snapshot(dispute, DISPUTE_FIELDS),
                                 "correction": correction.pk if correction else None})
     return dispute

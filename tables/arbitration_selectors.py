@@ -54,7 +54,7 @@ def correction_for(dispute):
     entries = AuditLog.objects.filter(tournament=dispute.tournament, created_at__gte=dispute.raised_at)
     if dispute.about == Dispute.About.RESULT:
         entries = entries.filter(action="result.correct",
-                                 table_label=f"{dispute.table.round.number}/{dispute.table.number}")
+                                 table_label=dispute.table.audit_label)
     elif dispute.about == Dispute.About.PENALTY:
         entries = entries.filter(action="penalty.withdraw", object_id=str(dispute.penalty_id))
     else:

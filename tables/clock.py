@@ -246,7 +246,7 @@ def end_roll_player_out(*, user, table, registration):
     entry = EndRoll.objects.create(table=table, extra_round=extra, registration=registration, roll=None,
                                    eliminated=True, variant=tournament.end_roll_variant, recorded_by=user)
     audit(user=user, action="endroll.out", obj=entry, tournament=tournament, player=registration.player,
-          table_label=f"{table.round.number}/{table.number}", after={"eliminated": True, "extra_round": extra})
+          table_label=table.audit_label, after={"eliminated": True, "extra_round": extra})
     return entry
 
 
@@ -263,7 +263,7 @@ def end_roll_undo(*, user, table):
               "eliminated": last.eliminated, "player": last.registration.player.full_name if last.registration else None}
     last.delete()
     audit(user=user, action="endroll.undo", obj=table, tournament=table.round.tournament,
-          table_label=f"{table.round.number}/{table.number}", before=before, after=None)
+          table_label=table.audit_label, before=before, after=None)
     return table
 
 

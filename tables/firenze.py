@@ -22,9 +22,8 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
-from tables import services
 from tables.models import Round, Table
-from tables.services import StaleResult
+from tables.results import StaleResult, require_correction_allowed
 from tournaments.audit import audit
 
 COUNTS = ("objective_territories", "adjacent_territories", "other_territories", "protected_territories",
@@ -57,7 +56,7 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
         raise ValidationError(_("The Firenze points sheet decides the tables of knockout formats only."))
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))
-    services.require_correction_allowed(user=user, table=table)
+    require_correction_allowed(user=user, table=table)
     seats = {s.pk: s for s in table.seats.select_related("registration__player")}
     if sorted(seats) != sorted(counts):
         raise ValidationError(_("The result must list exactly the players of the table."))
@@ -91,7 +90,7 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
         seat.risiko, seat.eliminated, seat.territories, seat.armies = False, None, [], counts[row.player].get("armies")
         seat.save(update_fields=["table_points", "place", "firenze", "risiko", "eliminated", "territories", "armies"])
         audit(user=user, action="result.firenze", obj=seat, tournament=tournament, player=seat.registration.player,
-              table_label=f"{table.round.number}/{table.number}", before=before if before["table_points"] is not None
+              table_label=table.audit_label, before=before if before["table_points"] is not None
               else None, after=_snapshot(seat))
     table.refresh_from_db()
     return table

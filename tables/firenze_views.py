@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from tables import firenze
 from tables.round_selectors import table_of, table_seats
-from tables.services import StaleResult
+from tables.results import StaleResult
 from tournaments.forms import NumericInput
 from tournaments.rules import staff_role, tournament_for_arbiter
 

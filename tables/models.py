@@ -51,6 +51,11 @@ class Table(models.Model):
     def reported(self):
         return self.reported_at is not None
 
+    @property
+    def audit_label(self):
+        """The table as the audit log names it: "round/table" (its filter by table reads the same)."""
+        return f"{self.round.number}/{self.number}"
+
 
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import drafts, engine, services
+from tables import drafts, engine, results, services
 from tables.forms import SEATING_METHODS, DrawForm, ResultSeatForm
 from tables.models import Seat
 from tables.qr import qr_svg
@@ -288,14 +288,14 @@ def table_result(request, pk, number, table_number):
         except ValueError:
             version = -1
         if all(f.is_valid() for f in forms):
-            lines = [services.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
+            lines = [results.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
                                          risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
                                          place=f.cleaned_data["place"],
                                          territories=tuple(f.cleaned_data["territories"]),
                                          armies=f.cleaned_data["armies"]) for f in forms]
             try:
-                services.table_result_submit(user=request.user, table=table, lines=lines, version=version)
-            except services.StaleResult as exc:
+                results.table_result_submit(user=request.user, table=table, lines=lines, version=version)
+            except results.StaleResult as exc:
                 # The form now holds what the other arbiter saved, on the new version: saving again
                 # is a choice made on their values, never a silent overwrite with the rejected ones.
                 conflict = exc.table

@@ -72,7 +72,7 @@ def seat_round(tournament, tables, number=None, status="published"):
 
 def report(table, results, user=None):
     """Save a table result through the service: results = [(tp, eliminated, risiko), ...] in seat order."""
-    from tables.services import ResultLine, table_result_submit
+    from tables.results import ResultLine, table_result_submit
     seats = list(table.seats.order_by("position"))
     lines = []
     for seat, result in zip(seats, results):

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tables import services
+from tables import results
 from tables.models import Seat, Table
 from tables.selectors import tournament_standings
 from tables.templatetags.torneo import points as shown
@@ -60,8 +60,8 @@ def test_database_error_on_the_third_seat_keeps_the_previous_result(client, monk
         save = Seat.save
         monkeypatch.setattr(Seat, "save", lambda self, *a, **kw: (fail(), save(self, *a, **kw))[1])
     else:
-        audit = services.audit
-        monkeypatch.setattr(services, "audit", lambda **kw: (fail(), audit(**kw))[1])
+        audit = results.audit
+        monkeypatch.setattr(results, "audit", lambda **kw: (fail(), audit(**kw))[1])
     client.force_login(arbiter)
     url = reverse("arbiter:table", args=[tournament.pk, 1, 1])
     entries = AuditLog.objects.count()

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tables import arbitration, services
+from tables import arbitration, results, services
 from tables.models import Dispute, Penalty, Round, Seat, Table
 from tables.selectors import tournament_standings
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
@@ -39,10 +39,10 @@ def _random_result(rng, table):
     lines = []
     for i, seat in enumerate(seats):
         if i >= len(seats) - eliminated:
-            lines.append(services.ResultLine(seat_id=seat.pk, table_points=Decimal(0), eliminated=order.pop()))
+            lines.append(results.ResultLine(seat_id=seat.pk, table_points=Decimal(0), eliminated=order.pop()))
         else:
             tp = Decimal(rng.choice(["12", "20", "20", "35.5", "48", "62"]))
-            lines.append(services.ResultLine(seat_id=seat.pk, table_points=tp, risiko=risiko and i == 0))
+            lines.append(results.ResultLine(seat_id=seat.pk, table_points=tp, risiko=risiko and i == 0))
     return lines
 
 
@@ -65,7 +65,7 @@ def played(tournament, organiser, arbiter):
         rng.shuffle(regs)
         rnd = seat_round(tournament, [regs[:5], regs[5:9], regs[9:]], number=number)
         for table in rnd.tables.order_by("number"):
-            services.table_result_submit(user=arbiter, table=table, lines=_random_result(rng, table),
+            results.table_result_submit(user=arbiter, table=table, lines=_random_result(rng, table),
                                          version=table.version)
         if number < 3:
             services.round_close(user=organiser, rnd=rnd)
@@ -73,7 +73,7 @@ def played(tournament, organiser, arbiter):
     first = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
     dispute = arbitration.dispute_record(user=arbiter, tournament=tournament, about=Dispute.About.RESULT,
                                          raised_by="Capotavolo", text="Punti sbagliati", table=first)
-    services.table_result_submit(user=arbiter, table=first, lines=_random_result(rng, first), version=first.version)
+    results.table_result_submit(user=arbiter, table=first, lines=_random_result(rng, first), version=first.version)
     arbitration.dispute_decide(user=arbiter, dispute=dispute, state=Dispute.State.UPHELD, decision="Corretto")
     seats = list(Seat.objects.filter(table__round__tournament=tournament).order_by("pk"))
     give = arbitration.penalty_give

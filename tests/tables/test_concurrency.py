@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections
 
-from tables import services
+from tables import results
 from tables.models import Table
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
 from tournaments.models import AuditLog
@@ -48,15 +48,15 @@ def test_two_concurrent_saves_on_the_same_version_one_is_refused():
     first, second = UserFactory(username="primo"), UserFactory(username="secondo")
 
     def save(user, tps):
-        lines = [services.ResultLine(seat_id=s.pk, table_points=Decimal(tp), eliminated=1 if tp == 0 else None)
+        lines = [results.ResultLine(seat_id=s.pk, table_points=Decimal(tp), eliminated=1 if tp == 0 else None)
                  for s, tp in zip(seats, tps)]
-        return services.table_result_submit(user=user, table=table, lines=lines, version=0)
+        return results.table_result_submit(user=user, table=table, lines=lines, version=0)
 
     outcomes = _run_together(lambda: save(first, [62, 48, 30, 0]), lambda: save(second, [10, 20, 30, 0]))
     kinds = sorted(kind for kind, _ in outcomes)
     assert kinds == ["error", "ok"]
     error = next(value for kind, value in outcomes if kind == "error")
-    assert isinstance(error, services.StaleResult)
+    assert isinstance(error, results.StaleResult)
     table = Table.objects.get(pk=table.pk)
     winner = next(value for kind, value in outcomes if kind == "ok")
     assert table.version == 1

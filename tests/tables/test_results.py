@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import engine, services
+from tables import engine, results, services
 from tables.models import Round, Seat, Table
 from tables.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
@@ -23,12 +23,12 @@ def table(tournament, four):
 
 def _lines(table, values):
     seats = list(table.seats.order_by("position"))
-    return [services.ResultLine(seat_id=s.pk, table_points=Decimal(tp), eliminated=el)
+    return [results.ResultLine(seat_id=s.pk, table_points=Decimal(tp), eliminated=el)
             for s, (tp, el) in zip(seats, values)]
 
 
 def test_result_saved_and_standings_follow_conversione150(tournament, table, arbiter):
-    services.table_result_submit(user=arbiter, table=table, version=0,
+    results.table_result_submit(user=arbiter, table=table, version=0,
                                  lines=_lines(table, [(62, None), (48, None), (30, None), (0, 1)]))
     rows = tournament_standings(tournament).rows
     assert [(r.rank, r.player.last_name, r.total) for r in rows] == [
@@ -37,7 +37,7 @@ def test_result_saved_and_standings_follow_conversione150(tournament, table, arb
 
 def test_result_breaking_a_rule_names_the_player_and_saves_nothing(table, arbiter):
     with pytest.raises(engine.ResultError) as exc:
-        services.table_result_submit(user=arbiter, table=table, version=0,
+        results.table_result_submit(user=arbiter, table=table, version=0,
                                      lines=_lines(table, [(62, None), (48, None), (30, 1), (0, 2)]))
     assert exc.value.message == f"{table.seats.get(position=3).registration.player.full_name}: " \
         "eliminated players hold 0 table points"
@@ -49,10 +49,10 @@ def test_result_breaking_a_rule_names_the_player_and_saves_nothing(table, arbite
 
 
 def test_stale_version_is_refused_and_keeps_the_first_save(table, arbiter, organiser):
-    services.table_result_submit(user=arbiter, table=table, version=0,
+    results.table_result_submit(user=arbiter, table=table, version=0,
                                  lines=_lines(table, [(62, None), (48, None), (30, None), (0, 1)]))
-    with pytest.raises(services.StaleResult) as exc:
-        services.table_result_submit(user=organiser, table=table, version=0,
+    with pytest.raises(results.StaleResult) as exc:
+        results.table_result_submit(user=organiser, table=table, version=0,
                                      lines=_lines(table, [(10, None), (48, None), (30, None), (0, 1)]))
     assert exc.value.table.reported_by == arbiter
     assert list(table.seats.order_by("position").values_list("table_points", flat=True)) == \
@@ -60,9 +60,9 @@ def test_stale_version_is_refused_and_keeps_the_first_save(table, arbiter, organ
 
 
 def test_correction_is_logged_with_old_and_new_values(tournament, table, arbiter):
-    services.table_result_submit(user=arbiter, table=table, version=0,
+    results.table_result_submit(user=arbiter, table=table, version=0,
                                  lines=_lines(table, [(62, None), (48, None), (30, None), (0, 1)]))
-    services.table_result_submit(user=arbiter, table=table, version=1,
+    results.table_result_submit(user=arbiter, table=table, version=1,
                                  lines=_lines(table, [(40, None), (48, None), (30, None), (0, 1)]))
     entry = AuditLog.objects.get(action="result.correct")
     assert (entry.before["table_points"], entry.after["table_points"]) == ("62", "40")
@@ -74,7 +74,7 @@ def test_correction_is_logged_with_old_and_new_values(tournament, table, arbiter
 def test_result_on_draft_round_is_refused(tournament, four, arbiter):
     table = seat_round(tournament, [four], status="draft").tables.get()
     with pytest.raises(ValidationError):
-        services.table_result_submit(user=arbiter, table=table, version=0,
+        results.table_result_submit(user=arbiter, table=table, version=0,
                                      lines=_lines(table, [(62, None), (48, None), (30, None), (0, 1)]))
 
 
@@ -187,11 +187,11 @@ def test_blank_table_points_are_asked_in_italian(client, tournament, table, arbi
 
 def test_blank_table_points_of_an_eliminated_or_risiko_player_count_as_0(tournament, table, arbiter):
     seats = list(table.seats.order_by("position"))
-    lines = [services.ResultLine(seat_id=seats[0].pk, table_points=None, risiko=True),
-             services.ResultLine(seat_id=seats[1].pk, table_points=Decimal(20)),
-             services.ResultLine(seat_id=seats[2].pk, table_points=Decimal(10)),
-             services.ResultLine(seat_id=seats[3].pk, table_points=None, eliminated=1)]
-    services.table_result_submit(user=arbiter, table=table, version=0, lines=lines)
+    lines = [results.ResultLine(seat_id=seats[0].pk, table_points=None, risiko=True),
+             results.ResultLine(seat_id=seats[1].pk, table_points=Decimal(20)),
+             results.ResultLine(seat_id=seats[2].pk, table_points=Decimal(10)),
+             results.ResultLine(seat_id=seats[3].pk, table_points=None, eliminated=1)]
+    results.table_result_submit(user=arbiter, table=table, version=0, lines=lines)
     assert list(table.seats.order_by("position").values_list("table_points", flat=True)) == \
         [Decimal(0), Decimal(20), Decimal(10), Decimal(0)]
 

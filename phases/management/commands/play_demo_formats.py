@@ -18,6 +18,7 @@ from phases import selectors as phase_selectors
 from phases import services as phase_services
 from scoring.endroll import end_roll
 from tables import clock
+from tables import results as table_results
 from tables import services as table_services
 from tables.models import Round
 from tournaments import services, teams
@@ -142,7 +143,7 @@ class Command(BaseCommand):
             seats = list(table.seats.select_related("registration").order_by("position"))
             if self.rng.random() < 0.5:
                 self._end_roll(tournament, table, seats)
-            table_services.table_result_submit(user=self.arbiter, table=table, version=table.version,
+            table_results.table_result_submit(user=self.arbiter, table=table, version=table.version,
                                                lines=self._random_result(seats))
         table_services.round_close(user=self.organiser, rnd=rnd)
 
@@ -173,7 +174,7 @@ class Command(BaseCommand):
             tp = Decimal(points[i])
             if i == eliminated:
                 tp = Decimal(0)
-            lines.append(table_services.ResultLine(seat_id=seat.pk, table_points=tp, risiko=i == risiko,
+            lines.append(table_results.ResultLine(seat_id=seat.pk, table_points=tp, risiko=i == risiko,
                                                    eliminated=1 if i == eliminated else None))
         return lines
 
