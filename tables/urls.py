@@ -38,9 +38,9 @@ manage_patterns = [
 ]
 
 arbiter_patterns = [
-    path("t/<int:pk>/", views.arbiter_home, name="home"),
-    path("t/<int:pk>/turni/<int:number>/", views.arbiter_home, name="round"),
-    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", views.table_result, name="table"),
+    path("t/<int:pk>/", results_views.arbiter_home, name="home"),
+    path("t/<int:pk>/turni/<int:number>/", results_views.arbiter_home, name="round"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", results_views.table_result, name="table"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/firenze/", firenze_views.firenze_sheet,
          name="firenze_sheet"),
     path("t/<int:pk>/penalita/", arbitration_views.penalties, name="penalties"),

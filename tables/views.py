@@ -1,10 +1,8 @@
-"""Rounds: draw, preview, swap, publish; table sheets; meetings; result entry; round dashboard."""
-import logging
-
+"""Rounds: draw, preview, swap, publish; table sheets; meetings; round dashboard; the public round page
+(result entry at the tables is in `results_views`)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,18 +10,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import drafts, engine, results, services
-from tables.forms import SEATING_METHODS, DrawForm, ResultSeatForm
+from tables import drafts, engine, services
+from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Seat
 from tables.qr import qr_svg
-from tables.round_selectors import (latest_published_round, meetings_matrix, off_size_tables, public_round_tables,
-                                    published_rounds, round_of, seat_of_round, table_of, table_seats,
+from tables.round_selectors import (meetings_matrix, off_size_tables, public_round_tables, round_of, seat_of_round,
                                     tournament_rounds)
-from tables.selectors import next_table_to_enter, present_registrations, round_penalties, round_with_tables
-from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+from tables.selectors import present_registrations, round_penalties, round_with_tables
+from tournaments.rules import tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"
-logger = logging.getLogger(__name__)
 
 
 def _errors(exc):
@@ -243,101 +239,3 @@ def public_round(request, pk, number):
     tables = public_round_tables(rnd, query)
     template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
     return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query})
-
-
-# --- arbiters: results -----------------------------------------------------------------------
-
-@login_required
-@require_GET
-def arbiter_home(request, pk, number=None):
-    tournament = tournament_for_arbiter(request.user, pk)
-    live = round_of(tournament, number, published=True) if number else latest_published_round(tournament)
-    tables = round_with_tables(live) if live else []
-    return render(request, "tables/arbiter_home.html", {
-        "tournament": tournament, "round": live, "tables": tables,
-        "role": staff_role(request.user, tournament),
-        "rounds": published_rounds(tournament)})
-
-
-def _result_forms(table, seats, data=None):
-    choices = [(t["name"], t["name"]) for group in engine.territory_groups() for t in group["territories"]]
-    forms = []
-    for i, seat in enumerate(seats):
-        initial = {"seat": seat.pk, "table_points": seat.table_points, "risiko": seat.risiko,
-                   "eliminated": seat.eliminated, "place": seat.place, "territories": seat.territories,
-                   "armies": seat.armies}
-        form = ResultSeatForm(data, prefix=f"p{i}", initial=initial, territory_choices=choices)
-        if i == 0 and table.reported_at is None:
-            form.fields["table_points"].widget.attrs["autofocus"] = True
-        form.seat_obj = seat
-        forms.append(form)
-    return forms
-
-
-@login_required
-def table_result(request, pk, number, table_number):
-    """One table's result, entered by an arbiter on a phone."""
-    tournament = tournament_for_arbiter(request.user, pk)
-    rnd, table = table_of(tournament, number, table_number)
-    seats = table_seats(table)
-    forms = _result_forms(table, seats, request.POST if request.method == "POST" else None)
-    errors, conflict = [], None
-    if request.method == "POST":
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = -1
-        if all(f.is_valid() for f in forms):
-            lines = [results.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
-                                         risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
-                                         place=f.cleaned_data["place"],
-                                         territories=tuple(f.cleaned_data["territories"]),
-                                         armies=f.cleaned_data["armies"]) for f in forms]
-            try:
-                results.table_result_submit(user=request.user, table=table, lines=lines, version=version)
-            except results.StaleResult as exc:
-                # The form now holds what the other arbiter saved, on the new version: saving again
-                # is a choice made on their values, never a silent overwrite with the rejected ones.
-                conflict = exc.table
-                conflict.saved_seats = table_seats(conflict)
-                typed = {line.seat_id: line for line in lines}
-                conflict.rows = [(seat, typed.get(seat.pk)) for seat in conflict.saved_seats]
-                forms = _result_forms(conflict, conflict.saved_seats)
-            except engine.ResultError as exc:
-                _attach_result_error(forms, exc)
-                errors.append(str(exc.message))
-            except ValidationError as exc:
-                errors.extend(exc.messages)
-            except DatabaseError:
-                # The save is one transaction: it rolled back whole, the earlier result stands and the
-                # form keeps what was typed, so the arbiter only has to send it again.
-                logger.exception("saving the result of table %s failed", table.pk)
-                return render(request, "tables/table_result.html", {
-                    "tournament": tournament, "round": rnd, "table": table, "forms": forms, "conflict": None,
-                    "errors": [_("The database did not answer: nothing was saved and the previous result is "
-                                 "unchanged. Please save again.")],
-                    "continents": engine.territory_groups()}, status=503)
-            else:
-                messages.success(request, _("Result of table %(t)d saved.") % {"t": table.number})
-                # Typing a pile of sheets: straight on to the next table still without a result.
-                following = next_table_to_enter(table)
-                if following is not None:
-                    return redirect("arbiter:table", pk=pk, number=rnd.number, table_number=following.number)
-                if staff_role(request.user, tournament) == "organiser":   # all in: closing is next
-                    return redirect("manage:round_dashboard", pk=pk, number=rnd.number)
-                return redirect("arbiter:home", pk=pk)
-        else:
-            errors.append(_("Please correct the errors below: nothing was saved."))
-    table.refresh_from_db()
-    return render(request, "tables/table_result.html", {
-        "tournament": tournament, "round": rnd, "table": table, "forms": forms, "errors": errors,
-        "conflict": conflict, "continents": engine.territory_groups()},
-        status=409 if conflict else (400 if errors else 200))
-
-
-def _attach_result_error(forms, exc):
-    for form in forms:
-        if exc.player is not None and str(form.seat_obj.pk) == str(exc.player):
-            field = exc.field if exc.field in form.fields else "table_points"
-            form.add_error(field, exc.detail)
-            return
