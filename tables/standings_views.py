@@ -1,28 +1,23 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
-import hashlib
-from datetime import timedelta
-
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import require_GET
 
 from scoring.numeric import as_float
 from tables.arbitration_selectors import standings_are_final
+from tables.public_cache import public_page
 from tables.qr import qr_svg
 from tables.round_selectors import (final_to_play, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
 from tables.selectors import tournament_standings
-from tournaments.models import AuditLog, Tournament
 from tournaments.rules import tournament_for_public
+from tournaments.versions import results_version
 
 # What leads the page in a tournament with phases (after a final, the final order; a knockout's
 # progress), provided by the app of tournament formats, which sits above this one.
@@ -43,34 +38,15 @@ def standings_lead(tournament, published_only=False):
     return None
 
 
-# Computed standings are kept this long in Django's cache, under the version of the audit log.
+# Computed standings are kept this long in Django's cache, under the tournament's results version.
 STANDINGS_CACHE_SECONDS = 15 * 60
-
-
-def standings_version(pk):
-    """The version of what the standings depend on: every such change is audited.
-
-    Audit ids are handed out at insert, not at commit, so a save committed after a later one leaves
-    the highest id unchanged; the log is append-only, so the number of entries grows with it."""
-    log = AuditLog.objects.filter(tournament_id=pk).aggregate(entries=Count("pk"), last=Max("pk"))
-    # The dispute window closing turns provisional standings final without any change being logged.
-    window = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
-              .values_list("last_publication", "dispute_window_minutes").first())
-    closed = bool(window and window[0] and timezone.now() >= window[0] + timedelta(minutes=window[1]))
-    return f"{log['entries']}:{log['last'] or 0}:{int(closed)}"
-
-
-def standings_etag(request, pk, **kwargs):
-    request.standings_version = standings_version(pk)  # the view caches under it: one query, not two
-    lang = getattr(request, "LANGUAGE_CODE", "")
-    return hashlib.sha1(f"{pk}:{request.standings_version}:{lang}:{int(bool(request.htmx))}".encode()).hexdigest()
 
 
 def _cache_key(request, tournament):
     """The version is read before the standings, so a cached entry is never older than its key.
     The tournament's creation time is in the key because a restored database may reuse its pk."""
     if getattr(request, "standings_version", None) is None:
-        request.standings_version = standings_version(tournament.pk)
+        request.standings_version = results_version(tournament.pk)
     return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
 
 
@@ -111,8 +87,7 @@ def _standings_table(request, tournament, context):
 
 
 @require_GET
-@cache_control(no_cache=True)
-@condition(etag_func=standings_etag)
+@public_page
 def standings(request, pk):
     tournament = tournament_for_public(pk)
     provisional = _provisional(request, tournament)
@@ -129,20 +104,22 @@ def standings(request, pk):
 
 
 @require_GET
+@public_page
 def standings_print(request, pk):
     tournament = tournament_for_public(pk)
-    result = tournament_standings(tournament)
+    result = cached_standings(request, tournament)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
                                                            "status": _status(tournament, result.provisional),
                                                            "lead": standings_lead(tournament)})
 
 
 @require_GET
+@public_page
 def player_page(request, pk, reg_pk):
     """A player's games: round, table, opponents, table points, tournament points, penalties."""
     tournament = tournament_for_public(pk)
     reg = tournament_registration(tournament, reg_pk)
-    result = tournament_standings(tournament)
+    result = cached_standings(request, tournament)
     row = next((r for r in result.rows if r.registration_id == reg.pk), None)
     points = dict(zip(result.round_numbers, row.rounds)) if row else {}
     games = [{"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
@@ -159,6 +136,7 @@ def _number(value):
 
 
 @require_GET
+@public_page
 def standings_json(request, pk):
     """Published standings for club websites: only rounds whose standings the organiser published."""
     tournament = tournament_for_public(pk)
@@ -208,6 +186,7 @@ def _json_row(result, r):
 
 
 @require_GET
+@public_page
 def tables_json(request, pk, number):
     tournament = tournament_for_public(pk)
     rnd = round_of(tournament, number, published=True)

@@ -5,8 +5,20 @@ def pytest_configure(config):
     from django.conf import settings
     # Hashing with the production hasher costs ~0.3 s per user: far too slow for fixtures.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Each test run keeps its cache in memory (tests/safety/test_shared_cache.py runs against Redis).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "tests", "KEY_PREFIX": "torneo"}}
 
 from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Database ids come back between tests (rolled-back sequences): no test sees another's pages."""
+    from django.core.cache import caches
+    caches["default"].clear()
+    yield
+    caches["default"].clear()
 
 
 @pytest.fixture

@@ -32,8 +32,32 @@ def test_check_deploy_is_clean_in_production():
     ({"ALLOWED_HOSTS": "a,,b"}, "ALLOWED_HOSTS must be a comma-separated list"),
     ({"DATABASE_URL": "sqlite:///x.db"}, "production runs on PostgreSQL"),
     ({"DEBUG": "1"}, "DEBUG must be off when DJANGO_PRODUCTION is on"),
+    ({"ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
+    ({"ALLOWED_HOSTS": "torneo.example.org,*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
+    ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "CACHE_URL: unknown scheme 'memcached'"),
 ])
 def test_bad_production_setting_stops_start_up(env, message):
     proc = _manage("check", env={**PROD_ENV, **env})
     assert proc.returncode != 0
     assert message in proc.stderr
+
+
+@pytest.mark.parametrize("url, backend, location", [
+    ("", "django.core.cache.backends.filebased.FileBasedCache", "/srv/default"),
+    ("file:///var/cache/torneo", "django.core.cache.backends.filebased.FileBasedCache", "/var/cache/torneo"),
+    ("redis://cache:6379/1", "django.core.cache.backends.redis.RedisCache", "redis://cache:6379/1"),
+    ("rediss://cache:6380/0", "django.core.cache.backends.redis.RedisCache", "rediss://cache:6380/0"),
+    ("locmem://", "django.core.cache.backends.locmem.LocMemCache", "torneo"),
+])
+def test_cache_url_chooses_the_shared_cache(url, backend, location):
+    from risiko_site.caches import caches_from_url
+    default = caches_from_url(url, "/srv/default")["default"]
+    assert (default["BACKEND"], default["LOCATION"], default["KEY_PREFIX"]) == (backend, location, "torneo")
+
+
+def test_cache_url_file_without_a_folder_is_refused():
+    from django.core.exceptions import ImproperlyConfigured
+
+    from risiko_site.caches import caches_from_url
+    with pytest.raises(ImproperlyConfigured, match="needs a folder"):
+        caches_from_url("file://", "/srv/default")

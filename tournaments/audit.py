@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from tournaments.models import AuditLog
+from tournaments.versions import bump
 
 
 def _jsonable(value):
@@ -25,7 +26,7 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
     """Record that `user` did `action` on `obj`, changing `before` into `after`."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit() must be called inside the transaction of the change")
-    return AuditLog.objects.create(
+    entry = AuditLog.objects.create(
         tournament=tournament,
         user=user if user is not None and user.is_authenticated else None,
         action=action,
@@ -36,6 +37,9 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
         before=_jsonable(before),
         after=_jsonable(after),
     )
+    if tournament is not None:
+        bump(tournament.pk)
+    return entry
 
 
 def snapshot(obj, fields):

@@ -1,0 +1,87 @@
+"""Whole public responses cached in the shared cache, keyed by what changes them.
+
+A public page (standings, their htmx poll, print view, player page, JSON) is filed under the
+tournament's results version (tournaments.versions: bumped by every audited change), the full
+path with its query, the language, the login state (the user's id, or "anon") and whether htmx
+asked. A poll that finds nothing new is answered 304 from the version alone; a new visitor gets
+the stored response without a template being rendered. A saved result changes the version, so
+the next request anywhere renders anew.
+
+Pages carry a CSRF token (the language switch, htmx headers). A stored page would hand one
+visitor's token to every other, so pages are rendered with a placeholder in its place and each
+response gets the requesting visitor's own token.
+"""
+import hashlib
+from functools import wraps
+
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+from tournaments.versions import results_version
+
+# Entries are found again by version, so they never go stale; this only bounds the cache's size.
+PAGE_CACHE_SECONDS = 15 * 60
+CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c"
+_PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+
+
+def csrf_placeholder(request):
+    """Context processor: while a page is rendered for the cache, its CSRF token is the placeholder."""
+    return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, "renders_for_cache", False) else {}
+
+
+def _has_messages(request):
+    storage = getattr(request, "_messages", None)
+    return storage is not None and len(storage) > 0
+
+
+def _identity(request, pk):
+    user = request.user.pk if request.user.is_authenticated else "anon"
+    parts = (str(pk), request.get_full_path(), request.standings_version, get_language() or "",
+             str(user), str(int(bool(getattr(request, "htmx", False)))))
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+def _with_token(request, body):
+    return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
+
+
+def _finish(response, etag):
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "HX-Request"))
+    return response
+
+
+def public_page(view):
+    """Decorate a public GET view taking the tournament's `pk` first."""
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+            return view(request, pk, *args, **kwargs)
+        request.standings_version = results_version(pk)
+        identity = _identity(request, pk)
+        etag = f'"{identity}"'
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            return _finish(not_modified, etag)
+        key = f"public-page:{identity}"
+        entry = cache.get(key)
+        if entry is None:
+            request.renders_for_cache = True
+            try:
+                response = view(request, pk, *args, **kwargs)
+            finally:
+                request.renders_for_cache = False
+            if response.status_code != 200 or response.streaming or response.cookies:
+                if not response.streaming:
+                    response.content = _with_token(request, response.content)
+                return response
+            entry = (response["Content-Type"], response.content)
+            cache.set(key, entry, PAGE_CACHE_SECONDS)
+        content_type, body = entry
+        return _finish(HttpResponse(_with_token(request, body), content_type=content_type), etag)
+    return wrapper

@@ -1,0 +1,141 @@
+"""Every public page is answered from the shared cache until something it shows changes."""
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tables import services
+from tables.models import Table
+from tests.factories import RegistrationFactory, report, seat_round
+
+PAGES = ["standings", "standings_poll", "standings_print", "player", "standings_json", "tables_json"]
+
+
+def _url(page, tournament, reg):
+    if page in ("standings", "standings_poll"):
+        return reverse("public:standings", args=[tournament.pk])
+    if page == "player":
+        return reverse("public:player", args=[tournament.pk, reg.pk])
+    if page == "tables_json":
+        return reverse("public:tables_json", args=[tournament.pk, 1])
+    return reverse(f"public:{page}", args=[tournament.pk])
+
+
+def _get(client, page, tournament, reg, **headers):
+    if page == "standings_poll":
+        headers["HX-Request"] = "true"
+    return client.get(_url(page, tournament, reg), headers=headers)
+
+
+def _played(tournament, organiser, players, rounds=2):
+    """`players` registered, `rounds` rounds played, closed and published."""
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=f"Gioc{i:03d}") for i in range(players)]
+    for r in range(rounds):
+        shift = regs[r:] + regs[:r]
+        rnd = seat_round(tournament, [shift[i:i + 4] for i in range(0, players, 4)])
+        for table in rnd.tables.all():
+            report(table, [(40,), (30,), (20,), (0, 1)])
+        services.round_close(user=organiser, rnd=rnd)
+        services.standings_publish(user=organiser, rnd=rnd)
+    return regs
+
+
+@pytest.fixture
+def played(tournament, organiser):
+    return _played(tournament, organiser, 8, rounds=1)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_public_page_is_rendered_once_while_nothing_changes(page, tournament, played, django_assert_num_queries):
+    first = _get(Client(), page, tournament, played[0])
+    assert first.status_code == 200
+    with django_assert_num_queries(0):  # another visitor: the version and the page come from the cache
+        second = _get(Client(), page, tournament, played[0])
+    assert (second.status_code, second["ETag"]) == (200, first["ETag"])
+    assert re.sub(rb'value="\w+"|"X-CSRFToken": "\w+"', b"", second.content) == \
+        re.sub(rb'value="\w+"|"X-CSRFToken": "\w+"', b"", first.content)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_public_page_poll_with_its_etag_is_not_modified(page, tournament, played):
+    first = _get(Client(), page, tournament, played[0])
+    again = _get(Client(), page, tournament, played[0], **{"If-None-Match": first["ETag"]})
+    assert (again.status_code, again.content) == (304, b"")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_public_page_shows_a_saved_result_at_once(page, tournament, played, organiser):
+    before = _get(Client(), page, tournament, played[0])
+    table = Table.objects.get(round__tournament=tournament, round__number=1, number=1)
+    report(table, [(77,), (12,), (11,), (0, 1)], user=organiser)  # the organiser corrects a published round
+    after = _get(Client(), page, tournament, played[0], **{"If-None-Match": before["ETag"]})
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert after.content != before.content
+    if page == "tables_json":
+        assert after.json()["tables"][0]["players"][0]["table_points"] == 77
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_logged_in_organiser_never_gets_the_anonymous_page(page, tournament, played, organiser):
+    anonymous = _get(Client(), page, tournament, played[0])
+    client = Client()
+    client.force_login(organiser)
+    theirs = _get(client, page, tournament, played[0])
+    assert theirs.status_code == 200
+    assert theirs["ETag"] != anonymous["ETag"]
+    if page in ("standings", "player"):  # the pages with the site header
+        assert "Log out" in theirs.content.decode()
+        assert "Log out" not in anonymous.content.decode()
+
+
+def test_each_visitor_gets_a_working_csrf_token_from_a_cached_page(tournament, played):
+    url = reverse("public:standings", args=[tournament.pk])
+    for _ in range(2):  # the first renders the page, the second gets it from the cache
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(url).content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', page).group(1)
+        assert "placeholder" not in page
+        switched = visitor.post(reverse("set_language"), {"language": "en", "next": url,
+                                                          "csrfmiddlewaretoken": token})
+        assert switched.status_code == 302
+
+
+def test_pages_in_two_languages_are_kept_apart(tournament, played):
+    url = reverse("public:standings", args=[tournament.pk])
+    italian = Client(headers={"Accept-Language": "it"}).get(url)
+    english = Client(headers={"Accept-Language": "en"}).get(url)
+    assert "Classifica" in italian.content.decode()
+    assert italian["ETag"] != english["ETag"]
+    assert italian.content != english.content
+
+
+def test_unknown_tournament_is_404_and_nothing_is_stored(db):
+    assert Client().get(reverse("public:standings", args=[999999])).status_code == 404
+    assert Client().get(reverse("public:standings", args=[999999])).status_code == 404
+
+
+def _queries(page, tournament, reg, capture):
+    cache.clear()
+    with capture() as context:
+        response = _get(Client(), page, tournament, reg)
+    assert response.status_code == 200
+    return len(context.captured_queries)
+
+
+def test_public_pages_run_as_many_queries_at_200_players_as_at_20(organiser, django_capture_on_commit_callbacks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import TournamentFactory
+    small, large = TournamentFactory(organiser=organiser), TournamentFactory(organiser=organiser)
+    small_regs, large_regs = _played(small, organiser, 20), _played(large, organiser, 200)
+
+    def capture():
+        return CaptureQueriesContext(connection)
+    counts = {page: (_queries(page, small, small_regs[0], capture), _queries(page, large, large_regs[0], capture))
+              for page in PAGES}
+    assert {page: small_n for page, (small_n, _) in counts.items()} == \
+        {page: large_n for page, (_, large_n) in counts.items()}

@@ -1,0 +1,61 @@
+"""The version of what a tournament's public pages show, kept in the shared cache.
+
+Every change those pages show is audited (tournaments.audit), and the audit writer bumps the
+tournament's version: at once, and again when the change commits, so a page rendered from the
+data before the commit is never filed under the version that follows it. A poll that finds
+nothing new then costs one cache lookup. When the cache has no entry (first request, eviction,
+a cache emptied by a restart) the version is read from the database: the number and the last id
+of the tournament's audit entries. The dispute window closing turns provisional standings final
+without anything being logged, so the version also says whether that moment has passed.
+"""
+import uuid
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from tournaments.models import AuditLog, Tournament
+
+
+def _key(pk):
+    return f"tournament-version:{pk}"
+
+
+def _closes_at(pk):
+    """When the dispute window after the last published standings closes (None: nothing published)."""
+    row = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
+           .values_list("last_publication", "dispute_window_minutes", "created_at").first())
+    if row is None:
+        return None, None
+    published, window, created_at = row
+    return (published + timedelta(minutes=window) if published else None), created_at
+
+
+def _from_database(pk):
+    log = AuditLog.objects.filter(tournament_id=pk).aggregate(entries=Count("pk"), last=Max("pk"))
+    closes_at, created_at = _closes_at(pk)
+    stamp = created_at.timestamp() if created_at else 0  # a restored database may reuse the pk
+    return f"db-{stamp}-{log['entries']}-{log['last'] or 0}", closes_at
+
+
+def results_version(pk):
+    """A string that changes whenever anything a public page of tournament `pk` shows changes."""
+    entry = cache.get(_key(pk))
+    if entry is None:
+        entry = _from_database(pk)
+        cache.add(_key(pk), entry, None)  # a bump made meanwhile wins
+    token, closes_at = entry
+    closed = closes_at is not None and timezone.now() >= closes_at
+    return f"{token}:{int(closed)}"
+
+
+def _bump(pk):
+    cache.set(_key(pk), (uuid.uuid4().hex, _closes_at(pk)[0]), None)
+
+
+def bump(pk):
+    """Called for every audited change of tournament `pk`: now, and once the change is committed."""
+    _bump(pk)
+    transaction.on_commit(lambda: _bump(pk))
