@@ -6,12 +6,18 @@ page as htmx does (If-None-Match, answered 304 while nothing changed) every --po
 each arbiter enters and corrects the results of its own tables through the result form (login,
 CSRF, version field), pausing --think-seconds between saves. Loopback only.
 
+With --servers 2 (or more) that many gunicorn instances run on their own ports, as separate hosts
+would behind a proxy, sharing PostgreSQL and the cache (bench/harness.py), and every device sends
+its requests to them in turn (round robin): a login made on one is used on the other.
+
 Prints requests per second, p95 latency, the error count and the check that no result was lost:
 every save the server acknowledged (302 to the arbiter's home) is in the database at the end,
-one table version per acknowledged save and the last acknowledged values in the seats.
-The server is stopped and the database dropped at the end.
+one table version per acknowledged save and the last acknowledged values in the seats. Then the
+check that no standings are stale: each server's standings poll is compared with the standings
+rendered anew from the database (the cache emptied first).
+The servers are stopped and the database dropped at the end.
 
-Run from the project root: `.venv/bin/python bench/bench_load.py [--seconds N]`.
+Run from the project root: `.venv/bin/python bench/bench_load.py [--seconds N] [--servers 2]`.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections import defaultdict
+from contextlib import ExitStack
+from itertools import cycle
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,16 +52,17 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 class Client:
     """One device: its own cookies; records (kind, status, seconds) of every request."""
 
-    def __init__(self, base, log):
-        self.base, self.log = base, log
+    def __init__(self, bases, log):
+        self.bases, self.log = cycle(bases), log
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
 
     def request(self, kind, path, data=None, headers=None):
         body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
-        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
+        base = next(self.bases)  # round robin over the servers, as a proxy would
+        req = urllib.request.Request(base + path, data=body, headers=headers or {})
         if body is not None:
-            req.add_header("Referer", self.base + path)
+            req.add_header("Referer", base + path)
         started = time.perf_counter()
         try:
             with self.opener.open(req, timeout=TIMEOUT) as response:
@@ -74,8 +83,8 @@ def csrf_token(html):
     return match.group(1) if match else ""
 
 
-def phone(base, url, log, stop, poll_seconds, rng):
-    client = Client(base, log)
+def phone(bases, url, log, stop, poll_seconds, rng):
+    client = Client(bases, log)
     etag = None
     if stop.wait(rng.uniform(0, poll_seconds)):  # phones arrive over time and do not poll in step
         return
@@ -89,9 +98,9 @@ def phone(base, url, log, stop, poll_seconds, rng):
         stop.wait(poll_seconds)
 
 
-def arbiter(base, tournament, round_number, username, tables, log, attempts, stop, think_seconds, rng):
+def arbiter(bases, tournament, round_number, username, tables, log, attempts, stop, think_seconds, rng):
     """Enter and correct the results of `tables`, one after the other, until `stop`."""
-    client = Client(base, log)
+    client = Client(bases, log)
     status, text, _h = client.request("login", "/accounts/login/")
     status, _text, _h = client.request("login", "/accounts/login/", {
         "username": username, "password": harness.PASSWORD, "csrfmiddlewaretoken": csrf_token(text)})
@@ -142,26 +151,47 @@ def lost_results(tournament, round_number, attempts):
     return lost
 
 
+def stale_standings(bases, url):
+    """Servers whose standings poll differs from the standings rendered anew (0 when none is stale)."""
+    from django.core.cache import cache
+
+    def poll(base):
+        request = urllib.request.Request(base + url, headers={"HX-Request": "true"})
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return response.read()
+    served = [poll(base) for base in bases]
+    cache.clear()
+    fresh = poll(bases[0])
+    return sum(body != fresh for body in served)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=600, help="duration of the load (default 600)")
     parser.add_argument("--poll-seconds", type=float, default=2.0,
                         help="each phone's polling interval (default 2; the page itself polls every 15)")
     parser.add_argument("--think-seconds", type=float, default=1.0, help="arbiters' pause between saves")
+    parser.add_argument("--servers", type=int, default=1, help="gunicorn instances sharing database and cache")
+    parser.add_argument("--workers", type=int, default=2, help="workers per gunicorn instance (default 2)")
     args = parser.parse_args()
+    if args.servers < 1 or args.workers < 1:
+        print("--servers and --workers must be at least 1", file=sys.stderr)
+        return 2
     rng = random.Random(20260124)
     with harness.bench_database() as bench_url:
         info = harness.fill(players=PLAYERS, rounds=PLAYED_ROUNDS, open_rounds=1, arbiters=ARBITERS)
         tournament, round_number = info["tournament"], PLAYED_ROUNDS + 1
         url = f"/t/{tournament}/classifica/"
         log, attempts, stop = [], defaultdict(list), threading.Event()
-        with harness.gunicorn(bench_url) as base:
-            threads = [threading.Thread(target=phone, args=(base, url, log, stop, args.poll_seconds,
+        with ExitStack() as servers:
+            bases = [servers.enter_context(harness.gunicorn(bench_url, workers=args.workers))
+                     for _ in range(args.servers)]
+            threads = [threading.Thread(target=phone, args=(bases, url, log, stop, args.poll_seconds,
                                                             random.Random(rng.random())), daemon=True)
                        for _ in range(PHONES)]
             tables = info["open_tables"]
             threads += [threading.Thread(target=arbiter, args=(
-                base, tournament, round_number, name, tables[i::ARBITERS], log, attempts, stop, args.think_seconds,
+                bases, tournament, round_number, name, tables[i::ARBITERS], log, attempts, stop, args.think_seconds,
                 random.Random(rng.random())), daemon=True) for i, name in enumerate(info["arbiters"])]
             started = time.perf_counter()
             for t in threads:
@@ -171,12 +201,14 @@ def main() -> int:
             for t in threads:
                 t.join(timeout=TIMEOUT + 5)
             elapsed = time.perf_counter() - started
+            stale = stale_standings(bases, url)
         lost = lost_results(tournament, round_number, attempts)
     expected = {"page": {200}, "poll": {200, 304}, "login": {200, 302}, "form": {200}, "save": {302}}
     errors = sum(1 for kind, status, _s in log if status not in expected[kind])
     print(f"bench_load: {PHONES} phones polling every {args.poll_seconds:g} s, {ARBITERS} arbiters saving "
           f"({args.think_seconds:g} s pauses), {PLAYERS} players, {PLAYED_ROUNDS} rounds played; "
-          f"gunicorn 2 workers; {elapsed:.0f} s")
+          f"{args.servers} gunicorn instance(s) of {args.workers} workers, cache "
+          f"{harness.cache_url().split(':')[0]}; {elapsed:.0f} s")
     p95 = harness.percentile([s for _k, _st, s in log], 95)
     print(f"  all requests  {len(log) / elapsed:8.1f} req/s   p95 {p95 * 1000:8.1f} ms   errors {errors}")
     for kind in ("poll", "form", "save"):
@@ -189,7 +221,8 @@ def main() -> int:
               f"   statuses {dict(sorted(statuses.items(), key=str))}")
     saves = sum(ok for table in attempts.values() for _v, _values, ok in table)
     print(f"  acknowledged saves {saves}, lost {lost}")
-    return 0 if lost == 0 else 1
+    print(f"  stale standings after the run: {stale} of {args.servers} server(s)")
+    return 0 if lost == 0 and stale == 0 else 1
 
 
 if __name__ == "__main__":

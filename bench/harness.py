@@ -3,6 +3,8 @@ and gunicorn serving it on a free loopback port. Everything is removed again on 
 
 The PostgreSQL server is the one of DATABASE_URL when it is a postgres:// URL, else of PG_URL
 (default postgres://postgres@127.0.0.1:5432/postgres); the database itself is always `torneo_bench`.
+The cache is BENCH_CACHE_URL (default redis://127.0.0.1:6379/14, production's kind, when a Redis
+answers there, else a file cache in a temporary folder); it is emptied before and after the run.
 """
 from __future__ import annotations
 
@@ -41,10 +43,43 @@ def _admin(sql):
         conn.execute(sql)
 
 
+def _redis_answers(url):
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname, parts.port or 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+_FILE_CACHE = None
+
+
+def cache_url():
+    """The benchmark's shared cache (see the module's docstring)."""
+    global _FILE_CACHE
+    url = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/14")
+    if url.startswith("redis") and not _redis_answers(url):
+        if _FILE_CACHE is None:
+            import tempfile
+            _FILE_CACHE = tempfile.mkdtemp(prefix="torneo-bench-cache-")
+        url = f"file://{_FILE_CACHE}"
+    return url
+
+
+def _empty_cache():
+    try:
+        from django.core.cache import cache
+        cache.clear()
+    except Exception:  # Django may not have started
+        pass
+
+
 def server_env(bench_url, **extra):
     """The environment of manage.py and gunicorn: development mode with DEBUG off, like a test server."""
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_PRODUCTION", "DEBUG", "DATABASE_URL")}
     env.update(DJANGO_PRODUCTION="0", DEBUG="0", ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=bench_url,
+               CACHE_URL=cache_url(),
                DB_CONN_MAX_AGE="60", LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", **extra)
     return env
 
@@ -63,8 +98,10 @@ def bench_database():
         sys.path.insert(0, str(ROOT))
         import django
         django.setup()
+        _empty_cache()
         yield bench_url
     finally:
+        _empty_cache()
         try:
             from django.db import connections
             connections.close_all()
@@ -92,7 +129,8 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
     """A published tournament: `rounds` played and closed (results saved through the service, so
     validated and audited), then `open_rounds` published rounds without results.
 
-    Returns {"tournament": pk, "open_tables": [table numbers of the last open round], "arbiters": [...]}.
+    Returns {"tournament": pk, "open_tables": [table numbers of the last open round], "arbiters": [...],
+    "registrations": [...]}.
     """
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
@@ -134,7 +172,8 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
             results.table_result_submit(user=organiser, table=table, lines=lines, version=0)
         services.round_close(user=organiser, rnd=rnd)
         services.standings_publish(user=organiser, rnd=rnd)
-    return {"tournament": tournament.pk, "open_tables": open_tables, "arbiters": [u.username for u in staff]}
+    return {"tournament": tournament.pk, "open_tables": open_tables, "arbiters": [u.username for u in staff],
+            "registrations": [reg.pk for reg in regs]}
 
 
 def free_port():

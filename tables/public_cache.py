@@ -7,6 +7,11 @@ asked. A poll that finds nothing new is answered 304 from the version alone; a n
 the stored response without a template being rendered. A saved result changes the version, so
 the next request anywhere renders anew.
 
+Anonymous visitors (no session cookie, no pending message) are answered by
+PublicPageCacheMiddleware, placed right after the static files: it finds the page the same way
+and answers it with the headers the rest of the chain would add (CSRF cookie, CSP, frame
+options), without the session, authentication and messages machinery or the URL's view.
+
 Pages carry a CSRF token (the language switch, htmx headers). A stored page would hand one
 visitor's token to every other, so pages are rendered with a placeholder in its place and each
 response gets the requesting visitor's own token.
@@ -14,11 +19,15 @@ response gets the requesting visitor's own token.
 import hashlib
 from functools import wraps
 
+from csp.middleware import CSPMiddleware
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.middleware.csrf import get_token
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_from_request
 
 from tournaments.versions import results_version
 
@@ -38,10 +47,8 @@ def _has_messages(request):
     return storage is not None and len(storage) > 0
 
 
-def _identity(request, pk):
-    user = request.user.pk if request.user.is_authenticated else "anon"
-    parts = (str(pk), request.get_full_path(), request.standings_version, get_language() or "",
-             str(user), str(int(bool(getattr(request, "htmx", False)))))
+def _identity(pk, path, version, language, user, htmx):
+    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
@@ -49,8 +56,10 @@ def _with_token(request, body):
     return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
 
 
-def _finish(response, etag):
+def _finish(response, etag, language=None):
     response["ETag"] = etag
+    if language:
+        response["Content-Language"] = language
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ("Cookie", "Accept-Language", "HX-Request"))
     return response
@@ -63,7 +72,9 @@ def public_page(view):
         if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
             return view(request, pk, *args, **kwargs)
         request.standings_version = results_version(pk)
-        identity = _identity(request, pk)
+        user = request.user.pk if request.user.is_authenticated else "anon"
+        identity = _identity(pk, request.get_full_path(), request.standings_version, get_language(), user,
+                             getattr(request, "htmx", False))
         etag = f'"{identity}"'
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
@@ -84,4 +95,47 @@ def public_page(view):
             cache.set(key, entry, PAGE_CACHE_SECONDS)
         content_type, body = entry
         return _finish(HttpResponse(_with_token(request, body), content_type=content_type), etag)
+    wrapper.public_page = True
     return wrapper
+
+
+class PublicPageCacheMiddleware:
+    """Answer an anonymous GET of a cached public page before the rest of the chain runs."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.csrf = CsrfViewMiddleware(get_response)
+        self.csp = CSPMiddleware(get_response)
+        self.frame = XFrameOptionsMiddleware(get_response)
+
+    def __call__(self, request):
+        return self._cached(request) or self.get_response(request)
+
+    def _cached(self, request):
+        if (request.method != "GET" or request.META.get("QUERY_STRING")
+                or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
+            return None
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        if not getattr(match.func, "public_page", False) or "pk" not in match.kwargs:
+            return None
+        pk = match.kwargs["pk"]
+        language = get_language_from_request(request)
+        identity = _identity(pk, request.get_full_path(), results_version(pk), language, "anon",
+                             request.headers.get("HX-Request") == "true")
+        etag = f'"{identity}"'
+        response = get_conditional_response(request, etag=etag)
+        if response is None:
+            entry = cache.get(f"public-page:{identity}")
+            if entry is None:
+                return None  # rendered by the view, which stores it
+            content_type, body = entry
+            self.csrf.process_request(request)
+            response = HttpResponse(_with_token(request, body), content_type=content_type)
+        _finish(response, etag, language)
+        self.csp.process_request(request)
+        self.csp.process_response(request, response)
+        self.frame.process_response(request, response)
+        return self.csrf.process_response(request, response)

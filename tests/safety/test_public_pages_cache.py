@@ -139,3 +139,25 @@ def test_public_pages_run_as_many_queries_at_200_players_as_at_20(organiser, dja
               for page in PAGES}
     assert {page: small_n for page, (small_n, _) in counts.items()} == \
         {page: large_n for page, (_, large_n) in counts.items()}
+
+
+def test_anonymous_visitor_is_answered_before_the_session_and_login_machinery(tournament, played):
+    url = reverse("public:standings", args=[tournament.pk])
+    first = Client().get(url)
+    assert hasattr(first.wsgi_request, "user")  # rendered by the view
+    second = Client().get(url)
+    assert not hasattr(second.wsgi_request, "user")  # answered from the cache by the middleware
+    assert second["ETag"] == first["ETag"]
+    assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
+    assert (second["X-Frame-Options"], second["Content-Language"]) == ("DENY", "en")
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', second.content.decode()).group(1)
+    assert len(token) == 64 and "csrftoken" in second.cookies
+
+
+def test_a_visitor_with_a_session_or_a_query_goes_through_the_view(tournament, played, organiser):
+    url = reverse("public:standings", args=[tournament.pk])
+    Client().get(url)
+    assert hasattr(Client().get(url + "?x=1").wsgi_request, "user")
+    client = Client()
+    client.force_login(organiser)
+    assert client.get(url).wsgi_request.user == organiser
