@@ -252,3 +252,25 @@ def test_team_standings_page_queries_do_not_grow_with_teams(client, organiser):
             assert client.get(reverse("public:team_standings", args=[t.pk])).status_code == 200
         return len(queries)
     assert count(2) == count(6)
+
+
+def test_team_pages_name_the_round_robin_days_giornata_as_the_2vs2_rules_do(client_for, tournament, organiser,
+                                                                             arbiter, four_teams):
+    """Seed 001 art. 2 publishes the standings "al completamento di ogni giornata": the public standings,
+    the arbiter's matches and a match page say "Giornata", as the team arbitration page does."""
+    teams.schedule_create(user=organiser, tournament=tournament)
+    match = TeamMatch.objects.filter(tournament=tournament, round=2).first()
+    client = client_for(arbiter)
+    client.cookies["django_language"] = "it"
+    pages = {
+        "standings": client.get(reverse("public:team_standings", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it"),
+        "matches": client.get(reverse("arbiter:team_matches", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it"),
+        "match": client.get(reverse("arbiter:team_match", args=[tournament.pk, match.pk]), HTTP_ACCEPT_LANGUAGE="it"),
+        "arbitration": client.get(reverse("arbiter:team_arbitration", args=[tournament.pk]),
+                                  HTTP_ACCEPT_LANGUAGE="it"),
+    }
+    for name, page in pages.items():
+        text = page.content.decode()
+        assert page.status_code == 200, name
+        assert "Giornata 2" in text, name
+        assert "Turno" not in text, name
