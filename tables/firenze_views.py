@@ -34,18 +34,24 @@ class SheetForm(forms.Form):
                                                    widget=NumericInput(decimals=False))
 
 
-@login_required
-def firenze_sheet(request, pk, number, table_number):
-    tournament = tournament_for_arbiter(request.user, pk)
-    rnd, table = table_of(tournament, number, table_number)
-    seats = table_seats(table)
-    data = request.POST if request.method == "POST" else None
+def _sheet_forms(data, seats):
+    """One form per seat, holding its saved counts unless `data` was posted."""
     forms_ = []
     for i, seat in enumerate(seats):
         initial = {k: (seat.firenze or {}).get(k, 0) for k in firenze.COUNTS}
         form = SheetForm(data, prefix=f"p{i}", initial=initial)
         form.seat_obj = seat
         forms_.append(form)
+    return forms_
+
+
+@login_required
+def firenze_sheet(request, pk, number, table_number):
+    tournament = tournament_for_arbiter(request.user, pk)
+    rnd, table = table_of(tournament, number, table_number)
+    seats = table_seats(table)
+    data = request.POST if request.method == "POST" else None
+    forms_ = _sheet_forms(data, seats)
     errors, conflict = [], None
     if data is not None:
         lot = data.get("lot_winner", "")
@@ -60,7 +66,12 @@ def firenze_sheet(request, pk, number, table_number):
                     counts={f.seat_obj.pk: f.cleaned_data for f in forms_},
                     lot_winner=int(lot) if lot.isdecimal() else None)
             except StaleResult as exc:
+                # The form now holds what the other arbiter saved, not the rejected counts: saving
+                # again on the new version is a choice, never a silent overwrite.
                 conflict = exc.table
+                seats = table_seats(conflict)
+                conflict.saved_seats = seats
+                forms_ = _sheet_forms(None, seats)
             except ValidationError as exc:
                 errors.extend(exc.messages)
             else:

@@ -76,6 +76,15 @@ def team_matches(request, pk):
         "role": staff_role(request.user, tournament)})
 
 
+def _saved_result(match):
+    """The result form's values as saved on the match."""
+    return {"ending": match.ending or None, "decided_by": str(match.decided_by_id or ""),
+            "home_territories": match.home_territories, "away_territories": match.away_territories,
+            "home_best": match.home_best, "away_best": match.away_best,
+            "home_territory_points": match.home_territory_points,
+            "away_territory_points": match.away_territory_points}
+
+
 @login_required
 def team_match(request, pk, match_pk):
     """One match: the two players of each team (captain's choice), then the result."""
@@ -88,12 +97,8 @@ def team_match(request, pk, match_pk):
                                    members=team_selectors.team_members(team),
                                    initial={"players": team_selectors.lineup_ids(match, side)})
         lineups[side].team = team
-    result_form = MatchResultForm(request.POST if which == "result" else None, match=match, initial={
-        "ending": match.ending or None, "decided_by": str(match.decided_by_id or ""),
-        "home_territories": match.home_territories, "away_territories": match.away_territories,
-        "home_best": match.home_best, "away_best": match.away_best,
-        "home_territory_points": match.home_territory_points,
-        "away_territory_points": match.away_territory_points})
+    result_form = MatchResultForm(request.POST if which == "result" else None, match=match,
+                                  initial=_saved_result(match))
     conflict = None
     if which in lineups and lineups[which].is_valid():
         form = lineups[which]
@@ -120,7 +125,10 @@ def team_match(request, pk, match_pk):
                 territory_points=(data["home_territory_points"] or Decimal(0),
                                   data["away_territory_points"] or Decimal(0)), version=version)
         except teams.StaleMatch as exc:
+            # The form now holds what the other arbiter saved, not the rejected values: saving again
+            # on the new version is a choice, never a silent overwrite.
             conflict = exc.match
+            result_form = MatchResultForm(None, match=conflict, initial=_saved_result(conflict))
         except ValidationError as exc:
             add_service_errors(result_form, exc)
         else:

@@ -103,6 +103,32 @@ def test_a_complete_draw_on_the_sheet_is_settled_by_the_lot(tournament, arbiter,
         None, "Level on everything with the player above: decided by lot."]
 
 
+def test_a_stale_sheet_shows_the_saved_one_and_a_second_tap_keeps_it(tournament, arbiter, organiser, client_for,
+                                                                     knockout):
+    """Two arbiters on one table: the sheet sent on the older version is refused, and the form then holds
+    the sheet the other saved (not the rejected counts) on the new version."""
+    table = _round1(tournament).tables.get(number=3)
+    a, b, c, d = (s.registration.player.last_name for s in table.seats.order_by("position"))
+    first = {a: {"objective_territories": 9, "armies": 20}, b: {"objective_territories": 4, "other_territories": 8}}
+    assert _sheet(client_for(organiser), table, first).status_code == 302
+    client = client_for(arbiter)
+    response = _sheet(client, table, {b: {"objective_territories": 12}})   # typed on version 0
+    assert response.status_code == 409
+    text = html.unescape(response.content.decode())
+    assert "saved this table while you were typing: your sheet was not saved." in text
+    assert "The form below now shows the saved sheet." in text
+    forms = response.context["forms"]
+    assert not any(f.is_bound for f in forms)
+    held = {f.seat_obj.registration.player.last_name: (f["objective_territories"].value(), f["armies"].value(),
+                                                       f["other_territories"].value()) for f in forms}
+    assert (held[a], held[b]) == ((9, 20, 0), (4, 0, 8))
+    assert 'name="version" value="1"' in text
+    table.refresh_from_db()
+    assert _sheet(client, table, first).status_code == 302     # the second tap keeps the saved sheet
+    seats = {s.registration.player.last_name: s for s in Seat.objects.filter(table=table)}
+    assert (seats[a].table_points, seats[a].place, seats[b].table_points) == (Decimal("325"), 1, Decimal("220"))
+
+
 def test_the_sheet_is_refused_outside_knockout_formats(tournament, arbiter, client_for):
     regs = players(tournament, 4)
     phase_services.format_apply(user=tournament.organiser, tournament=tournament, preset="sum3")

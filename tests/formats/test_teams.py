@@ -176,6 +176,35 @@ def test_match_result_refuses_a_save_on_an_older_version(tournament, organiser, 
                 .values_list("action", flat=True)) == ["team.result", "team.result.correct"]
 
 
+def test_a_stale_match_form_shows_the_saved_result_and_a_second_tap_keeps_it(client_for, tournament, organiser,
+                                                                            arbiter, four_teams):
+    """Two arbiters on one match: the one saving on the older version is refused, and the form then
+    holds what the other saved (not the rejected values) on the new version."""
+    teams.schedule_create(user=organiser, tournament=tournament)
+    match = TeamMatch.objects.filter(tournament=tournament).first()
+    teams.match_result_submit(user=organiser, match=match, ending="time", territories=(23, 19), best=(12, 10),
+                              version=0)
+    url = reverse("arbiter:team_match", args=[tournament.pk, match.pk])
+    client = client_for(arbiter)
+    typed = {"form": "result", "version": "0", "ending": "time", "decided_by": "", "home_territories": "15",
+             "away_territories": "27", "home_best": "8", "away_best": "14", "home_territory_points": "0",
+             "away_territory_points": "0"}
+    response = client.post(url, typed)
+    assert response.status_code == 409
+    assert "saved this match while you were typing" in response.content.decode()
+    form = response.context["result_form"]
+    assert not form.is_bound
+    assert [form[name].value() for name in ("ending", "home_territories", "away_territories", "home_best",
+                                            "away_best")] == ["time", 23, 19, 12, 10]
+    assert 'name="version" value="1"' in response.content.decode()
+    # The second tap sends what the form holds: the saved result stands.
+    again = {**typed, "version": "1", "home_territories": "23", "away_territories": "19", "home_best": "12",
+             "away_best": "10"}
+    assert client.post(url, again).status_code == 302
+    saved = TeamMatch.objects.get(pk=match.pk)
+    assert (saved.home_territories, saved.away_territories, saved.version) == (23, 19, 2)
+
+
 def test_team_standings_points_then_head_to_head_then_territories(tournament, organiser, four_teams):
     a, b, c, d = four_teams
     teams.schedule_create(user=organiser, tournament=tournament)
