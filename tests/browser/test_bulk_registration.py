@@ -29,6 +29,7 @@ def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, lo
     page.uncheck(f"#search-results input[value='{players[0].pk}']")
     page.click("#register-selected")
     page.wait_for_selector("text=19 giocatori iscritti.")
+    page.wait_for_load_state("load")   # the check-in buttons answer by htmx once it is set up
     assert tournament.registrations.count() == 19
 
     page.evaluate("window.notReloaded = true")
@@ -45,6 +46,8 @@ def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, lo
     assert Registration.objects.filter(tournament=tournament, present=True).count() == 1
 
     page.click(".subnav >> text=Presenze")
+    page.wait_for_selector(".checkin-btn")
+    page.wait_for_load_state("load")
     page.evaluate("window.notReloaded = true")
     page.locator(".checkin-btn:not(.is-present)").nth(10).scroll_into_view_if_needed()
     before = page.evaluate("window.scrollY")

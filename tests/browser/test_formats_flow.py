@@ -38,6 +38,9 @@ def test_organiser_runs_three_games_and_a_final_on_a_phone(live_server, phone, l
     # Registration and check-in.
     page.goto(f"{base}/gestione/t/{tournament.pk}/iscritti/")
     for surname in SURNAMES:
+        # The search runs on typing once htmx is set up: wait for the page (reloaded after each
+        # registration) to finish loading, or the typed name may never be searched.
+        page.wait_for_load_state("load")
         page.fill("#player-q", surname)
         page.locator(f"#search-results label:has-text('{surname}') input").first.check()
         page.click("#register-selected")

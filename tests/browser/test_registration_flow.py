@@ -31,6 +31,9 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
 
     page.click(".subnav >> text=Giocatori")
     for surname in ["Rossi", "Bianchi", "Ferrari"]:
+        # The search runs on typing once htmx is set up: wait for the page (reloaded after each
+        # registration) to finish loading, or the typed name may never be searched.
+        page.wait_for_load_state("load")
         page.fill("#player-q", surname)
         page.locator(f"#search-results label:has-text('{surname}') input").first.check()
         page.click("#register-selected")

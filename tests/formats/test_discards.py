@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from tests.factories import seat_round
 from tests.tournaments.test_views import TOURNAMENT_FORM
+from tournaments.models import Tournament
 
 
 @pytest.mark.parametrize("preset", ["evenings_final", "championship"])
@@ -28,6 +29,16 @@ def test_a_championship_discards_none_or_at_least_two(client_for, tournament, or
 
 def _edit(client, tournament, **changes):
     return client.post(reverse("manage:tournament_edit", args=[tournament.pk]), {**TOURNAMENT_FORM, **changes})
+
+
+@pytest.mark.parametrize("planned, discards", [("2", "1"), ("6", "2")])
+def test_discards_set_up_in_advance_count_the_rounds_planned(client_for, organiser, planned, discards):
+    """A new tournament, nothing played yet: 1 discard of 2 planned rounds (2 of 6) is accepted."""
+    response = client_for(organiser).post(reverse("manage:tournament_create"), {
+        **TOURNAMENT_FORM, "rounds_planned": planned, "discard_worst": discards})
+    assert response.status_code == 302
+    created = Tournament.objects.get(name=TOURNAMENT_FORM["name"])
+    assert (created.rounds_planned, created.discard_worst) == (int(planned), int(discards))
 
 
 def test_the_tournament_form_counts_the_rounds_played_beyond_those_planned(client_for, tournament, organiser):

@@ -70,3 +70,23 @@ def test_saving_unchanged_settings_logs_nothing(client, organiser, tournament):
     client.force_login(organiser)
     client.post(reverse("manage:tournament_edit", args=[tournament.pk]), _form(tournament))
     assert not AuditLog.objects.filter(action="tournament.update").exists()
+
+
+def test_formula_change_shows_the_top_10_before_and_after_not_every_player(client, organiser, tournament):
+    """16 players: the rows shown are the players of the old top 10 and those the change brings into
+    it, never one outside both."""
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(16)]
+    rnd = seat_round(tournament, [regs[i:i + 4] for i in range(0, 16, 4)])
+    for table, points in zip(rnd.tables.order_by("number"), [(90, 60, 30, 20), (50, 45, 40, 35),
+                                                              (100, 5, 3, 2), (61, 59, 58, 1)]):
+        report(table, [(p,) for p in points])
+    rnd.status, rnd.standings_published_at = "closed", timezone.now()
+    rnd.save()
+    client.force_login(organiser)
+    response = client.post(reverse("manage:tournament_edit", args=[tournament.pk]),
+                           _form(tournament, formula="punti_tavolo"))
+    rows = response.context["change"]["rows"]
+    assert all(r["old_rank"] <= 10 or r["new_rank"] <= 10 for r in rows)
+    # The old top 10 (two share 7th), and the 13th who becomes 10th; the 6 others are left out.
+    assert [(r["old_rank"], r["new_rank"]) for r in rows] == [
+        (1, 1), (2, 2), (3, 7), (4, 3), (5, 5), (6, 8), (7, 4), (7, 13), (9, 6), (10, 9), (13, 10)]

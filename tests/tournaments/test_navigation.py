@@ -41,6 +41,26 @@ def test_last_table_entered_by_the_organiser_leads_to_closing(client, organiser,
     assert reverse("manage:round_dashboard", args=[tournament.pk, 1]) in home
 
 
+def test_the_round_is_closed_and_its_standings_published_from_the_results_dashboard(client, organiser, tournament):
+    rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
+    client.force_login(organiser)
+    url = reverse("manage:round_dashboard", args=[tournament.pk, 1])
+    close = reverse("manage:round_action", args=[tournament.pk, 1, "close"])
+    page = client.get(url).content.decode()
+    assert f'action="{close}"' in page and " disabled>" in page    # a table is missing: not yet
+    report(rnd.tables.get(), [(60,), (40,), (20,), (10,)])
+    page = client.get(url).content.decode()
+    assert f'action="{close}"' in page and " disabled>" not in page
+    client.post(close)
+    rnd.refresh_from_db()
+    assert rnd.status == "closed"
+    publish = reverse("manage:round_action", args=[tournament.pk, 1, "standings"])
+    assert f'action="{publish}"' in client.get(url).content.decode()
+    client.post(publish)
+    rnd.refresh_from_db()
+    assert rnd.standings_published_at is not None
+
+
 def test_arbiter_is_sent_to_the_next_table_then_home(client, arbiter, tournament):
     regs = [RegistrationFactory(tournament=tournament) for _ in range(8)]
     rnd = seat_round(tournament, [regs[:4], regs[4:]])
@@ -62,6 +82,24 @@ def test_no_spec_jargon_in_the_interface_strings():
     found = [e.msgid[:80] for e in po if JARGON.search(e.msgid) or JARGON.search(e.msgstr)
              or any(JARGON.search(v) for v in e.msgstr_plural.values())]
     assert found == []
+
+
+@pytest.mark.parametrize("language", ["it", "en"])
+def test_no_spec_jargon_on_the_formula_and_format_pages(client, organiser, tournament, language):
+    """The formula texts come from the scoring catalogue, not the message catalogue: the pages showing
+    them cite the rulebooks by name ("R.T.U. Editrice Giochi"), never a seed file or a spec."""
+    client.force_login(organiser)
+    client.cookies["django_language"] = language
+    urls = [reverse("public:formulas"), *(reverse("public:formula", args=[key]) for key in CATALOGUE),
+            reverse("manage:formats", args=[tournament.pk]), reverse("manage:formulas_compared", args=[tournament.pk])]
+    found = []
+    for url in urls:
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, url
+        text = re.sub(r"<[^>]+>", " ", response.content.decode())
+        found += [(url, m.group()) for m in JARGON.finditer(text)]
+    assert found == []
+    assert "R.T.U. Editrice Giochi" in client.get(reverse("public:formula", args=["conversione150"])).content.decode()
 
 
 @pytest.mark.parametrize("language", ["it", "en"])

@@ -65,3 +65,22 @@ def test_keys_follow_a_rename(organiser):
     services.player_save(user=organiser, player=player, data={"last_name": "Bertè"})
     player.refresh_from_db()
     assert (player.name_key, player.search_key.startswith("niccolo berte")) == ("niccolo berte", True)
+
+
+@pytest.mark.parametrize("url_name, status", [("manage:player_create", 200), ("manage:registration_add_new", 400)])
+def test_creating_a_look_alike_of_the_same_club_on_the_page_is_refused_as_a_duplicate(client, organiser, tournament,
+                                                                                      url_name, status):
+    """"Pietro Forli" next to "Pietro Forlì" of the same club: the player form (and the tournament's
+    "New player") names the existing player and saves nothing; of another club it is a new player."""
+    club, other = ClubFactory(), ClubFactory()
+    PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
+    client.force_login(organiser)
+    url = reverse(url_name, args=[tournament.pk] if url_name.startswith("manage:registration") else [])
+    response = client.post(url, {"first_name": "PIETRO", "last_name": "Forli", "club": club.pk})
+    assert response.status_code == status
+    form = response.context["form" if url_name == "manage:player_create" else "player_form"]
+    assert form.errors["last_name"] == ["A player with this name and club already exists: Pietro Forlì."]
+    assert Player.objects.count() == 1
+    response = client.post(url, {"first_name": "Pietro", "last_name": "Forli", "club": other.pk})
+    assert response.status_code == 302
+    assert Player.objects.count() == 2
