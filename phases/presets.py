@@ -106,6 +106,8 @@ PRESETS = {
         "3/2/1/0."), decisions=(
         gettext_lazy("A team penalty takes match points off the team's standings from the day it is given, never "
                      "below 0; head to head counts the matches only."),
+        gettext_lazy("Teams still level after head to head and territories share the place and are listed by "
+                     "name."),
         gettext_lazy("A day's standings are published once every match of that day has its result; a dispute about "
                      "a match of that day is accepted until the dispute window (2 hours) after the publication, "
                      "and always before it."),

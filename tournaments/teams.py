@@ -214,8 +214,11 @@ def team_standings(tournament, day=None):
     for team_id, points in penalties.values_list("team_id", "points"):
         taken[team_id] = taken.get(team_id, 0) + points
     matches = [as_rule_match(m) for m in played]
-    return [TeamRow(r.rank, teams[r.team], r.points, r.played, r.territories, taken.get(r.team, 0))
+    rows = [TeamRow(r.rank, teams[r.team], r.points, r.played, r.territories, taken.get(r.team, 0))
             for r in team_rules.team_standings(matches, list(teams), taken)]
+    # Teams sharing a rank are listed by name, then id, as players are (scoring.teams lists them by id).
+    rows.sort(key=lambda r: (r.rank, r.team.name.casefold(), r.team.pk))
+    return rows
 
 
 @dataclass

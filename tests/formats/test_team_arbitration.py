@@ -57,15 +57,16 @@ def test_a_penalty_entered_on_the_page_lowers_the_points_and_changes_the_order(c
                                                                                 arbiter, five):
     _play(tournament, organiser, five)
     client = client_for(arbiter)
-    assert _standings(client, tournament)[1] == [(1, "Alfa", 9), (2, "Beta", 8), (3, "Eco", 6), (4, "Gamma", 2),
-                                                 (4, "Delta", 2)]
+    # Gamma and Delta share 4th place: listed by name.
+    assert _standings(client, tournament)[1] == [(1, "Alfa", 9), (2, "Beta", 8), (3, "Eco", 6), (4, "Delta", 2),
+                                                 (4, "Gamma", 2)]
     url = reverse("arbiter:team_arbitration", args=[tournament.pk])
     response = client.post(url, {"form": "penalty", "team": str(five[0].pk), "day": "1", "points": "3",
                                  "reason": "Comunicazione tra compagni (art. 2)"})
     assert response.status_code == 302
     page, rows = _standings(client, tournament)
     # 9 - 3 = 6, level with Eco, who beat Alfa: head to head puts Eco first.
-    assert rows == [(1, "Beta", 8), (2, "Eco", 6), (3, "Alfa", 6), (4, "Gamma", 2), (4, "Delta", 2)]
+    assert rows == [(1, "Beta", 8), (2, "Eco", 6), (3, "Alfa", 6), (4, "Delta", 2), (4, "Gamma", 2)]
     assert "−3" in page.content.decode()
     entry = AuditLog.objects.get(action="team.penalty")
     assert (entry.after["team"], entry.after["points"], entry.user) == ("Alfa", 3, arbiter)
@@ -155,4 +156,6 @@ def test_disputes_about_a_team_match_within_two_hours_of_the_publication(client_
 def test_the_formats_page_states_the_2vs2_decisions(client_for, tournament, organiser):
     page = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk]))
     assert "A team penalty takes match points off the team's standings from the day it is given, never below 0" \
+        in html.unescape(page.content.decode())
+    assert "Teams still level after head to head and territories share the place and are listed by name." \
         in html.unescape(page.content.decode())
