@@ -73,6 +73,10 @@ def test_italian_is_the_default_format_of_the_italian_interface(client_for, orga
     assert text.splitlines()[0].startswith("Turno;Tavolo;")
     plain = client.get(reverse("manage:results_csv", args=[hostile.pk]), {"format": "csv"})
     assert plain.content.decode("utf-8-sig").splitlines()[0].startswith("Turno,Tavolo,")
+    standings = client.get(reverse("manage:standings_csv", args=[hostile.pk])).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(standings, newline=""), delimiter=";"))
+    assert rows[0][:4] == ["Posizione", "Giocatore", "Club", "Totale"]
+    assert all("," in row[3] and "." not in row[3] for row in rows[1:])
 
 
 def test_tournament_json_is_the_export_command_document(client_for, organiser, hostile):
