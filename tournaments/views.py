@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
 from tournaments.account_selectors import arbiters_of
+from tournaments.audit_labels import action_label, diff_rows, kind_label
 from tournaments.forms import SignupForm, TournamentForm, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -153,7 +154,11 @@ def audit_log(request, pk):
     table = request.GET.get("table", "").strip()
     entries = audit_entries(tournament, kind=kind, player=player, table=table)
     page = Paginator(entries, 50).get_page(request.GET.get("page"))
+    for entry in page:
+        entry.label = action_label(entry.action)
+        entry.rows = diff_rows(entry.before, entry.after)
     players, kinds = audit_filters(tournament)
+    kinds = [(kind, kind_label(kind)) for kind in kinds]
     return render(request, "tournaments/audit_log.html", {
         "tournament": tournament, "page": page, "players": players, "kinds": kinds,
         "filters": {"type": kind, "player": player, "table": table}})
