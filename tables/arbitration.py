@@ -14,7 +14,8 @@ from tournaments.services import registration_update
 
 PENALTY_FIELDS = ("kind", "points", "reason", "seat", "void_past_results", "withdrawn", "withdrawn_reason")
 DISPUTE_FIELDS = ("about", "round", "table", "penalty", "raised_by", "text", "state", "decision")
-NEEDS_GAME = {Penalty.Kind.GAME_DISQUALIFICATION, Penalty.Kind.FORFEIT, Penalty.Kind.WARNING}
+# A warning may be about one game or about the player's conduct in the whole tournament.
+NEEDS_GAME = {Penalty.Kind.GAME_DISQUALIFICATION, Penalty.Kind.FORFEIT}
 
 
 def _label(seat):
@@ -42,13 +43,17 @@ def penalty_give(*, user, tournament, registration, kind, reason, points=Decimal
         errors["seat"] = _("An expulsion applies to the whole tournament, not to one game.")
     if errors:
         raise ValidationError(errors)
+    # The registration as stored now (locked), not as the caller read it.
+    status = Registration.objects.select_for_update().values_list("status", flat=True).get(pk=registration.pk)
+    withdraws = kind == Penalty.Kind.EXPULSION and status != Registration.Status.WITHDRAWN
     penalty = Penalty.objects.create(
         tournament=tournament, registration=registration, kind=kind, points=points or Decimal(0),
         reason=reason.strip(), seat=seat, internal_note=internal_note, created_by=user,
-        void_past_results=void_past_results if kind == Penalty.Kind.EXPULSION else False)
+        void_past_results=void_past_results if kind == Penalty.Kind.EXPULSION else False,
+        withdrew_registration=withdraws)
     audit(user=user, action=f"penalty.{kind}", obj=penalty, tournament=tournament, player=registration.player,
           table_label=_label(seat), after=snapshot(penalty, PENALTY_FIELDS))
-    if kind == Penalty.Kind.EXPULSION and registration.status != Registration.Status.WITHDRAWN:
+    if withdraws:
         # No further rounds: the player is no longer seated.
         registration_update(user=user, registration=registration, action_name="expel",
                             status=Registration.Status.WITHDRAWN)
@@ -74,7 +79,8 @@ def penalty_withdraw(*, user, penalty, reason):
     entry = audit(user=user, action="penalty.withdraw", obj=penalty, tournament=penalty.tournament,
                   player=penalty.registration.player, table_label=_label(penalty.seat), before=before,
                   after=snapshot(penalty, PENALTY_FIELDS))
-    if penalty.kind == Penalty.Kind.EXPULSION and penalty.registration.status == Registration.Status.WITHDRAWN:
+    # Only the withdrawal the expulsion made is undone: a player who had withdrawn stays withdrawn.
+    if penalty.withdrew_registration and penalty.registration.status == Registration.Status.WITHDRAWN:
         registration_update(user=user, registration=penalty.registration, action_name="reinstate",
                             status=Registration.Status.CONFIRMED)
     return entry

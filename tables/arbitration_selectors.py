@@ -63,9 +63,13 @@ def correction_for(dispute):
 
 
 def player_games(registration):
-    """The player's seats in published rounds, for choosing the game of a penalty."""
-    return list(Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
-                .select_related("table__round").order_by("table__round__number"))
+    """The player's seats in published rounds with their table mates, for choosing the game of a penalty
+    (none without a player)."""
+    if registration is None:
+        return Seat.objects.none()
+    return (Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
+            .select_related("table__round").prefetch_related("table__seats__registration__player")
+            .order_by("table__round__number", "table__number"))
 
 
 def dispute_deadline(tournament):

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import arbitration, arbitration_selectors
-from tables.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm
+from tables.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm, game_label
 from tables.models import Dispute, Penalty
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter
@@ -44,8 +44,8 @@ def penalty_games(request, pk):
     """The <option>s of the chosen player's games (htmx, when the player changes)."""
     tournament = tournament_for_arbiter(request.user, pk)
     reg = arbitration_selectors.registration_or_none(tournament, request.GET.get("registration", ""))
-    seats = arbitration_selectors.player_games(reg) if reg else []
-    return render(request, "tables/penalties.html#game-options", {"seats": seats})
+    games = [(seat.pk, game_label(seat)) for seat in arbitration_selectors.player_games(reg)]
+    return render(request, "tables/penalties.html#game-options", {"games": games})
 
 
 @login_required

@@ -4,7 +4,8 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import Dispute, Penalty, Seat, Table
+from tables.arbitration_selectors import player_games, registration_or_none
+from tables.models import Dispute, Penalty, Table
 from tournaments.forms import NumericInput
 
 SEATING_METHODS = [
@@ -83,11 +84,22 @@ def parse_points(raw):
     return value if value.is_finite() else None
 
 
+def game_label(seat):
+    """A game as the arbiter remembers it: "Round 1, table 3 — with Rossi, Bianchi, Verdi"."""
+    mates = [s.registration.player.last_name for s in seat.table.seats.all() if s.pk != seat.pk]
+    return _("Round %(r)d, table %(t)d — with %(mates)s") % {
+        "r": seat.table.round.number, "t": seat.table.number, "mates": ", ".join(mates)}
+
+
 class PenaltyForm(forms.Form):
+    """A penalty: the game list follows the chosen player (arbiter:penalty_games reloads it)."""
     registration = forms.ModelChoiceField(label=_("Player"), queryset=None)
     kind = forms.ChoiceField(label=_("Type"))
     seat = forms.ModelChoiceField(label=_("Game"), queryset=None, required=False,
-                                  help_text=_("Empty: the penalty comes off the tournament total."))
+                                  empty_label=_("— whole tournament —"),
+                                  help_text=_("Empty: the whole tournament (a warning about the player's conduct, "
+                                              "points off the tournament total, an expulsion). A disqualification "
+                                              "or a forfeit names its game."))
     points = forms.DecimalField(label=_("Points"), min_value=0, max_value=10000, decimal_places=2, required=False,
                                 widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
                                 help_text=_("E.g. 1 point per army over the 130 limit (Rahal Maut rules, art. 20)."))
@@ -102,10 +114,9 @@ class PenaltyForm(forms.Form):
             "player__last_name", "player__first_name")
         self.fields["registration"].label_from_instance = lambda r: r.player.full_name
         self.fields["kind"].choices = Penalty.Kind.choices
-        self.fields["seat"].queryset = Seat.objects.filter(table__round__tournament=tournament).select_related(
-            "table__round", "registration__player").order_by("table__round__number", "table__number")
-        self.fields["seat"].label_from_instance = lambda s: _("Round %(r)d, table %(t)d") % {
-            "r": s.table.round.number, "t": s.table.number}
+        chosen = registration_or_none(tournament, self["registration"].value() or "")
+        self.fields["seat"].queryset = player_games(chosen)
+        self.fields["seat"].label_from_instance = game_label
 
     def clean_points(self):
         return self.cleaned_data.get("points") or Decimal(0)

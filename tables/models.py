@@ -98,6 +98,9 @@ class Penalty(models.Model):
     reason = models.TextField(_("reason"))
     internal_note = models.TextField(_("internal note"), blank=True)
     void_past_results = models.BooleanField(_("void past results"), default=False)
+    # An expulsion that withdrew the player (not one given to a player already withdrawn): withdrawing
+    # it reinstates the player, withdrawing the other does not.
+    withdrew_registration = models.BooleanField(default=False, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
