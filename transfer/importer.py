@@ -20,6 +20,7 @@ class Importer:
         self.where = {}  # (owned model, pk) -> "label[i]", for the messages of the whole-object checks
         self.user_entries = {}  # username -> (where, wants the organiser role, created by this import)
         self.named_users = set()  # usernames some row of the file refers to
+        self.created = {"users_created": [], "organisers": [], "clubs_created": [], "players_created": 0}
 
     # shared rows
 
@@ -45,6 +46,7 @@ class Importer:
                 full_clean(user, where, exclude=["password"])
                 user.set_unusable_password()
                 save_raw(user)
+                self.created["users_created"].append(username)
             self.users[username] = user
             self.user_entries[username] = (where, organiser, created)
 
@@ -56,6 +58,7 @@ class Importer:
                 raise TransferError(f"{where}: user {username!r} is named by no row of the file")
             if organiser and created:
                 grant_organiser(self.users[username])
+                self.created["organisers"].append(username)
 
     def import_clubs(self, entries):
         for i, entry in enumerate(expect(entries, list, "clubs")):
@@ -65,8 +68,11 @@ class Importer:
             club = self.build(Club, entry, where)
             if not club.name.strip():
                 raise TransferError(f"{where}.name: cannot be empty")
-            self.shared[Club][key] = Club._base_manager.filter(name__iexact=club.name.strip()).first() \
-                or save_raw(club)
+            existing = Club._base_manager.filter(name__iexact=club.name.strip()).first()
+            if existing is None:
+                save_raw(club)
+                self.created["clubs_created"].append(club.name)
+            self.shared[Club][key] = existing or club
 
     def import_players(self, entries):
         existing = set(Player._base_manager.values_list("pk", flat=True))
@@ -85,7 +91,11 @@ class Importer:
             match = player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
                                           club=player.club) if not player.removed else None
             # Only players already in the database are matched: two namesakes in the file stay two.
-            self.shared[Player][key] = match if match is not None and match.pk in existing else save_raw(player)
+            if match is not None and match.pk in existing:
+                self.shared[Player][key] = match
+            else:
+                self.shared[Player][key] = save_raw(player)
+                self.created["players_created"] += 1
             if into is not None and self.shared[Player][key] is player:
                 merged.append((player, into, where))
         field = Player._meta.get_field("merged_into")

@@ -4,8 +4,9 @@ from scoring.territories import check_held_once
 from tables import engine
 from tables.models import Seat
 from tables.selectors import standings_by_formula, tournament_games
+from tournaments.audit import audit
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import AuditLog, Tournament
 from transfer.importer import Importer
 from transfer.owned import FORMAT, VERSION, TransferError, owned_models
 from transfer.values import expect
@@ -64,8 +65,9 @@ def _check_results(tournament, seat_where):
         raise TransferError(f"the standings cannot be computed: {exc}") from None
 
 
-def tournament_import(*, data):
-    """Create the tournament of an export document; call inside a transaction (all or nothing)."""
+def tournament_import(*, data, user=None, source=""):
+    """Create the tournament of an export document; call inside a transaction (all or nothing).
+    The tournament's log gets one entry naming who imported it, from what, and what was created."""
     expect(data, dict, "the file")
     if data.get("format") != FORMAT:
         raise TransferError(f"not a Torneo tournament export (format must be {FORMAT!r})")
@@ -79,4 +81,8 @@ def tournament_import(*, data):
     importer.grant_roles()
     _check_tournament(tournament, importer.where[(Tournament, tournament.pk)])
     _check_results(tournament, {pk: where for (model, pk), where in importer.where.items() if model is Seat})
+    audit(user=user, action="tournament.import", obj=tournament, tournament=tournament, after={
+        "file": source, "name": tournament.name, "rounds": tournament.rounds.count(),
+        "registrations": tournament.registrations.count(),
+        "log_entries": AuditLog.objects.filter(tournament=tournament).count(), **importer.created})
     return tournament

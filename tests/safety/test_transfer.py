@@ -123,6 +123,16 @@ def _snapshot(tournament):
     }
 
 
+def _imported(tournament):
+    """The snapshot of an imported tournament less its last log entry, which must be the import's."""
+    snap = _snapshot(tournament)
+    *kept, last = snap["audit"]
+    assert last[1:3] == ("tournament.import", "tournament")
+    snap["audit"] = kept
+    snap["counts"]["tournaments.auditlog"] -= 1
+    return snap
+
+
 def _export(tournament):
     out = io.StringIO()
     call_command("export_tournament", tournament.pk, stdout=out)
@@ -152,7 +162,41 @@ def test_round_trip_keeps_standings_under_every_formula(played, tmp_path):
     assert (Tournament.objects.count(), get_user_model().objects.count(), Player.objects.count()) == (0, 0, 0)
     _import(path)
     tournament = Tournament.objects.get()
-    assert _snapshot(tournament) == before
+    assert _imported(tournament) == before
+
+
+def test_the_import_is_logged_once_naming_who_from_what_file_and_what_it_created(played, tmp_path):
+    entries = AuditLog.objects.filter(tournament=played).count()
+    path = tmp_path / "serata.json"
+    path.write_text(_export(played), encoding="utf-8")
+    _empty_database()
+    User = get_user_model()
+    User.objects.create_user("archivio")
+    Club.objects.create(name="CLUB LARIANO", city="Como")  # in the file too: matched, not created
+    in_file = {club["fields"]["name"] for club in json.loads(path.read_text(encoding="utf-8"))["clubs"]}
+    assert "Club Lariano" in in_file
+    call_command("import_tournament", str(path), "--user", "archivio", stdout=io.StringIO())
+    connection.check_constraints()
+    tournament = Tournament.objects.get()
+    entry = AuditLog.objects.get(action="tournament.import")
+    assert (entry.tournament, entry.user.username, entry.object_type, entry.object_id, entry.before) == \
+        (tournament, "archivio", "tournament", str(tournament.pk), None)
+    after = dict(entry.after)
+    assert sorted(after.pop("clubs_created")) == sorted(in_file - {"Club Lariano"})
+    assert after == {
+        "file": "serata.json", "name": tournament.name, "rounds": 3, "registrations": 13,
+        "log_entries": entries, "users_created": ["olga", "arturo"], "organisers": ["olga"],
+        "players_created": Player.objects.count()}
+
+
+def test_an_import_by_an_unknown_user_exits_2_and_writes_nothing(played, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(_export(played), encoding="utf-8")
+    _empty_database()
+    with pytest.raises(CommandError) as exc:
+        call_command("import_tournament", str(path), "--user", "nessuno", stdout=io.StringIO())
+    assert (exc.value.returncode, str(exc.value)) == (2, "--user nessuno: no such account")
+    assert (Tournament.objects.count(), AuditLog.objects.count()) == (0, 0)
 
 
 def test_imported_users_have_no_usable_password_and_keep_the_organiser_role(played, tmp_path):
@@ -322,5 +366,5 @@ def test_round_trip_keeps_a_2vs2_match_of_teams_with_long_names(long_team_names,
     path.write_text(_export(long_team_names), encoding="utf-8")
     _empty_database()
     _import(path)
-    assert _snapshot(Tournament.objects.get()) == before
+    assert _imported(Tournament.objects.get()) == before
     assert AuditLog.objects.get(action="team.result").table_label == f"1: {LONG_HOME} - {LONG_AWAY}"

@@ -1,7 +1,9 @@
 """Restore a tournament written by export_tournament into a database that does not hold it."""
 import json
+import os
 import sys
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, transaction
@@ -17,12 +19,20 @@ def _one_line(exc):
 
 class Command(BaseCommand):
     help = ("Import a tournament exported with export_tournament (a path, or - for standard input). "
-            "All or nothing: on any error nothing is written and the exit code is 2.")
+            "All or nothing: on any error nothing is written and the exit code is 2. The tournament's log "
+            "records the import (the file, what was created, and the --user who made it).")
 
     def add_arguments(self, parser):
         parser.add_argument("path")
+        parser.add_argument("--user", default="", help="the account recorded in the log as the importer")
 
-    def handle(self, *args, path, **options):
+    def handle(self, *args, path, user="", **options):
+        importer = None
+        if user:
+            User = get_user_model()
+            importer = User._base_manager.filter(**{User.USERNAME_FIELD: user}).first()
+            if importer is None:
+                raise CommandError(f"--user {user}: no such account", returncode=2)
         try:
             if path == "-":
                 text = sys.stdin.read()
@@ -37,7 +47,8 @@ class Command(BaseCommand):
             raise CommandError(f"{path} is not valid JSON: {_one_line(exc)}", returncode=2) from None
         try:
             with transaction.atomic():
-                tournament = tournament_import(data=data)
+                tournament = tournament_import(data=data, user=importer,
+                                               source="standard input" if path == "-" else os.path.basename(path))
         except TransferError as exc:
             raise CommandError(_one_line(exc), returncode=2) from None
         except (DatabaseError, ValidationError, ValueError, TypeError, OverflowError, RecursionError) as exc:
