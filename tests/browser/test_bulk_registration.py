@@ -1,5 +1,6 @@
 """The players page: the club's list with "select all / register selected", check-in by htmx that keeps
-the page and its scroll position; on a phone and on a desktop."""
+the page and its scroll position, "everybody present", a CSV and a pasted list of names registered
+straight into the tournament; on a phone and on a desktop."""
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -11,7 +12,8 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, login, shot, tournament, viewport):
+def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, login, shot, tournament, viewport,
+                                                       tmp_path):
     club = ClubFactory(name="RisiKo Club Forlì")
     tournament.club = club
     tournament.save()
@@ -59,5 +61,27 @@ def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, lo
     page.click("#all-present")
     page.wait_for_selector("text=17 giocatori presenti.")
     assert Registration.objects.filter(tournament=tournament, present=True).count() == 19
+
+    # A CSV of the club and a pasted list of names, each registered straight into the tournament.
+    csv_file = tmp_path / "club.csv"
+    csv_file.write_text("nome;cognome;club\nIrene;Rizzo;RisiKo Club Forlì\nNiccolò;Forlì;RisiKo Club Forlì\n",
+                        encoding="utf-8")
+    page.click(".subnav >> text=Giocatori")
+    page.evaluate("document.querySelector('#import-panel').open = true")
+    page.set_input_files("#id_file", str(csv_file))
+    page.click("#preview-import")
+    page.wait_for_selector("text=2 giocatori saranno iscritti")
+    page.click("#confirm-import")
+    page.wait_for_selector("text=2 giocatori iscritti (2 nuovi).")
+    page.evaluate("document.querySelector('#import-panel').open = true")
+    page.fill("#id_names", "Anna Neri; RisiKo Club Forlì\nMarco Verdi")
+    page.click("#preview-import")
+    page.wait_for_selector("text=2 giocatori saranno iscritti")
+    shot(page, f"bulk-pasted-list-{viewport['width']}")
+    page.click("#confirm-import")
+    page.wait_for_selector("text=2 giocatori iscritti (2 nuovi).")
+    names = set(Registration.objects.filter(tournament=tournament).values_list("player__last_name", flat=True))
+    assert {"Rizzo", "Forlì", "Neri", "Verdi"} <= names and len(names) == 23
+    assert page.locator("#reg-counts").inner_text() == "19 presenti · 23 iscritti"
     assert errors == []
     context.close()

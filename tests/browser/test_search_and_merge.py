@@ -1,5 +1,5 @@
 """Accents and case aside, on a phone and a desktop: the organiser's search, the public "find your table",
-the duplicate flag and the merge."""
+the duplicate flag, the merge, and an unused player and club deleted."""
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -45,5 +45,31 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     page.wait_for_selector("text=Niccolo Forli unito a Niccolò Forlì")
     shot(page, f"search-merged-{viewport['width']}")
     assert Player.all_players.get(pk=copy.pk).merged_into == niccolo
+
+    # "Pietro Forli" next to "Pietro Forlì" of the same club is a duplicate: refused, said on the form.
+    PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
+    page.goto(f"{live_server.url}/gestione/giocatori/nuovo/")
+    page.fill("#id_first_name", "Pietro")
+    page.fill("#id_last_name", "Forli")
+    page.select_option("#id_club", str(club.pk))
+    page.click("main form button[type=submit]")
+    error = page.locator("#id_last_name ~ .field-error")
+    assert error.inner_text() == "Esiste già un giocatore con questo nome e club: Pietro Forlì."
+    shot(page, f"search-duplicate-{viewport['width']}")
+    assert Player.objects.filter(first_name="Pietro").count() == 1
+
+    # A player and a club nobody uses are deleted.
+    unused = PlayerFactory(first_name="Mai", last_name="Iscritto", club=None)
+    empty = ClubFactory(name="Circolo Vuoto")
+    page.goto(f"{live_server.url}/gestione/giocatori/{unused.pk}/")
+    page.once("dialog", lambda d: d.accept())
+    page.click("text=Elimina giocatore")
+    page.wait_for_selector("text=Mai Iscritto eliminato.")
+    page.goto(f"{live_server.url}/gestione/club/{empty.pk}/")
+    page.once("dialog", lambda d: d.accept())
+    page.click("text=Elimina club")
+    page.wait_for_selector("text=Circolo Vuoto eliminato.")
+    assert not Player.all_players.filter(pk=unused.pk).exists()
+    assert not type(empty).objects.filter(pk=empty.pk).exists()
     assert errors == []
     context.close()
