@@ -175,19 +175,21 @@ def value_text(value, field=None):
 
 
 def diff_rows(before, after):
-    """The rows (field, before, after) of an entry: for a change, the fields that changed (every field
-    when none did); for a creation or a deletion, the values written or removed."""
+    """The table of an entry: (columns, rows). A change has the columns "before" and "after" and a row
+    (field, [before, after]) for each field that changed (every field when none did); a creation or a
+    deletion has the one column of the values written or removed."""
+    if before is None and after is None:
+        return (), []
     if not isinstance(before, dict) and not isinstance(after, dict):
-        if before is None and after is None:
-            return []
-        return [(str(_("value")), value_text(before), value_text(after))]
-    before_d = before if isinstance(before, dict) else {}
-    after_d = after if isinstance(after, dict) else {}
-    names = list(before_d) + [k for k in after_d if k not in before_d]
+        columns = tuple(name for name, value in (("before", before), ("after", after)) if value is not None)
+        values = {"before": before, "after": after}
+        return columns, [(str(_("value")), [value_text(values[c]) for c in columns])]
     if isinstance(before, dict) and isinstance(after, dict):
-        changed = [k for k in names if before_d.get(k) != after_d.get(k)]
+        names = list(before) + [k for k in after if k not in before]
+        changed = [k for k in names if before.get(k) != after.get(k)]
         if changed:
             names = [k for k in names if k in changed or k in IDENTITY]
-    return [(str(field_label(k)),
-             value_text(before_d.get(k), k) if isinstance(before, dict) else "",
-             value_text(after_d.get(k), k) if isinstance(after, dict) else "") for k in names]
+        return ("before", "after"), [(str(field_label(k)), [value_text(before.get(k), k), value_text(after.get(k), k)])
+                                     for k in names]
+    column, values = ("after", after) if isinstance(after, dict) else ("before", before)
+    return (column,), [(str(field_label(k)), [value_text(v, k)]) for k, v in values.items()]

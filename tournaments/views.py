@@ -156,7 +156,7 @@ def audit_log(request, pk):
     page = Paginator(entries, 50).get_page(request.GET.get("page"))
     for entry in page:
         entry.label = action_label(entry.action)
-        entry.rows = diff_rows(entry.before, entry.after)
+        entry.columns, entry.rows = diff_rows(entry.before, entry.after)
     players, kinds = audit_filters(tournament)
     kinds = [(kind, kind_label(kind)) for kind in kinds]
     return render(request, "tournaments/audit_log.html", {

@@ -95,16 +95,20 @@ def test_every_field_of_the_log_has_a_name():
 
 
 def test_a_change_shows_the_fields_that_changed_and_who_it_is_about():
-    rows = diff_rows({"username": "anna", "organiser": False}, {"username": "anna", "organiser": True})
-    assert rows == [("username", "anna", "anna"), ("organiser", "no", "yes")]
-    rows = diff_rows({"name": "A", "city": "Como", "fee_paid": False}, {"name": "A", "city": "Lecco", "fee_paid": False})
-    assert rows == [("city", "Como", "Lecco")]
+    columns, rows = diff_rows({"username": "anna", "organiser": False}, {"username": "anna", "organiser": True})
+    assert (columns, rows) == (("before", "after"), [("username", ["anna", "anna"]), ("organiser", ["no", "yes"])])
+    _columns, rows = diff_rows({"name": "A", "city": "Como", "fee_paid": False},
+                               {"name": "A", "city": "Lecco", "fee_paid": False})
+    assert rows == [("city", ["Como", "Lecco"])]
+    _columns, rows = diff_rows({"name": "A"}, {"name": "A"})
+    assert rows == [("name", ["A", "A"])]
 
 
-def test_a_creation_and_a_deletion_show_one_side():
-    assert diff_rows(None, {"status": "confirmed"}) == [("status", "", "confirmed")]
-    assert diff_rows({"name": "Club X", "id": 7}, None) == [("name", "Club X", ""), ("number", "7", "")]
-    assert diff_rows(None, None) == []
+def test_a_creation_and_a_deletion_show_one_column():
+    assert diff_rows(None, {"status": "confirmed"}) == (("after",), [("status", ["confirmed"])])
+    assert diff_rows({"name": "Club X", "id": 7}, None) == (("before",), [("name", ["Club X"]), ("number", ["7"])])
+    assert diff_rows(None, None) == ((), [])
+    assert diff_rows(None, 5) == (("after",), [("value", ["5"])])
 
 
 def test_values_read_as_words():
@@ -127,5 +131,6 @@ def test_the_log_page_reads_in_italian(client, organiser, tournament):
     text = " ".join(body.split())
     assert "Quota pagata modificata" in text
     assert "<th scope=\"row\">quota pagata</th><td>no</td><td>sì</td>" in text
+    assert "<th scope=\"col\">prima</th><th scope=\"col\">dopo</th>" in text
     assert "registration.fee" not in text
     assert "fee_paid" not in text
