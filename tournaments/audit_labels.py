@@ -3,6 +3,9 @@ an entry's before and after become the rows of a small table (field, before, aft
 
 A service that writes a new action adds its label here (tests/tournaments/test_audit_labels.py reads
 the source for every action written and fails on one without a label)."""
+import re
+from decimal import Decimal
+
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
@@ -137,6 +140,8 @@ VALUE_LABELS = {
 }
 
 
+DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+
 # Fields naming what an entry is about: shown even when they did not change.
 IDENTITY = ("username", "round", "phase")
 
@@ -164,6 +169,8 @@ def value_text(value, field=None):
         return str(VALUE_LABELS[field][value])
     if isinstance(value, float):
         return number_format(value)
+    if isinstance(value, str) and DECIMAL.fullmatch(value):
+        return number_format(Decimal(value))  # points are logged as "62.5": shown as the language writes them
     if isinstance(value, dict):
         return "; ".join(f"{field_label(k)}: {value_text(v, k)}" for k, v in value.items())
     if isinstance(value, list):

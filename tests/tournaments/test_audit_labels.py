@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tables.models import Dispute, Penalty
 from tests.factories import RegistrationFactory, seat_round
@@ -117,6 +118,14 @@ def test_values_read_as_words():
     assert value_text([["Anna Rossi", "Bruno Bianchi"], ["Carla Verdi"]], "tables") == \
         "1. Anna Rossi, Bruno Bianchi\n2. Carla Verdi"
     assert value_text({"round": 2, "present": True}) == "round: 2; present: yes"
+
+
+def test_points_are_written_as_the_language_writes_them():
+    with translation.override("it"):
+        assert (value_text("62.5", "table_points"), value_text("1.0.3"), value_text("Rossi 1.5")) == \
+            ("62,5", "1.0.3", "Rossi 1.5")
+    with translation.override("en"):
+        assert value_text("62.5", "table_points") == "62.5"
 
 
 @pytest.mark.django_db
