@@ -1,6 +1,4 @@
 """Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final."""
-from datetime import timedelta
-
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -43,9 +41,7 @@ def warnings_in_game(penalty):
 
 def dispute_window_closes(tournament, rnd):
     """The end of the window for disputes about `rnd` (None: its standings are not published yet)."""
-    if rnd is None or rnd.standings_published_at is None:
-        return None
-    return rnd.standings_published_at + timedelta(minutes=tournament.dispute_window_minutes)
+    return tournament.dispute_window_closes(rnd.standings_published_at if rnd is not None else None)
 
 
 def correction_for(dispute):
@@ -76,9 +72,7 @@ def dispute_deadline(tournament):
     """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
     last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
             .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
-    if last is None:
-        return None
-    return last + timedelta(minutes=tournament.dispute_window_minutes)
+    return tournament.dispute_window_closes(last)
 
 
 def standings_are_final(tournament, now=None):

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables import arbitration, arbitration_selectors
 from tables.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm, game_label
 from tables.models import Dispute, Penalty
+from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter
 
@@ -57,12 +58,8 @@ def penalty_withdraw(request, pk, penalty_pk):
     if not form.is_valid():
         messages.error(request, _("Write why the penalty is withdrawn."))
     else:
-        try:
-            arbitration.penalty_withdraw(user=request.user, penalty=penalty, reason=form.cleaned_data["reason"])
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(request, _("Penalty withdrawn."))
+        run_with_message(request, arbitration.penalty_withdraw, _("Penalty withdrawn."), user=request.user,
+                         penalty=penalty, reason=form.cleaned_data["reason"])
     return redirect("arbiter:penalties", pk=pk)
 
 

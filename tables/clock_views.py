@@ -15,6 +15,7 @@ from tables.forms import ClockForm, EndRollForm, PlayerOutForm
 from tables.models import Round
 from tables.round_selectors import round_of, table_of, table_seats
 from tables.selectors import round_with_tables
+from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 
@@ -135,10 +136,5 @@ def end_roll_page(request, pk, number, table_number):
 def end_roll_undo(request, pk, number, table_number):
     tournament = tournament_for_arbiter(request.user, pk)
     _rnd, table = table_of(tournament, number, table_number)
-    try:
-        clock.end_roll_undo(user=request.user, table=table)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, _("Last roll taken back."))
+    run_with_message(request, clock.end_roll_undo, _("Last roll taken back."), user=request.user, table=table)
     return redirect("arbiter:endroll", pk=pk, number=number, table_number=table_number)

@@ -15,15 +15,13 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
 from tables.models import Round, Table
-from tables.results import StaleResult, require_correction_allowed
+from tables.results import claim_version, require_correction_allowed
 from tournaments.audit import audit
 
 COUNTS = ("objective_territories", "adjacent_territories", "other_territories", "protected_territories",
@@ -75,11 +73,7 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
                                                                        for p in tied)})
         for p in tied:
             places[p] = 1 if p == lot_winner else 2
-    updated = Table.objects.filter(pk=table.pk, version=version).update(
-        version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
-    if updated != 1:
-        table.refresh_from_db()
-        raise StaleResult(table)
+    claim_version(table=table, version=version, user=user)
     for row in rows:
         seat = seats[row.player]
         before = _snapshot(seat)

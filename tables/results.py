@@ -55,6 +55,16 @@ def _with_table_points(line, seat):
                              player=seat.pk, field="table_points")
 
 
+def claim_version(*, table, version, user):
+    """Mark the table reported by `user` on the next version, if it is still on `version`; else StaleResult
+    with what was saved. One UPDATE: of two concurrent saves on the same version exactly one wins."""
+    updated = Table.objects.filter(pk=table.pk, version=version).update(
+        version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
+    if updated != 1:
+        table.refresh_from_db()
+        raise StaleResult(table)
+
+
 def require_correction_allowed(*, user, table):
     """Once a round's standings are published, its results change only through the arbitration: the
     organiser (or an administrator) corrects, or an arbiter corrects a table while a dispute about its
@@ -79,8 +89,8 @@ def require_correction_allowed(*, user, table):
 def table_result_submit(*, user, table, lines, version):
     """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
 
-    The version check and increment is one UPDATE, so of two concurrent saves on the same
-    version exactly one wins; the other gets StaleResult with what the winner saved."""
+    Of two concurrent saves on the same version exactly one wins; the other gets StaleResult with
+    what the winner saved (`claim_version`)."""
     table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))
@@ -95,11 +105,7 @@ def table_result_submit(*, user, table, lines, version):
         if line.place is None and line.seat_id in by_armies:
             line.place = by_armies[line.seat_id]
     engine.validate_game(table=table, seats=seats, lines=lines)
-    updated = Table.objects.filter(pk=table.pk, version=version).update(
-        version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
-    if updated != 1:
-        table.refresh_from_db()
-        raise StaleResult(table)
+    claim_version(table=table, version=version, user=user)
     for line in lines:
         seat = seats[line.seat_id]
         before = seat_result(seat)

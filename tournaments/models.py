@@ -1,4 +1,5 @@
 """Clubs, players, tournaments, registrations, roles and the audit log."""
+from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -195,6 +196,11 @@ class Tournament(models.Model):
     @property
     def fee_above_official_max(self):
         return self.entry_fee > OFFICIAL_MAX_FEE
+
+    def dispute_window_closes(self, published_at):
+        """Disputes about standings published at `published_at` are accepted until this moment (seed 001
+        art. 2: 2 hours by default), in every format; None while nothing is published."""
+        return None if published_at is None else published_at + timedelta(minutes=self.dispute_window_minutes)
 
 
 class Registration(models.Model):

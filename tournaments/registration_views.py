@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import imports, services
+from tournaments.feedback import run_with_message
 from tournaments.forms import PlayerForm, RegistrationImportForm, save_or_errors
 from tournaments.rules import tournament_for_organiser
 from tournaments.selectors import player_or_404, players_by_ids, players_to_register
@@ -103,12 +104,9 @@ def checkin_all(request, pk):
 def registration_add(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     player = player_or_404(request.POST.get("player", ""))
-    try:
-        services.registration_add(user=request.user, tournament=tournament, player=player,
-                                  fee_paid=request.POST.get("fee_paid") == "on")
-        messages.success(request, _("%(player)s registered.") % {"player": player})
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    run_with_message(request, services.registration_add, _("%(player)s registered.") % {"player": player},
+                     user=request.user, tournament=tournament, player=player,
+                     fee_paid=request.POST.get("fee_paid") == "on")
     return redirect("manage:registrations", pk=pk)
 
 

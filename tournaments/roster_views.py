@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import imports, roster, services
+from tournaments.feedback import run_with_message
 from tournaments.forms import ClubForm, CsvUploadForm, PlayerForm, save_or_errors
 from tournaments.rules import require_organiser
 from tournaments.selectors import club_or_404, clubs_matching, player_or_404, player_registrations, players_matching
@@ -71,14 +72,10 @@ def player_merge(request, player_pk):
     require_organiser(request.user)
     drop = player_or_404(player_pk)
     keep = player_or_404(request.POST.get("into", ""))
-    try:
-        roster.player_merge(user=request.user, keep=keep, drop=drop)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return redirect("manage:player_edit", player_pk=drop.pk)
-    messages.success(request, _("%(drop)s merged into %(keep)s: registrations and results kept.")
-                     % {"drop": drop, "keep": keep})
-    return redirect("manage:player_edit", player_pk=keep.pk)
+    merged = run_with_message(request, roster.player_merge, _(
+        "%(drop)s merged into %(keep)s: registrations and results kept.") % {"drop": drop, "keep": keep},
+        user=request.user, keep=keep, drop=drop)
+    return redirect("manage:player_edit", player_pk=keep.pk if merged else drop.pk)
 
 
 @login_required
@@ -86,13 +83,10 @@ def player_merge(request, player_pk):
 def player_delete(request, player_pk):
     require_organiser(request.user)
     player = player_or_404(player_pk)
-    try:
-        roster.player_delete(user=request.user, player=player)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return redirect("manage:player_edit", player_pk=player.pk)
-    messages.success(request, _("%(p)s deleted.") % {"p": player})
-    return redirect("manage:players")
+    if run_with_message(request, roster.player_delete, _("%(p)s deleted.") % {"p": player}, user=request.user,
+                        player=player):
+        return redirect("manage:players")
+    return redirect("manage:player_edit", player_pk=player.pk)
 
 
 @login_required
@@ -100,13 +94,10 @@ def player_delete(request, player_pk):
 def club_delete(request, club_pk):
     require_organiser(request.user)
     club = club_or_404(club_pk)
-    try:
-        roster.club_delete(user=request.user, club=club)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return redirect("manage:club_edit", club_pk=club.pk)
-    messages.success(request, _("%(c)s deleted.") % {"c": club})
-    return redirect("manage:clubs")
+    if run_with_message(request, roster.club_delete, _("%(c)s deleted.") % {"c": club}, user=request.user,
+                        club=club):
+        return redirect("manage:clubs")
+    return redirect("manage:club_edit", club_pk=club.pk)
 
 
 @login_required

@@ -10,7 +10,6 @@ Decisions where the seed is silent (stated on the format's help page):
 Every write is a service with its audit entry.
 """
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -86,9 +85,7 @@ def team_day_publish(*, user, tournament, number, now=None):
 
 def window_closes(tournament, day):
     """When disputes about `day` stop being accepted (None: its standings are not published yet)."""
-    if day is None:
-        return None
-    return day.standings_published_at + timedelta(minutes=tournament.dispute_window_minutes)
+    return tournament.dispute_window_closes(day.standings_published_at if day is not None else None)
 
 
 @transaction.atomic

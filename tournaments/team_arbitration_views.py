@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import team_arbitration, team_selectors
+from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter
 from tournaments.teams_forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
@@ -80,13 +81,8 @@ def team_day_publish(request, pk, number):
 def team_penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
     penalty = team_selectors.team_penalty_of(tournament, penalty_pk)
-    try:
-        team_arbitration.team_penalty_withdraw(user=request.user, penalty=penalty,
-                                               reason=request.POST.get("reason", ""))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, _("Penalty withdrawn."))
+    run_with_message(request, team_arbitration.team_penalty_withdraw, _("Penalty withdrawn."), user=request.user,
+                     penalty=penalty, reason=request.POST.get("reason", ""))
     return redirect("arbiter:team_arbitration", pk=pk)
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import team_arbitration, team_selectors, teams
+from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
 from tournaments.teams_forms import LineupForm, MatchResultForm, TeamForm
@@ -57,12 +58,7 @@ def team_schedule(request, pk):
 def team_delete(request, pk, team_pk):
     tournament = tournament_for_organiser(request.user, pk)
     team = team_selectors.team_of(tournament, team_pk)
-    try:
-        teams.team_delete(user=request.user, team=team)
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, _("Team deleted."))
+    run_with_message(request, teams.team_delete, _("Team deleted."), user=request.user, team=team)
     return redirect("manage:teams", pk=pk)
 
 
