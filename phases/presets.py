@@ -92,6 +92,9 @@ PRESETS = {
     "como": Preset(4, (4, 4), end_roll="lariana", decisions=(
         gettext_lazy("The F.I.RK. Como rules end timed games with their own roll (art. 44.1, Lariana): the "
                      "format sets it; the organiser may choose another below."),
+        gettext_lazy("With the top 5 at table 1, the other players sit at the preferred table size: 11 present "
+                     "play 5+6 preferring 5, 5+3+3 preferring 4; 12 play 5+4+3; 16 play 5+6+5 or 5+4+4+3. "
+                     "Table 1 is never of 6."),
         TIES_BY_NAME), tournament_settings={
         "formula": "punti_tavolo", "best_of": 3, "como_reference": 5, "table_size": 5,
         "tiebreak": "best_results", "discard_worst": 0}, help=gettext_lazy(

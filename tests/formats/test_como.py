@@ -20,6 +20,9 @@ def test_the_como_format_defaults_to_the_lariana_end_roll_and_says_so(client_for
     assert tournament.end_roll_variant == "lariana"
     page = client.get(reverse("manage:formats", args=[tournament.pk]))
     assert "timed games end with the Lariana roll" in page.content.decode()
+    assert ("With the top 5 at table 1, the other players sit at the preferred table size: 11 present play 5+6 "
+            "preferring 5, 5+3+3 preferring 4; 12 play 5+4+3; 16 play 5+6+5 or 5+4+4+3. Table 1 is never of 6."
+            in page.content.decode())
     assert page.context["roll_form"].initial == {"variant": "lariana"}
     # The organiser may still choose another variant afterwards.
     client.post(reverse("manage:formats", args=[tournament.pk]), {"form": "endroll", "variant": "standard"})
