@@ -67,3 +67,121 @@ def test_catalogue_sources_exist_in_the_shared_seeds():
     for info in CATALOGUE.values():
         for source in info.sources:
             assert (seeds / source.document).exists()
+
+
+# Every worked example of the help pages (SCORING.md section 4), as the pages show it: the points of
+# each game ("player:points", a game per "|") and the standings ("rank.player:total").
+WORKED_EXAMPLES = {
+    "punti_tavolo": [
+        ("A:62 B:48 C:30 D:0",
+         "1.A:62 2.B:48 3.C:30 4.D:0"),
+        ("A:70 B:66 C:51 D:20 E:0",
+         "1.A:70 2.B:66 3.C:51 4.D:20 5.E:0"),
+        ("A:49.6 B:38.4 C:24 D:0 | A:70 B:66 C:51 D:20 E:0",
+         "1.A:119.6 2.B:104.4 3.C:75 4.D:20 5.E:0"),
+    ],
+    "conversione150": [
+        ("A:150.14 B:86 C:60 D:10",
+         "1.A:150.14 2.B:86 3.C:60 4.D:10"),
+        ("A:150.04 B:96 C:70 D:50 E:10",
+         "1.A:150.04 2.B:96 3.C:70 4.D:50 5.E:10"),
+        ("A:150.45 B:80 C:60 D:40",
+         "1.A:150.45 2.B:80 3.C:60 4.D:40"),
+    ],
+    "conversione200": [
+        ("A:200.14 B:86 C:60 D:10",
+         "1.A:200.14 2.B:86 3.C:60 4.D:10"),
+        ("A:200.04 B:96 C:70 D:50 E:10",
+         "1.A:200.04 2.B:96 3.C:70 4.D:50 5.E:10"),
+        ("A:200.45 B:80 C:60 D:40",
+         "1.A:200.45 2.B:80 3.C:60 4.D:40"),
+    ],
+    "bonus50": [
+        ("A:112 B:48 C:30 D:0",
+         "1.A:112 2.B:48 3.C:30 4.D:0"),
+        ("A:120 B:66 C:51 D:20 E:0",
+         "1.A:120 2.B:66 3.C:51 4.D:20 5.E:0"),
+        ("A:75 B:75 C:31 D:9",
+         "1.A:75 1.B:75 3.C:31 4.D:9"),
+    ],
+    "vittorie": [
+        ("A:112 B:48 C:30 D:0 | E:90 F:39 G:2 H:1 | E:100 C:45 A:10 G:0 | B:120 D:30 F:20 H:10",
+         "1.E:190 2.B:168 3.A:122 4.C:75 5.F:59 6.D:30 7.H:11 8.G:2"),
+        ("A:112 B:48 C:30 D:0",
+         "1.A:112 2.B:48 3.C:30 4.D:0"),
+        ("A:120 B:66 C:51 D:20 E:0",
+         "1.A:120 2.B:66 3.C:51 4.D:20 5.E:0"),
+    ],
+    "triestino": [
+        ("A:177.14 B:137.14 C:85.71 D:0",
+         "1.A:177.14 2.B:137.14 3.C:85.71 4.D:0"),
+        ("A:169.08 B:159.42 C:123.19 D:48.31 E:0",
+         "1.A:169.08 2.B:159.42 3.C:123.19 4.D:48.31 5.E:0"),
+        ("A:177.14 B:137.14 C:85.71 D:0 | E:195.12 F:190.24 G:9.76 H:4.88 | "
+         "E:190.48 C:171.43 A:38.1 G:0 | B:215.38 D:92.31 F:61.54 H:30.77",
+         "1.E:385.6 2.B:352.53 3.A:215.24 4.C:257.14 5.F:251.78 6.D:92.31 7.H:35.65 8.G:9.76"),
+    ],
+    "standard": [
+        ("A:12.62 B:7.48 C:5.3 D:1",
+         "1.A:12.62 2.B:7.48 3.C:5.3 4.D:1"),
+        ("A:12.7 B:7.66 C:5.51 D:3.2 E:1",
+         "1.A:12.7 2.B:7.66 3.C:5.51 4.D:3.2 5.E:1"),
+        ("A:13 B:7.55 C:5.2 D:3.12",
+         "1.A:13 2.B:7.55 3.C:5.2 4.D:3.12"),
+    ],
+    "faentino": [
+        ("A:100 B:50 C:10 D:0",
+         "1.A:100 2.B:50 3.C:10 4.D:0"),
+        ("A:100 B:50 C:10 D:10 E:0",
+         "1.A:100 2.B:50 3.C:10 3.D:10 5.E:0"),
+        ("A:75 B:75 C:10 D:10",
+         "1.A:75 1.B:75 3.C:10 3.D:10"),
+    ],
+    "spartaco": [
+        ("A:162 B:86 C:68 D:38",
+         "1.A:162 2.B:86 3.C:68 4.D:38"),
+        ("A:170 B:96 C:81 D:50 E:30",
+         "1.A:170 2.B:96 3.C:81 4.D:50 5.E:30"),
+        ("A:186 B:86 C:86 D:86",
+         "1.A:186 2.B:86 2.C:86 2.D:86"),
+    ],
+    "maialino": [
+        ("A:91 B:34 C:20 D:0",
+         "1.A:91 2.B:34 3.C:20 4.D:0"),
+        ("A:95 B:43 C:30.5 D:10 E:0",
+         "1.A:95 2.B:43 3.C:30.5 4.D:10 5.E:0"),
+        ("A:55 B:55 C:20.5 D:4.5",
+         "1.A:55 1.B:55 3.C:20.5 4.D:4.5"),
+    ],
+    "veronese": [
+        ("A:162 B:108 C:70 D:20",
+         "1.A:162 2.B:108 3.C:70 4.D:20"),
+        ("A:170 B:126 C:91 D:40 E:0",
+         "1.A:170 2.B:126 3.C:91 4.D:40 5.E:0"),
+        ("A:200 B:115 C:60 D:32",
+         "1.A:200 2.B:115 3.C:60 4.D:32"),
+    ],
+    "medagliere": [
+        ("A:62 B:48 C:30 D:0 | E:40 F:39 G:2 H:1 | E:50 C:45 A:10 G:0 | B:70 D:30 F:20 H:10",
+         "1.E:90 2.B:118 3.A:72 4.C:75 4.F:59 6.D:30 7.G:2 8.H:11"),
+        ("A:62 B:48 C:30 D:0",
+         "1.A:62 2.B:48 3.C:30 4.D:0"),
+        ("A:70 B:66 C:51 D:20 E:0",
+         "1.A:70 2.B:66 3.C:51 4.D:20 5.E:0"),
+    ],
+}
+
+
+def _game_text(game):
+    return " ".join(f"{p}:{format(shown(v).normalize(), 'f')}" for p, v in game.points.items())
+
+
+@pytest.mark.parametrize("key", list(FORMULAS))
+def test_every_worked_example_gives_the_numbers_of_the_help_page(key):
+    info = CATALOGUE[key]
+    assert len(info.examples) == len(WORKED_EXAMPLES[key])
+    for i, (games, standings) in enumerate(WORKED_EXAMPLES[key]):
+        result = info.run_example(i)
+        assert " | ".join(_game_text(g) for g in result.games) == games
+        assert " ".join(f"{r.rank}.{r.player}:{format(shown(r.total).normalize(), 'f')}"
+                        for r in result.standings) == standings
