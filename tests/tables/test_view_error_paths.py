@@ -14,10 +14,10 @@ def played(tournament, organiser):
     return rnd
 
 
-def test_a_warning_without_its_game_is_refused_on_the_penalties_page(client_for, tournament, arbiter, played):
+def test_a_forfeit_without_its_game_is_refused_on_the_penalties_page(client_for, tournament, arbiter, played):
     reg = played.tables.get().seats.first().registration
     response = client_for(arbiter).post(reverse("arbiter:penalties", args=[tournament.pk]), {
-        "registration": str(reg.pk), "kind": "warning", "seat": "", "points": "", "reason": "Tempo"})
+        "registration": str(reg.pk), "kind": "forfeit", "seat": "", "points": "", "reason": "Tempo"})
     assert response.status_code == 400
     assert response.context["form"].errors["seat"] == ["Choose the game this penalty applies to."]
     assert not Penalty.objects.exists()
