@@ -3,231 +3,30 @@ sources, parameters and worked examples that the help page runs through the engi
 
 `CATALOGUE[name]` is a `FormulaInfo`; `FormulaInfo.run_example(i)` scores example i.
 Interpretations (SCORING.md: "Every interpretation must be visible to organisers") are listed per
-formula, plus `GENERAL_INTERPRETATIONS` that apply to all of them.
+formula, plus `help_common.GENERAL_INTERPRETATIONS` that apply to all of them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from decimal import Decimal
-
-from .engine import score_tournament
 from .formulas import FORMULAS
-from .model import DEFAULT_PARAMS, Game, Params, PlayerResult, Result
-
-SEED_FIRK = "seeds/000_a7942d4744a6b9ce.txt"
-SEED_TEAMS = "seeds/001_18de2188b0a5f530.txt"
-SEED_BOX = "seeds/002_67dc180d12b8b9c6.txt"
-SEED_FIRENZE = "seeds/003_4a543a8b0dba345f.txt"
-SEED_RTU = "seeds/004_03decf7dfad5da76.txt"
-RULEBOOKS = {
-    SEED_FIRK: "Regolamento F.I.RK. (torneo di Como)",
-    SEED_TEAMS: "Regolamento 2vs2 Rahal Maut",
-    SEED_BOX: "Regole Time Attack, Editrice Giochi",
-    SEED_FIRENZE: "Regolamento del torneo città di Firenze",
-    SEED_RTU: "R.T.U. Editrice Giochi",
-}
-
-
-@dataclass(frozen=True)
-class Text:
-    """The same text in Italian (the default language) and English."""
-    it: str
-    en: str
-
-    def get(self, language: str) -> str:
-        return self.en if language.startswith("en") else self.it
-
-
-@dataclass(frozen=True)
-class Source:
-    document: str   # seed file
-    section: str    # article or heading in that document
-
-    @property
-    def rulebook(self):
-        """The document's name as clubs know it: never the file name."""
-        return RULEBOOKS[self.document]
-
-
-@dataclass(frozen=True)
-class Example:
-    title: Text
-    games: tuple[Game, ...]
-    params: Params = DEFAULT_PARAMS
-
-
-@dataclass(frozen=True)
-class ParameterInfo:
-    name: str
-    label: Text
-    help: Text
-    default: object
-
-
-@dataclass(frozen=True)
-class FormulaInfo:
-    key: str
-    name: Text
-    summary: Text
-    rules: tuple[Text, ...]
-    sources: tuple[Source, ...]
-    interpretations: tuple[Text, ...]
-    parameters: tuple[str, ...]
-    examples: tuple[Example, ...] = field(default_factory=tuple)
-
-    @property
-    def ranking(self) -> str:
-        return FORMULAS[self.key].ranking
-
-    def run_example(self, index: int = 0) -> Result:
-        """Score worked example `index` with the engine."""
-        example = self.examples[index]
-        return score_tournament(self.key, example.params, example.games)
-
-
-def _p(pid, tp, **kw):
-    return PlayerResult(pid, Decimal(tp), **kw)
-
-
-RUNNING_EXAMPLE = Example(
-    Text("Tavolo da 4: A 62, B 48, C 30, D eliminato per primo",
-         "4-player table: A 62, B 48, C 30, D eliminated first"),
-    (Game(1, 1, (_p("A", 62), _p("B", 48), _p("C", 30), _p("D", 0, eliminated=1))),))
-FIVE_PLAYER_EXAMPLE = Example(
-    Text("Tavolo da 5: A 70, B 66, C 51, D 20, E eliminato per primo",
-         "5-player table: A 70, B 66, C 51, D 20, E eliminated first"),
-    (Game(1, 1, (_p("A", 70), _p("B", 66), _p("C", 51), _p("D", 20), _p("E", 0, eliminated=1))),))
-RISIKO_EXAMPLE = Example(
-    Text("RisiKo! di A (40 punti tavolo registrati); B 55, C 20, D 12",
-         "A makes RisiKo! (40 table points recorded); B 55, C 20, D 12"),
-    (Game(1, 1, (_p("A", 40, risiko=True), _p("B", 55), _p("C", 20), _p("D", 12))),))
-TIE_EXAMPLE = Example(
-    Text("Parità al primo posto: A 50, B 50, C 31, D 9", "Tie for first: A 50, B 50, C 31, D 9"),
-    (Game(1, 1, (_p("A", 50), _p("B", 50), _p("C", 31), _p("D", 9))),))
-TWO_ROUNDS_EXAMPLE = Example(
-    Text("Due turni, otto giocatori", "Two rounds, eight players"),
-    (Game(1, 1, (_p("A", 62), _p("B", 48), _p("C", 30), _p("D", 0, eliminated=1))),
-     Game(1, 2, (_p("E", 40), _p("F", 39), _p("G", 2), _p("H", 1))),
-     Game(2, 1, (_p("A", 10), _p("E", 50), _p("C", 45), _p("G", 0, eliminated=1))),
-     Game(2, 2, (_p("B", 70), _p("F", 20), _p("D", 30), _p("H", 10)))))
-COMO_EXAMPLE = Example(
-    Text("Como: la stessa partita a 4 (correttivo 4/5) e a 5 giocatori",
-         "Como: the same game at 4 players (corrective 4/5) and at 5"),
-    RUNNING_EXAMPLE.games + (Game(1, 2, FIVE_PLAYER_EXAMPLE.games[0].players),),
-    Params(como_reference=5))
-
-COMMON_PARAMETERS = ("discard_worst", "best_of", "como_reference", "tiebreak")
-
-PARAMETERS = {p.name: p for p in (
-    ParameterInfo("discard_worst",
-                  Text("Scarti", "Discards"),
-                  Text("Quanti risultati peggiori di ogni giocatore non contano.",
-                       "How many of each player's worst results do not count."), 0),
-    ParameterInfo("best_of",
-                  Text("Migliori risultati", "Best results"),
-                  Text("Se indicato, contano solo gli N risultati migliori (Como: i migliori 3 su 4).",
-                       "When set, only the N best results count (Como: best 3 of 4)."), None),
-    ParameterInfo("como_reference",
-                  Text("Correttivo di Como", "Como corrective"),
-                  Text("Se indicato (di solito 5), i punti di una partita sono moltiplicati per "
-                       "giocatori al tavolo / riferimento: 3/5, 4/5, 6/5 (regolamento F.I.RK., torneo di "
-                       "Como, regola 5).",
-                       "When set (usually 5), a game's points are multiplied by players at the table / "
-                       "reference: 3/5, 4/5, 6/5 (F.I.RK. rules, Como tournament, rule 5)."), None),
-    ParameterInfo("tiebreak",
-                  Text("Spareggi", "Tie-breaks"),
-                  Text("Criteri applicati in ordine ai giocatori a pari merito: migliori risultati, "
-                       "vittorie, punti tavolo, scontro diretto.",
-                       "Criteria applied in order to tied players: best results, wins, table points, "
-                       "head to head."), ()),
-    ParameterInfo("bonus",
-                  Text("Bonus vittoria", "Win bonus"),
-                  Text("Punti aggiunti al vincitore del tavolo.", "Points added to the table winner."), 50),
-    ParameterInfo("spartaco_malus",
-                  Text("Malus RisiKo! subito", "Malus for a RisiKo! suffered"),
-                  Text("Con un RisiKo! al tavolo ogni altro giocatore prende 100 meno questo valore.",
-                       "With a RisiKo! at the table every other player gets 100 minus this value."), 14),
-)}
-
-SHARED_PLACES = Text(
-    "Interpretazione: i giocatori a pari merito (stessi punti tavolo, non separati dagli spareggi "
-    "del tavolo) si dividono in parti uguali la somma dei punti delle posizioni che occupano insieme.",
-    "Interpretation: players who share a place (same table points, not separated by the table's "
-    "tie-break) share equally the sum of the points of the positions they jointly occupy.")
-TABLE_TIE_BREAK = Text(
-    "Interpretazione: una parità risolta al tavolo con il piazzamento esplicito (criteri di spareggio "
-    "del R.T.U.) non è più una parità: conta il piazzamento deciso.",
-    "Interpretation: a tie settled at the table with an explicit place (the R.T.U. tie-break list) is "
-    "no longer a tie: the decided place counts.")
-SHARED_WIN = Text(
-    "Interpretazione: un primo posto condiviso conta come vittoria per ciascuno dei giocatori.",
-    "Interpretation: a shared first place counts as a win for each of the tied players.")
-
-GENERAL_INTERPRETATIONS = (
+from .help_common import (
+    COMMON_PARAMETERS,
+    COMO_EXAMPLE,
+    FIVE_PLAYER_EXAMPLE,
+    RISIKO_EXAMPLE,
+    RUNNING_EXAMPLE,
+    SEED_FIRK,
+    SEED_RTU,
     SHARED_PLACES,
-    Text("Interpretazione: senza spareggi configurati, i giocatori con lo stesso totale (arrotondato a "
-         "2 decimali) condividono la posizione.",
-         "Interpretation: with no tie-breaks configured, players with the same total (rounded to 2 "
-         "decimals) share the rank."),
-    Text("Interpretazione: lo scontro diretto guarda l'ultima partita giocata insieme da tutti i "
-         "giocatori a pari merito; se non ce n'è una, si passa al criterio successivo.",
-         "Interpretation: head to head looks at the latest game played together by all the tied "
-         "players; when there is none, the next criterion applies."),
-    Text("Interpretazione: il confronto dei migliori risultati usa i risultati che contano (dopo scarti "
-         "e migliori N), dal migliore in giù.",
-         "Interpretation: best results compares the counted results (after discards and best-of), "
-         "best first."),
-    Text("Interpretazione: lo spareggio sui punti tavolo somma i punti tavolo di tutte le partite, "
-         "anche quelle scartate (RisiKo! vale 100).",
-         "Interpretation: the table points tie-break adds the table points of every game, discarded "
-         "ones included (RisiKo! counts 100)."),
-    Text("Un giocatore squalificato da una partita è considerato il primo eliminato del tavolo "
-         "(casistica R.T.U.).",
-         "A player disqualified from a game is treated as the first eliminated of the table (R.T.U. "
-         "casebook)."),
-    Text("Un'assenza o una sconfitta a tavolino vale 0 per quel turno e conta come risultato giocato "
-         "per gli scarti; chi non ha un risultato in un turno giocato è assente in quel turno.",
-         "An absence or a forfeit scores 0 for that round and counts as a played result for discards; a "
-         "player with no result in a round that was played is absent in that round."),
-    Text("Ordine: formula, poi correttivo di Como, poi penalità; una penalità non porta mai un "
-         "risultato sotto 0.",
-         "Order: formula, then Como corrective, then penalties; a penalty never takes a result below 0."),
+    SHARED_WIN,
+    TABLE_TIE_BREAK,
+    TIE_EXAMPLE,
+    TWO_ROUNDS_EXAMPLE,
+    FormulaInfo,
+    Source,
+    Text,
+    conversione_rules,
+    PLACE_TABLES,
 )
-
-_PLACE_TABLES = Text(
-    "Interpretazione: i tavoli da 3 usano i valori dei tavoli da 4 per i posti 1-3; i tavoli da 6 "
-    "usano i valori dei tavoli da 5 più il sesto: 40 meno il distacco, minimo 30; eliminati fino a 50 "
-    "(scalini di 10).",
-    "Interpretation: 3-player tables use the 4-player values for places 1-3; 6-player tables use the "
-    "5-player values plus 6th: 40 minus the gap, at least 30; eliminated up to 50 (steps of 10).")
-
-
-def _conversione_rules(top: int) -> tuple[Text, ...]:
-    return (
-        Text("Un secondo di un tavolo è sempre davanti ai terzi e ai quarti degli altri tavoli: conta "
-             "prima il piazzamento, poi il distacco.",
-             "A second of one table is always ahead of the thirds and fourths of other tables: place "
-             "first, then the gap."),
-        Text(f"Primo: {top} punti più il distacco dal secondo in centesimi. Secondo: 100 meno il "
-             "distacco dal vincitore, minimo 80. Terzo: 80 meno il distacco, minimo 60. Quarto: 60 "
-             "meno il distacco, minimo 40.",
-             f"1st: {top} plus the gap to the second in hundredths. 2nd: 100 minus the gap to the "
-             "winner, at least 80. 3rd: 80 minus the gap, at least 60. 4th: 60 minus the gap, at "
-             "least 40."),
-        Text("Tavoli da 5: secondo 100 meno il distacco (minimo 90), terzo 80 (minimo 70), quarto 60 "
-             "(minimo 50), quinto 50 (minimo 40).",
-             "5-player tables: 2nd 100 minus the gap (at least 90), 3rd 80 (at least 70), 4th 60 (at "
-             "least 50), 5th 50 (at least 40)."),
-        Text("Eliminati: 10 al primo eliminato, 20 al secondo, 30 al terzo (40 al quarto in un tavolo "
-             "da 5).",
-             "Eliminated: 10 to the first eliminated, 20 to the second, 30 to the third (40 to a "
-             "fourth at a 5-player table)."),
-        Text(f"RisiKo!: {top + 1} meno i punti tavolo del secondo in centesimi; gli altri sono piazzati "
-             "normalmente con 100 punti tavolo al vincitore.",
-             f"RisiKo!: {top + 1} minus the second's table points in hundredths; the others are placed "
-             "normally with 100 table points for the winner."),
-    )
-
 
 _ENTRIES = (
     FormulaInfo(
@@ -254,9 +53,9 @@ _ENTRIES = (
         name=Text("Conversione 150", "Conversion 150"),
         summary=Text("150 al vincitore, poi punti per piazzamento meno il distacco, con un minimo.",
                      "150 to the winner, then place points minus the gap, with a minimum."),
-        rules=_conversione_rules(150),
+        rules=conversione_rules(150),
         sources=(Source(SEED_RTU, 'Formule Punteggio, "conversione 150"'),),
-        interpretations=(_PLACE_TABLES, SHARED_PLACES),
+        interpretations=(PLACE_TABLES, SHARED_PLACES),
         parameters=COMMON_PARAMETERS,
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
     ),
@@ -267,14 +66,14 @@ _ENTRIES = (
                      "ottimi secondi posti.",
                      "Like conversion 150, but the winner gets 200: one win is worth more than two "
                      "excellent second places."),
-        rules=_conversione_rules(200),
+        rules=conversione_rules(200),
         sources=(Source(SEED_RTU, 'Formule Punteggio, "conversione 200"'),),
         interpretations=(
             Text("Interpretazione: con RisiKo! il vincitore prende 201 meno i punti tavolo del secondo "
                  "in centesimi, per analogia con la conversione 150.",
                  "Interpretation: with RisiKo! the winner gets 201 minus the second's table points in "
                  "hundredths, by analogy with conversion 150."),
-            _PLACE_TABLES, SHARED_PLACES),
+            PLACE_TABLES, SHARED_PLACES),
         parameters=COMMON_PARAMETERS,
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
     ),

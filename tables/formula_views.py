@@ -6,7 +6,8 @@ from django.shortcuts import render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from scoring.catalogue import CATALOGUE, GENERAL_INTERPRETATIONS, PARAMETERS
+from scoring.catalogue import CATALOGUE
+from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.selectors import standings_by_formula
 from tournaments.rules import tournament_for_organiser
 

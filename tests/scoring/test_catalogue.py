@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from scoring import FORMULAS, Params
-from scoring.catalogue import CATALOGUE, GENERAL_INTERPRETATIONS, PARAMETERS, RUNNING_EXAMPLE
+from scoring.catalogue import CATALOGUE
+from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS, RUNNING_EXAMPLE
 from scoring.numeric import shown
 
 SPEC_RUNNING_EXAMPLE = {
