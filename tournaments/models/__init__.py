@@ -1,0 +1,21 @@
+"""The tournaments app's models: clubs, players, tournaments, registrations, the audit log and phases
+(`core`), the 2vs2 teams, end rolls and team arbitration (`formats`)."""
+from tournaments.models.core import (
+    END_ROLL_VARIANTS,
+    FORMAT_PRESETS,
+    OFFICIAL_MAX_FEE,
+    AuditLog,
+    Club,
+    Formula,
+    LoginThrottle,
+    Phase,
+    Player,
+    Registration,
+    TieBreak,
+    Tournament,
+)
+from tournaments.models.formats import EndRoll, Team, TeamDay, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+
+__all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AuditLog", "Club", "EndRoll", "Formula",
+           "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamDispute", "TeamMatch",
+           "TeamMember", "TeamPenalty", "TieBreak", "Tournament"]
