@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from tables.arbitration_selectors import correction_for, dispute_window_closes
 from tables.models import Dispute, Penalty, Round
+from tournaments import disputes
 from tournaments.audit import audit, snapshot
 from tournaments.models import Registration
 from tournaments.services import registration_update
@@ -101,11 +102,7 @@ def _dispute_round(tournament, about, table, penalty):
 def dispute_record(*, user, tournament, about, raised_by, text, table=None, penalty=None, now=None):
     """Record a dispute; refused once the window after the standings' publication has closed."""
     now = now or timezone.now()
-    errors = {}
-    if not (raised_by or "").strip():
-        errors["raised_by"] = _("Say who raised the dispute.")
-    if not (text or "").strip():
-        errors["text"] = _("Write what the dispute says.")
+    errors = disputes.text_errors(raised_by, text)
     if about == Dispute.About.RESULT and (table is None or table.round.tournament_id != tournament.pk):
         errors["table"] = _("Choose the table whose result is disputed.")
     if about == Dispute.About.PENALTY and (penalty is None or penalty.tournament_id != tournament.pk):
@@ -116,11 +113,7 @@ def dispute_record(*, user, tournament, about, raised_by, text, table=None, pena
     rnd = Round.objects.get(pk=rnd.pk) if rnd is not None else None  # fresh: publication time matters
     if about == Dispute.About.STANDING and rnd is None:
         raise ValidationError(_("No standings have been published yet."))
-    closes = dispute_window_closes(tournament, rnd)
-    if closes is not None and now > closes:
-        raise ValidationError(_("The time for disputes closed at %(time)s (%(minutes)d minutes after the "
-                                "standings were published).") % {
-            "time": timezone.localtime(closes).strftime("%H:%M"), "minutes": tournament.dispute_window_minutes})
+    disputes.require_window_open(tournament, dispute_window_closes(tournament, rnd), now)
     dispute = Dispute.objects.create(tournament=tournament, about=about, round=rnd, table=table, penalty=penalty,
                                      raised_by=raised_by.strip(), text=text.strip(), recorded_by=user)
     audit(user=user, action="dispute.record", obj=dispute, tournament=tournament,

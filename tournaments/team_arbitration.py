@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments import disputes
 from tournaments.audit import audit, snapshot
 from tournaments.models import TeamDay, TeamDispute, TeamMatch, TeamPenalty, Tournament
 
@@ -92,11 +93,7 @@ def window_closes(tournament, day):
 def team_dispute_record(*, user, tournament, about, raised_by, text, match=None, penalty=None, now=None):
     """Record a dispute; refused once the window after its day's publication has closed."""
     now = now or timezone.now()
-    errors = {}
-    if not (raised_by or "").strip():
-        errors["raised_by"] = _("Say who raised the dispute.")
-    if not (text or "").strip():
-        errors["text"] = _("Write what the dispute says.")
+    errors = disputes.text_errors(raised_by, text)
     if about == TeamDispute.About.RESULT and (match is None or match.tournament_id != tournament.pk):
         errors["match"] = _("Choose the match whose result is disputed.")
     if about == TeamDispute.About.PENALTY and (penalty is None or penalty.tournament_id != tournament.pk):
@@ -115,11 +112,7 @@ def team_dispute_record(*, user, tournament, about, raised_by, text, match=None,
         if day is None:
             raise ValidationError(_("No standings have been published yet."))
         number = day.number
-    closes = window_closes(tournament, day)
-    if closes is not None and now > closes:
-        raise ValidationError(_("The time for disputes closed at %(time)s (%(minutes)d minutes after the "
-                                "standings were published).") % {
-            "time": timezone.localtime(closes).strftime("%H:%M"), "minutes": tournament.dispute_window_minutes})
+    disputes.require_window_open(tournament, window_closes(tournament, day), now)
     dispute = TeamDispute.objects.create(tournament=tournament, about=about, day=number, match=match,
                                          penalty=penalty, raised_by=raised_by.strip(), text=text.strip(),
                                          recorded_by=user)
