@@ -57,6 +57,18 @@ class Table(models.Model):
         return f"{self.round.number}/{self.number}"
 
 
+class ResultSubmission(models.Model):
+    """A table result as sent by a phone, by the id the phone gave it: a save sent twice (sent
+    again after a lost answer, or by the offline queue) is applied once."""
+    key = models.UUIDField(unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="submissions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.table} — {self.key}"
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")

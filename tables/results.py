@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import engine
-from tables.models import Dispute, Round, Table
+from tables.models import Dispute, ResultSubmission, Round, Table
 from tournaments.audit import audit
 
 @dataclass
@@ -22,6 +22,18 @@ class ResultLine:
     place: int | None = None
     territories: tuple = ()
     armies: int | None = None
+
+
+class AlreadyApplied(Exception):
+    """This submission (the phone's id for one save) was applied before: nothing more to do."""
+
+    def __init__(self, table):
+        super().__init__("already applied")
+        self.table = table
+
+
+def submission_applied(submission):
+    return submission is not None and ResultSubmission.objects.filter(key=submission).exists()
 
 
 class StaleResult(Exception):
@@ -86,12 +98,16 @@ def require_correction_allowed(*, user, table):
 
 
 @transaction.atomic
-def table_result_submit(*, user, table, lines, version):
+def table_result_submit(*, user, table, lines, version, submission=None):
     """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
 
     Of two concurrent saves on the same version exactly one wins; the other gets StaleResult with
-    what the winner saved (`claim_version`)."""
+    what the winner saved (`claim_version`).
+    `submission` is the phone's id for this save (a UUID): one already applied raises
+    AlreadyApplied and changes nothing; it is stored, and written in the save's audit entries."""
     table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
+    if submission_applied(submission):
+        raise AlreadyApplied(table)
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))
     require_correction_allowed(user=user, table=table)
@@ -106,6 +122,8 @@ def table_result_submit(*, user, table, lines, version):
             line.place = by_armies[line.seat_id]
     engine.validate_game(table=table, seats=seats, lines=lines)
     claim_version(table=table, version=version, user=user)
+    if submission is not None:
+        ResultSubmission.objects.create(key=submission, table=table, user=user if user.is_authenticated else None)
     for line in lines:
         seat = seats[line.seat_id]
         before = seat_result(seat)
@@ -121,6 +139,7 @@ def table_result_submit(*, user, table, lines, version):
         if before != after:
             audit(user=user, action="result.correct" if before["table_points"] is not None else "result.enter",
                   obj=seat, tournament=table.round.tournament, player=seat.registration.player,
-                  table_label=table.audit_label, before=before, after=after)
+                  table_label=table.audit_label, before=before,
+                  after={**after, "submission": str(submission)} if submission is not None else after)
     table.refresh_from_db()
     return table

@@ -6,6 +6,7 @@ from tables import (
     export_views,
     firenze_views,
     formula_views,
+    offline_views,
     results_views,
     standings_views,
     views,
@@ -38,6 +39,7 @@ manage_patterns = [
 ]
 
 arbiter_patterns = [
+    path("sw.js", offline_views.service_worker, name="service_worker"),
     path("t/<int:pk>/", results_views.arbiter_home, name="home"),
     path("t/<int:pk>/turni/<int:number>/", results_views.arbiter_home, name="round"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", results_views.table_result, name="table"),

@@ -35,6 +35,7 @@ PUBLIC = {
     "public:round", "public:standings", "public:standings_print", "public:player", "public:standings_json",
     "public:tables_json", "public:formulas", "public:formula",
     "public:final_standings", "password_set", "password_set_done", "public:team_standings", "public:clock",
+    "arbiter:service_worker",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}

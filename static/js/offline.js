@@ -1,0 +1,152 @@
+// The arbiter's pages offline (README, "Offline result entry"): registers the offline worker, asks it
+// to keep the round's pages, queues a result saved without network, sends the queue when the network
+// returns, and says on the page what is saved on the server and what only on this phone.
+(function () {
+  "use strict";
+  const status = document.getElementById("offline-status");
+  if (!status || !("serviceWorker" in navigator) || !window.indexedDB) { return; }
+  const Queue = window.TorneoQueue;
+  const text = status.dataset;
+
+  function pendingCount(items) {
+    return items.filter(function (i) { return i.state === "pending"; }).length;
+  }
+
+  // Header: how many results wait on this phone; the round's page: which table is only here.
+  function show() {
+    return Queue.all().then(function (items) {
+      const waiting = pendingCount(items);
+      const parts = [];
+      if (!navigator.onLine) { parts.push(text.offline); }
+      if (waiting) { parts.push(waiting === 1 ? text.pendingOne : text.pendingMany.replace("{n}", waiting)); }
+      status.textContent = parts.join(" ");
+      status.hidden = parts.length === 0;
+      document.querySelectorAll("a[data-offline-table]").forEach(function (link) {
+        const item = items.find(function (i) { return i.url === new URL(link.href).pathname; });
+        const badge = link.querySelector(".queued");
+        if (!badge) { return; }
+        badge.hidden = !item;
+        if (item) {
+          badge.textContent = item.state === "conflict" ? text.conflict
+            : item.state === "invalid" ? text.invalid : text.phoneOnly;
+        }
+      });
+      showConflict(items);
+      return items;
+    });
+  }
+
+  function flush() {
+    if (!navigator.onLine) { return show(); }
+    return Queue.flush().then(show);
+  }
+
+  // Keep what the arbiter needs offline: this page, every table of the round, scripts and styles.
+  function keep(registration) {
+    const urls = [location.pathname];
+    document.querySelectorAll("a[data-offline-table]").forEach(function (a) { urls.push(new URL(a.href).pathname); });
+    document.querySelectorAll("link[rel=stylesheet], script[src]").forEach(function (el) {
+      urls.push(new URL(el.href || el.src).pathname);
+    });
+    const worker = registration.active || navigator.serviceWorker.controller;
+    if (worker) { worker.postMessage({ type: "keep", urls: urls }); }
+  }
+
+  navigator.serviceWorker.register(text.worker, { scope: text.scope }).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(keep).catch(function () { return null; });
+
+  // A result saved without network goes to the queue; with network the form is sent as usual
+  // (the worker queues it too if the network fails on the way).
+  const form = document.querySelector("form.result-form");
+  if (form) {
+    form.addEventListener("submit", function (event) {
+      form.elements.submission.value = self.crypto.randomUUID();  // one id per save, kept by retries
+      if (navigator.onLine) { return; }
+      event.preventDefault();
+      const fields = [];
+      new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+      const home = location.pathname.replace(/turni\/\d+\/tavoli\/\d+\/$/, "");
+      Queue.put({
+        id: form.elements.submission.value, url: location.pathname, fields: fields, label: document.title,
+        home: home, state: "pending", created: Date.now(),
+      }).then(function () {
+        return navigator.serviceWorker.ready.then(function (registration) {
+          return registration.sync ? registration.sync.register("torneo-results") : null;
+        }).catch(function () { return null; });
+      }).then(function () { location.href = home + "?in-attesa=1"; });
+    });
+  }
+
+  // This table's result kept on the phone met another saved meanwhile (or was refused): both side
+  // by side, and the arbiter chooses.
+  function showConflict(items) {
+    const panel = document.getElementById("offline-conflict");
+    if (!panel) { return; }
+    const item = items.find(function (i) { return i.url === location.pathname && i.state !== "pending"; });
+    panel.hidden = !item;
+    if (!item) { return; }
+    const invalid = item.state === "invalid";
+    panel.querySelector(".offline-conflict-text").hidden = invalid;
+    panel.querySelector(".offline-invalid-text").hidden = !invalid;
+    panel.querySelector(".offline-send-mine").hidden = invalid;
+    panel.querySelector(".offline-edit-mine").hidden = !invalid;
+    const errors = panel.querySelector(".offline-errors");
+    errors.replaceChildren();
+    (item.server.errors || []).forEach(function (message) {
+      const li = document.createElement("li");
+      li.textContent = message;
+      errors.appendChild(li);
+    });
+    const body = panel.querySelector("tbody");
+    body.replaceChildren();
+    (item.server.saved || []).forEach(function (seat) {
+      const prefix = (item.fields.find(function (f) { return /-seat$/.test(f[0]) && f[1] === String(seat.seat); }) || [""])[0]
+        .replace(/-seat$/, "");
+      const row = document.createElement("tr");
+      [seat.player, seat.table_points === null ? "—" : String(seat.table_points),
+        prefix ? Queue.field(item, prefix + "-table_points") || "—" : "—"].forEach(function (value) {
+        const cell = document.createElement("td");
+        cell.textContent = value;
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    panel.dataset.item = item.id;
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-offline-choice]");
+    if (!button) { return; }
+    const id = document.getElementById("offline-conflict").dataset.item;
+    Queue.all().then(function (items) {
+      const item = items.find(function (i) { return i.id === id; });
+      if (!item) { return null; }
+      const choice = button.dataset.offlineChoice;
+      if (choice === "server") { return Queue.remove(id).then(function () { location.reload(); }); }
+      if (choice === "edit") {
+        item.fields.forEach(function (f) {
+          const input = form && form.elements[f[0]];
+          if (input && input.type !== "hidden" && input.type !== "checkbox") { input.value = f[1]; }
+        });
+        return Queue.remove(id).then(show);
+      }
+      // Send mine: a new save on the version now on the server, chosen by the arbiter.
+      item.fields = item.fields.map(function (f) {
+        if (f[0] === "version") { return [f[0], String(item.server.version)]; }
+        if (f[0] === "submission") { return [f[0], self.crypto.randomUUID()]; }
+        return f;
+      });
+      return Queue.remove(id).then(function () {
+        item.id = Queue.field(item, "submission");
+        item.state = "pending";
+        return Queue.put(item);
+      }).then(flush).then(function () { location.reload(); });
+    });
+  });
+
+  window.addEventListener("online", flush);
+  window.addEventListener("offline", show);
+  setInterval(flush, 20000);
+  flush();
+})();
