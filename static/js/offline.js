@@ -52,6 +52,11 @@
     if (worker) { worker.postMessage({ type: "keep", urls: urls }); }
   }
 
+  // The worker says when the round's pages are kept: from then on they open without network.
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    if (event.data && event.data.type === "kept") { status.dataset.kept = String(event.data.count); }
+  });
+
   navigator.serviceWorker.register(text.worker, { scope: text.scope }).then(function () {
     return navigator.serviceWorker.ready;
   }).then(keep).catch(function () { return null; });

@@ -67,7 +67,7 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.method !== "GET") { return; }
   event.respondWith(fromNetwork(request).catch(function () {
-    return caches.match(request, { ignoreSearch: request.mode === "navigate" }).then(function (hit) {
+    return caches.match(request, { ignoreSearch: request.mode === "navigate", ignoreVary: true }).then(function (hit) {
       return hit || new Response("offline", { status: 503, headers: { "Content-Type": "text/plain" } });
     });
   }));
