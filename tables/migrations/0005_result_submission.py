@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0003_seat_firenze_sheet'),
+        ('tables', '0004_penalty_withdrew_registration'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
