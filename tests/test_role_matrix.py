@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Dispute, Penalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
-from tournaments.models import Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+from tournaments.models import AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
@@ -91,7 +91,7 @@ MATRIX = {
     "manage:player_merge": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post",
                                  lambda w: {"into": w["registration"].player.pk}, 302),
     "manage:player_delete": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
-    "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["club"].pk}, "post", ok=302),
+    "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["empty_club"].pk}, "post", ok=302),
     "manage:rounds": Route("organiser", T),
     "manage:results": Route("organiser", T, ok=302),
     "manage:round": Route("organiser", R),
@@ -121,7 +121,8 @@ MATRIX = {
     "manage:team_schedule": Route("organiser", T, "post", ok=302),
     "manage:team_delete": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post", ok=302),
     "manage:clock": Route("organiser", R),
-    "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "stop"}, "post", ok=302),
+    "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "start"}, "post",
+                                 lambda w: {"minutes": "90"}, 302),
     "arbiter:team_matches": Route("arbiter", T),
     "arbiter:team_match": Route("arbiter", lambda w: {**T(w), "match_pk": w["team_match"].pk}),
     "arbiter:team_arbitration": Route("arbiter", T),
@@ -184,7 +185,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                           kind="warning", reason="x", created_by=organiser),
         "dispute": Dispute.objects.create(tournament=tournament, about="result", table=seat.table,
                                           raised_by="x", text="x", recorded_by=organiser),
-        "tournament": tournament, "club": club,
+        "tournament": tournament, "club": club, "empty_club": ClubFactory(name="Club senza giocatori"),
         "registration": RegistrationFactory(tournament=tournament),
         "free_player": PlayerFactory(club=club),
         "link_arbiter": _arbiter_without_password(tournament),
@@ -241,3 +242,40 @@ def test_public_page_of_unpublished_tournament_is_404(world, client):
     t.published = False
     t.save()
     assert client.get(reverse("public:tournament", args=[t.pk])).status_code == 404
+
+
+# What an allowed POST leaves behind in the matrix's world: an audit entry (every change is audited),
+# or, for the routes below, what they do instead. The world holds no roll to take back, an open
+# schedule, a round with a table still to report and a day without its result: those routes answer
+# with the service's refusal, which is checked too (the page must not pretend it worked).
+NO_AUDIT = {
+    "manage:seat_tap": "a first tap selects the player (kept in the session)",
+    "manage:registration_import": "the pasted list is previewed, nothing is saved yet",
+}
+REFUSED_IN_THE_WORLD = {
+    "arbiter:endroll_undo": "No roll to take back.",
+    "arbiter:team_day_publish": "Every match of day 1 needs its result before its standings are published.",
+    "manage:phase_action": "This phase has no seating to publish.",
+    "manage:round_action": "Tables still without a result: 1.",
+    "manage:team_delete": "The schedule is made: teams can no longer change.",
+    "manage:team_schedule": "The schedule is already made.",
+}
+
+
+@pytest.mark.parametrize("name", sorted(n for n, r in MATRIX.items() if r.method == "post"
+                                        and "ok" in (SCOPES[r.scope]["organiser"], SCOPES[r.scope]["arbiter"])))
+def test_allowed_post_takes_effect(name, world, client):
+    route = MATRIX[name]
+    role = "organiser" if SCOPES[route.scope]["organiser"] == "ok" else "arbiter"
+    client.force_login(world["users"][role])
+    before = AuditLog.objects.count()
+    response = client.post(reverse(name, kwargs=route.kwargs(world)), route.data(world), follow=True)
+    shown = [str(m) for m in response.context["messages"]] if response.context else []
+    if name in REFUSED_IN_THE_WORLD:
+        assert (AuditLog.objects.count(), shown) == (before, [REFUSED_IN_THE_WORLD[name]])
+    elif name in NO_AUDIT:
+        assert AuditLog.objects.count() == before
+        assert response.status_code == 200
+    else:
+        assert AuditLog.objects.count() > before, shown
+        assert not any(m.level_tag == "error" for m in response.context["messages"]), shown
