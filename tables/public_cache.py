@@ -12,11 +12,17 @@ PublicPageCacheMiddleware, placed right after the static files: it finds the pag
 and answers it with the headers the rest of the chain would add (CSRF cookie, CSP, frame
 options), without the session, authentication and messages machinery or the URL's view.
 
+A page filed under a version never changes, so each process also keeps the pages it served last
+in memory (a small LRU, `_recent`): the shared cache is still asked for the version every time,
+so a change made through any process shows at once, but a big page is not fetched again.
+
 Pages carry a CSRF token (the language switch, htmx headers). A stored page would hand one
 visitor's token to every other, so pages are rendered with a placeholder in its place and each
 response gets the requesting visitor's own token.
 """
 import hashlib
+import threading
+from collections import OrderedDict
 from functools import wraps
 
 from csp.middleware import CSPMiddleware
@@ -35,6 +41,42 @@ from tournaments.versions import results_version
 PAGE_CACHE_SECONDS = 15 * 60
 CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c"
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+
+
+_RECENT_PAGES = 64
+_recent = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+def _page_get(key):
+    with _recent_lock:
+        entry = _recent.get(key)
+        if entry is not None:
+            _recent.move_to_end(key)
+            return entry
+    entry = cache.get(key)
+    if entry is not None:
+        _remember(key, entry)
+    return entry
+
+
+def _remember(key, entry):
+    with _recent_lock:
+        _recent[key] = entry
+        _recent.move_to_end(key)
+        while len(_recent) > _RECENT_PAGES:
+            _recent.popitem(last=False)
+
+
+def _page_set(key, entry):
+    cache.set(key, entry, PAGE_CACHE_SECONDS)
+    _remember(key, entry)
+
+
+def forget_recent_pages():
+    """Empty this process's copies (tests empty the shared cache between them)."""
+    with _recent_lock:
+        _recent.clear()
 
 
 def csrf_placeholder(request):
@@ -80,7 +122,7 @@ def public_page(view):
         if not_modified is not None:
             return _finish(not_modified, etag)
         key = f"public-page:{identity}"
-        entry = cache.get(key)
+        entry = _page_get(key)
         if entry is None:
             request.renders_for_cache = True
             try:
@@ -92,7 +134,7 @@ def public_page(view):
                     response.content = _with_token(request, response.content)
                 return response
             entry = (response["Content-Type"], response.content)
-            cache.set(key, entry, PAGE_CACHE_SECONDS)
+            _page_set(key, entry)
         content_type, body = entry
         return _finish(HttpResponse(_with_token(request, body), content_type=content_type), etag)
     wrapper.public_page = True
@@ -128,7 +170,7 @@ class PublicPageCacheMiddleware:
         etag = f'"{identity}"'
         response = get_conditional_response(request, etag=etag)
         if response is None:
-            entry = cache.get(f"public-page:{identity}")
+            entry = _page_get(f"public-page:{identity}")
             if entry is None:
                 return None  # rendered by the view, which stores it
             content_type, body = entry
