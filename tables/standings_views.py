@@ -1,4 +1,6 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
+import time
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
@@ -50,13 +52,35 @@ def _cache_key(request, tournament):
     return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
 
 
+# While one worker computes the standings of a new version, the others asking for the same version
+# wait for its result (checking every STANDINGS_WAIT_STEP s, at most STANDINGS_WAIT s) instead of
+# computing it again each: at a Raduno every phone's poll asks for the new version at once.
+STANDINGS_WAIT, STANDINGS_WAIT_STEP = 5.0, 0.02
+
+
+def _computed_elsewhere(key):
+    waited = 0.0
+    while waited < STANDINGS_WAIT and cache.get(f"{key}:computing") is not None:
+        time.sleep(STANDINGS_WAIT_STEP)
+        waited += STANDINGS_WAIT_STEP
+        result = cache.get(key)
+        if result is not None:
+            return result
+    return None
+
+
 def cached_standings(request, tournament):
-    """tournament_standings, computed once per version of the audit log rather than per request."""
+    """tournament_standings, computed once per version of the results rather than per request."""
     key = _cache_key(request, tournament)
     result = cache.get(key)
+    if result is None and not cache.add(f"{key}:computing", 1, int(STANDINGS_WAIT) + 1):
+        result = _computed_elsewhere(key)
     if result is None:
-        result = tournament_standings(tournament)
-        cache.set_many({key: result, f"{key}:provisional": result.provisional}, STANDINGS_CACHE_SECONDS)
+        try:
+            result = tournament_standings(tournament)
+            cache.set_many({key: result, f"{key}:provisional": result.provisional}, STANDINGS_CACHE_SECONDS)
+        finally:
+            cache.delete(f"{key}:computing")
     return result
 
 

@@ -108,3 +108,32 @@ def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, 
     assert after.status_code == 200
     assert after["ETag"] != during["ETag"]
     assert "Standings final" in after.content.decode()
+
+
+def test_standings_being_computed_elsewhere_are_waited_for_not_computed_again(tournament, table, computed,
+                                                                              monkeypatch, rf):
+    """Another worker holds the computation of this version: this request waits for its result."""
+    from django.contrib.auth.models import AnonymousUser
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    key = standings_views._cache_key(request, tournament)
+    cache.set(f"{key}:computing", 1)
+    other = standings_views.tournament_standings(tournament)  # what the other worker computes
+    computed.clear()
+
+    def sleep(_seconds):  # the other worker finishes while this one waits
+        cache.set(key, other)
+    monkeypatch.setattr(standings_views.time, "sleep", sleep)
+    assert standings_views.cached_standings(request, tournament) == other
+    assert computed == []
+
+
+def test_standings_are_computed_when_the_other_worker_never_finishes(tournament, table, computed, monkeypatch, rf):
+    from django.contrib.auth.models import AnonymousUser
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    cache.set(f"{standings_views._cache_key(request, tournament)}:computing", 1)
+    monkeypatch.setattr(standings_views.time, "sleep", lambda _s: None)
+    result = standings_views.cached_standings(request, tournament)
+    assert computed == [tournament.pk]
+    assert [r.player.last_name for r in result.rows][:1] == ["A"]
