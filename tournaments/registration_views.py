@@ -27,6 +27,14 @@ def _registrations_context(tournament, query="", **extra):
     return context
 
 
+def _back(request, fallback, pk):
+    """Back to the page the form came from (its `next`, on this site only), else to `fallback`."""
+    next_url = request.POST.get("next", "")
+    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return redirect(next_url)
+    return redirect(fallback, pk=pk)
+
+
 @login_required
 @require_GET
 def registrations(request, pk):
@@ -93,10 +101,7 @@ def checkin_all(request, pk):
     done = services.registrations_check_in_all(user=request.user, tournament=tournament)
     messages.success(request, ngettext("%(n)d player checked in.", "%(n)d players checked in.", len(done))
                      % {"n": len(done)})
-    next_url = request.POST.get("next", "")
-    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        return redirect(next_url)
-    return redirect("manage:checkin", pk=pk)
+    return _back(request, "manage:checkin", pk)
 
 
 @login_required
@@ -161,10 +166,7 @@ def registration_action(request, pk, reg_pk, action):
                                           "counts": checked_in_counts(regs), "oob": True})
     if error:
         messages.error(request, error)
-    next_url = request.POST.get("next", "")
-    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        return redirect(next_url)
-    return redirect("manage:registrations", pk=pk)
+    return _back(request, "manage:registrations", pk)
 
 
 @login_required
