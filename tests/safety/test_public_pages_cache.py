@@ -145,8 +145,10 @@ def test_anonymous_visitor_is_answered_before_the_session_and_login_machinery(to
     url = reverse("public:standings", args=[tournament.pk])
     first = Client().get(url)
     assert hasattr(first.wsgi_request, "user")  # rendered by the view
-    second = Client().get(url)
+    visitor = Client()
+    second, third = visitor.get(url), visitor.get(url)
     assert not hasattr(second.wsgi_request, "user")  # answered from the cache by the middleware
+    assert third["Content-Security-Policy"] == first["Content-Security-Policy"]  # the policy built once
     assert second["ETag"] == first["ETag"]
     assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
     assert (second["X-Frame-Options"], second["Content-Language"]) == ("DENY", "en")
