@@ -64,7 +64,7 @@
   // A result saved without network goes to the queue; with network the form is sent as usual
   // (the worker queues it too if the network fails on the way).
   const form = document.querySelector("form.result-form");
-  if (form) {
+  if (form && form.elements.submission) {
     form.addEventListener("submit", function (event) {
       form.elements.submission.value = self.crypto.randomUUID();  // one id per save, kept by retries
       if (navigator.onLine) { return; }
