@@ -9,7 +9,6 @@ of the tournament's audit entries. The dispute window closing turns provisional 
 without anything being logged, so the version also says whether that moment has passed.
 """
 import uuid
-from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
@@ -24,13 +23,13 @@ def _key(pk):
 
 
 def _closes_at(pk):
-    """When the dispute window after the last published standings closes (None: nothing published)."""
-    row = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
-           .values_list("last_publication", "dispute_window_minutes", "created_at").first())
-    if row is None:
+    """When the dispute window after the last published standings closes (None: nothing published),
+    and when the tournament was created (None: no such tournament)."""
+    tournament = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
+                  .only("dispute_window_minutes", "created_at").first())
+    if tournament is None:
         return None, None
-    published, window, created_at = row
-    return (published + timedelta(minutes=window) if published else None), created_at
+    return tournament.dispute_window_closes(tournament.last_publication), tournament.created_at
 
 
 def _from_database(pk):

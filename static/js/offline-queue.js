@@ -63,6 +63,16 @@
     });
   }
 
+  // Keep one result form, as sent, on the phone; resolves to the round's page to go back to.
+  function keepForm(path, formData, label) {
+    const fields = [];
+    formData.forEach(function (value, name) { fields.push([name, String(value)]); });
+    const home = path.replace(/turni\/\d+\/tavoli\/\d+\/$/, "");
+    const item = { id: "", url: path, fields: fields, label: label, home: home, state: "pending", created: Date.now() };
+    item.id = field(item, "submission") || self.crypto.randomUUID();
+    return put(item).then(function () { return home; });
+  }
+
   let flushing = null;
   // Send every pending save, one after the other; stops at the first network failure.
   function flush() {
@@ -79,5 +89,5 @@
     return flushing;
   }
 
-  scope.TorneoQueue = { put: put, remove: remove, all: all, flush: flush, field: field };
+  scope.TorneoQueue = { put: put, remove: remove, all: all, flush: flush, field: field, keepForm: keepForm };
 })(self);

@@ -69,17 +69,11 @@
       form.elements.submission.value = self.crypto.randomUUID();  // one id per save, kept by retries
       if (navigator.onLine) { return; }
       event.preventDefault();
-      const fields = [];
-      new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
-      const home = location.pathname.replace(/turni\/\d+\/tavoli\/\d+\/$/, "");
-      Queue.put({
-        id: form.elements.submission.value, url: location.pathname, fields: fields, label: document.title,
-        home: home, state: "pending", created: Date.now(),
-      }).then(function () {
+      Queue.keepForm(location.pathname, new FormData(form), document.title).then(function (home) {
         return navigator.serviceWorker.ready.then(function (registration) {
           return registration.sync ? registration.sync.register("torneo-results") : null;
-        }).catch(function () { return null; });
-      }).then(function () { location.href = home + "?in-attesa=1"; });
+        }).catch(function () { return null; }).then(function () { location.href = home + "?in-attesa=1"; });
+      });
     });
   }
 

@@ -42,16 +42,9 @@ function fromNetwork(request) {
 
 function queueForm(request) {
   return request.formData().then(function (form) {
-    const fields = [];
-    form.forEach(function (value, name) { fields.push([name, String(value)]); });
-    const id = (fields.find(function (f) { return f[0] === "submission"; }) || [])[1] || self.crypto.randomUUID();
-    const url = new URL(request.url);
-    const home = url.pathname.replace(/turni\/\d+\/tavoli\/\d+\/$/, "");
-    return self.TorneoQueue.put({
-      id: id, url: url.pathname, fields: fields, label: url.pathname, home: home,
-      state: "pending", created: Date.now(),
-    }).then(function () { return Response.redirect(home + "?in-attesa=1", 303); });
-  });
+    const path = new URL(request.url).pathname;
+    return self.TorneoQueue.keepForm(path, form, path);
+  }).then(function (home) { return Response.redirect(home + "?in-attesa=1", 303); });
 }
 
 self.addEventListener("fetch", function (event) {
