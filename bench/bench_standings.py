@@ -4,7 +4,8 @@ A throwaway database `torneo_bench` holds 200 players and 10 played rounds (seed
 results, saved through the result service); gunicorn serves it with 2 workers on a free loopback
 port, whitenoise serving the static files, the shared cache of bench/harness.py behind it; wrk
 loads each URL for --seconds (default 30) at 50 connections: the standings page, its htmx poll,
-the print view, a player's page, standings.json, a round's tables.json, and the CSS file. Prints
+the print view, a player's page, standings.json, a round's tables.json, and the CSS file, each
+asked with a phone browser's Accept-Encoding (the pages and the file are answered compressed). Prints
 requests per second, p50 and p95 latency of each, and each page's ratio to the static file.
 The server is stopped and the database dropped at the end.
 
@@ -54,16 +55,20 @@ def show(label, path, f, static):
           f"p95 {f['p95_us'] / 1000:7.2f} ms   errors {f['errors'] + f['non_2xx_3xx']}{ratio}")
 
 
+# Every request says what a phone's browser says of compression; the static file is asked the same.
+BROWSER = ("Accept-Encoding: gzip, deflate, br",)
+
+
 def public_pages(tournament, registration):
     """label -> (path, headers): every public page of the standings, and the static file."""
     return {
-        "standings": (f"/t/{tournament}/classifica/", ()),
-        "standings poll": (f"/t/{tournament}/classifica/", ("HX-Request: true",)),
-        "print view": (f"/t/{tournament}/classifica/stampa/", ()),
-        "player page": (f"/t/{tournament}/giocatori/{registration}/", ()),
-        "standings.json": (f"/api/tournaments/{tournament}/standings.json", ()),
-        "tables.json": (f"/api/tournaments/{tournament}/rounds/1/tables.json", ()),
-        "static": ("/static/css/torneo.css", ()),
+        "standings": (f"/t/{tournament}/classifica/", BROWSER),
+        "standings poll": (f"/t/{tournament}/classifica/", (*BROWSER, "HX-Request: true")),
+        "print view": (f"/t/{tournament}/classifica/stampa/", BROWSER),
+        "player page": (f"/t/{tournament}/giocatori/{registration}/", BROWSER),
+        "standings.json": (f"/api/tournaments/{tournament}/standings.json", BROWSER),
+        "tables.json": (f"/api/tournaments/{tournament}/rounds/1/tables.json", BROWSER),
+        "static": ("/static/css/torneo.css", BROWSER),
     }
 
 

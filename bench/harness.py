@@ -184,13 +184,16 @@ def free_port():
 
 @contextmanager
 def gunicorn(bench_url, workers=2):
-    """gunicorn on a free loopback port with whitenoise serving the collected static files; yields
+    """gunicorn on a free loopback port with whitenoise serving the collected static files (compressed
+    as in production); yields
     the base URL and stops the server (and its workers) at the end."""
     env = server_env(bench_url)
     static_root = ROOT / "staticfiles"  # settings.STATIC_ROOT; removed again if this run created it
     collected = not static_root.exists()
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
+    # Compressed copies beside each file, as production's storage writes them: whitenoise serves those.
+    subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(static_root)], cwd=ROOT, check=True)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--workers",
                              str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],

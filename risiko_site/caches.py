@@ -15,7 +15,7 @@ KEY_PREFIX = "torneo"
 def caches_from_url(url, default_dir):
     scheme = urlsplit(url).scheme if url else "file"
     if scheme in ("redis", "rediss"):
-        backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        backend = {"BACKEND": "risiko_site.redis_cache.SharedRedisCache", "LOCATION": url}
     elif scheme == "file":
         location = urlsplit(url).path if url else str(default_dir)
         if not location:

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from phases import urls as phases_urls
 from tables import urls as tables_urls
@@ -23,7 +25,9 @@ urlpatterns = [
     path("accounts/password/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
         success_url=reverse_lazy("password_set_done")), name="password_set"),
     path("accounts/password/fatto/", auth_views.PasswordResetCompleteView.as_view(), name="password_set_done"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language is a preference kept in a cookie: a forged switch does no harm worth a token, and
+    # without one a public page carries nothing of its visitor, so one stored copy serves everyone.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),
 ]

@@ -16,14 +16,19 @@ A page filed under a version never changes, so each process also keeps the pages
 in memory (a small LRU, `_recent`): the shared cache is still asked for the version every time,
 so a change made through any process shows at once, but a big page is not fetched again.
 
-Pages carry a CSRF token (the language switch, htmx headers). A stored page would hand one
-visitor's token to every other, so pages are rendered with a placeholder in its place and each
-response gets the requesting visitor's own token.
+An anonymous visitor's page carries nothing of the visitor (the language switch needs no token),
+so it is stored twice: as rendered and gzip-compressed, and a browser that accepts gzip gets the
+compressed copy as it is, like a compressed static file. A logged-in visitor's page carries a CSRF
+token (the log-out form, htmx headers); a stored page would hand one visitor's token to every
+other, so such pages are rendered with a placeholder in its place and each response gets the
+requesting visitor's own token; they are not compressed (a secret in a compressed body is what
+BREACH reads).
 """
+import gzip
 import hashlib
 import threading
 from collections import OrderedDict
-from functools import wraps
+from functools import lru_cache, wraps
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
@@ -31,8 +36,9 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, get_urlconf, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.regex_helper import _lazy_re_compile
 from django.utils.translation import get_language, get_language_from_request
 
 from tournaments.versions import results_version
@@ -98,12 +104,43 @@ def _with_token(request, body):
     return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
 
 
+_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # as django.middleware.gzip reads Accept-Encoding
+
+
+def _accepts_gzip(request):
+    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+
+def _etag(identity, request):
+    """Weak when the answer may be compressed: the two encodings of one page are equivalent."""
+    return f'W/"{identity}"' if _accepts_gzip(request) else f'"{identity}"'
+
+
+def _entry(response):
+    """What is stored of a rendered page: its type, its body and, when the body carries nothing of
+    its visitor, the body compressed."""
+    body = response.content
+    packed = None if _PLACEHOLDER_BYTES in body else gzip.compress(body, compresslevel=6, mtime=0)
+    return response["Content-Type"], body, packed
+
+
+def _from_entry(request, entry):
+    content_type, body, packed = entry
+    if packed is not None and _accepts_gzip(request):
+        response = HttpResponse(packed, content_type=content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(_with_token(request, body), content_type=content_type)
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
 def _finish(response, etag, language=None):
     response["ETag"] = etag
     if language:
         response["Content-Language"] = language
     patch_cache_control(response, no_cache=True)
-    patch_vary_headers(response, ("Cookie", "Accept-Language", "HX-Request"))
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request"))
     return response
 
 
@@ -117,11 +154,11 @@ def public_page(view):
         user = request.user.pk if request.user.is_authenticated else "anon"
         identity = _identity(pk, request.get_full_path(), request.standings_version, get_language(), user,
                              getattr(request, "htmx", False))
-        etag = f'"{identity}"'
+        etag = _etag(identity, request)
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
             return _finish(not_modified, etag)
-        key = f"public-page:{identity}"
+        key = f"page:{identity}"
         entry = _page_get(key)
         if entry is None:
             request.renders_for_cache = True
@@ -133,12 +170,22 @@ def public_page(view):
                 if not response.streaming:
                     response.content = _with_token(request, response.content)
                 return response
-            entry = (response["Content-Type"], response.content)
+            entry = _entry(response)
             _page_set(key, entry)
-        content_type, body = entry
-        return _finish(HttpResponse(_with_token(request, body), content_type=content_type), etag)
+        return _finish(_from_entry(request, entry), etag)
     wrapper.public_page = True
     return wrapper
+
+
+@lru_cache(maxsize=1024)
+def _public_page_pk(path, urlconf):
+    """The tournament of a public page's path, None for any other path (remembered: a path always
+    resolves the same way)."""
+    try:
+        match = resolve(path, urlconf)
+    except Resolver404:
+        return None
+    return match.kwargs.get("pk") if getattr(match.func, "public_page", False) else None
 
 
 CSP_HEADER = "Content-Security-Policy"
@@ -161,25 +208,20 @@ class PublicPageCacheMiddleware:
         if (request.method != "GET" or request.META.get("QUERY_STRING")
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
+        pk = _public_page_pk(request.path_info, get_urlconf())
+        if pk is None:
             return None
-        if not getattr(match.func, "public_page", False) or "pk" not in match.kwargs:
-            return None
-        pk = match.kwargs["pk"]
         language = get_language_from_request(request)
         identity = _identity(pk, request.get_full_path(), results_version(pk), language, "anon",
                              request.headers.get("HX-Request") == "true")
-        etag = f'"{identity}"'
+        etag = _etag(identity, request)
         response = get_conditional_response(request, etag=etag)
         if response is None:
-            entry = _page_get(f"public-page:{identity}")
+            entry = _page_get(f"page:{identity}")
             if entry is None:
                 return None  # rendered by the view, which stores it
-            content_type, body = entry
             self.csrf.process_request(request)
-            response = HttpResponse(_with_token(request, body), content_type=content_type)
+            response = _from_entry(request, entry)
         _finish(response, etag, language)
         self._add_csp(request, response)
         self.frame.process_response(request, response)

@@ -45,8 +45,8 @@ def test_bad_production_setting_stops_start_up(env, message):
 @pytest.mark.parametrize("url, backend, location", [
     ("", "django.core.cache.backends.filebased.FileBasedCache", "/srv/default"),
     ("file:///var/cache/torneo", "django.core.cache.backends.filebased.FileBasedCache", "/var/cache/torneo"),
-    ("redis://cache:6379/1", "django.core.cache.backends.redis.RedisCache", "redis://cache:6379/1"),
-    ("rediss://cache:6380/0", "django.core.cache.backends.redis.RedisCache", "rediss://cache:6380/0"),
+    ("redis://cache:6379/1", "risiko_site.redis_cache.SharedRedisCache", "redis://cache:6379/1"),
+    ("rediss://cache:6380/0", "risiko_site.redis_cache.SharedRedisCache", "rediss://cache:6380/0"),
     ("locmem://", "django.core.cache.backends.locmem.LocMemCache", "torneo"),
 ])
 def test_cache_url_chooses_the_shared_cache(url, backend, location):
@@ -61,3 +61,13 @@ def test_cache_url_file_without_a_folder_is_refused():
     from risiko_site.caches import caches_from_url
     with pytest.raises(ImproperlyConfigured, match="needs a folder"):
         caches_from_url("file://", "/srv/default")
+
+
+def test_the_redis_cache_builds_one_client_per_connection_pool():
+    from risiko_site.redis_cache import SharedRedisCache
+    first = SharedRedisCache("redis://127.0.0.1:6379/3", {})._cache  # no command is sent
+    second = SharedRedisCache("redis://127.0.0.1:6379/3", {})._cache
+    client = first.get_client()
+    assert first.get_client() is client and first.get_client(write=True) is client
+    assert client.connection_pool is first._get_connection_pool(False)
+    assert second.get_client() is not client

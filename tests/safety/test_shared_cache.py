@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from risiko_site.caches import caches_from_url
+from risiko_site.redis_cache import SharedRedisCache
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
 
@@ -43,13 +44,12 @@ def redis_cache(settings):
 
 def _other_worker_cache():
     """A second connection, as another gunicorn worker or host would open."""
-    from django.core.cache.backends.redis import RedisCache
     config = dict(caches["default"]._params if hasattr(caches["default"], "_params") else {})
-    return RedisCache(REDIS_URL, {**config, "KEY_PREFIX": caches["default"].key_prefix})
+    return SharedRedisCache(REDIS_URL, {**config, "KEY_PREFIX": caches["default"].key_prefix})
 
 
 def test_cache_is_redis(redis_cache):
-    assert type(redis_cache).__name__ == "RedisCache"
+    assert type(redis_cache).__name__ == "SharedRedisCache"
 
 
 def test_a_result_saved_shows_at_once_through_the_shared_cache(redis_cache, tournament, organiser):
