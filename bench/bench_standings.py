@@ -6,7 +6,8 @@ port, whitenoise serving the static files, the shared cache of bench/harness.py 
 loads each URL for --seconds (default 30) at 50 connections: the standings page, its htmx poll,
 the print view, a player's page, standings.json, a round's tables.json, and the CSS file, each
 asked with a phone browser's Accept-Encoding (the pages and the file are answered compressed). Prints
-requests per second, p50 and p95 latency of each, and each page's ratio to the static file.
+the size and encoding of each answer, requests per second, p50 and p95 latency, and each page's
+ratio to the static file.
 The server is stopped and the database dropped at the end.
 
 Run from the project root: `.venv/bin/python bench/bench_standings.py [--seconds N]`
@@ -49,10 +50,11 @@ def wrk(url, seconds, script, headers=()):
     return figures
 
 
-def show(label, path, f, static):
+def show(label, path, f, static, size):
     ratio = "" if f is static else f"   ratio {f['rps'] / static['rps']:.2f}"
-    print(f"  {label:<15} {path:<40} {f['rps']:8.1f} req/s   p50 {f['p50_us'] / 1000:7.2f} ms   "
-          f"p95 {f['p95_us'] / 1000:7.2f} ms   errors {f['errors'] + f['non_2xx_3xx']}{ratio}")
+    print(f"  {label:<15} {path:<40} {size[0] / 1000:6.1f} kB {size[1]:<5} {f['rps']:8.1f} req/s   "
+          f"p50 {f['p50_us'] / 1000:7.2f} ms   p95 {f['p95_us'] / 1000:7.2f} ms   "
+          f"errors {f['errors'] + f['non_2xx_3xx']}{ratio}")
 
 
 # Every request says what a phone's browser says of compression; the static file is asked the same.
@@ -89,14 +91,16 @@ def main() -> int:
             script.write(REPORT)
             script.flush()
             pages = public_pages(info["tournament"], info["registrations"][0])
-            for path, headers in pages.values():  # warm up: first requests load code and fill caches
+            sizes = {}
+            for label, (path, headers) in pages.items():  # warm up: first requests load code and fill caches
                 request = urllib.request.Request(base + path, headers=dict(h.split(": ") for h in headers))
                 for _ in range(5):
-                    urllib.request.urlopen(request, timeout=30).read()
+                    with urllib.request.urlopen(request, timeout=30) as response:
+                        sizes[label] = (len(response.read()), response.headers.get("Content-Encoding", "plain"))
             figures = {label: wrk(base + path, args.seconds, script.name, headers)
                        for label, (path, headers) in pages.items()}
     for label, (path, _headers) in pages.items():
-        show(label, path, figures[label], figures["static"])
+        show(label, path, figures[label], figures["static"], sizes[label])
     worst = min(f["rps"] for label, f in figures.items() if label != "static") / figures["static"]["rps"]
     slowest = max(f["p95_us"] for label, f in figures.items() if label != "static") / 1000
     print(f"  lowest ratio to the static file {worst:.2f}, highest p95 {slowest:.1f} ms "
