@@ -52,9 +52,10 @@ def _cache_key(request, tournament):
     return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
 
 
-# While one worker computes the standings of a new version, the others asking for the same version
-# wait for its result (checking every STANDINGS_WAIT_STEP s, at most STANDINGS_WAIT s) instead of
-# computing it again each: at a Raduno every phone's poll asks for the new version at once.
+# While one worker computes the standings of a new version (or renders their table), the others
+# asking for the same version wait for its result (checking every STANDINGS_WAIT_STEP s, at most
+# STANDINGS_WAIT s) instead of computing it again each: at a Raduno every phone's poll asks for the
+# new version at once.
 STANDINGS_WAIT, STANDINGS_WAIT_STEP = 5.0, 0.02
 
 
@@ -69,19 +70,29 @@ def _computed_elsewhere(key):
     return None
 
 
-def cached_standings(request, tournament):
-    """tournament_standings, computed once per version of the results rather than per request."""
-    key = _cache_key(request, tournament)
+def _computed_once(key, compute):
+    """compute(), filed under `key`: by this worker unless another is already computing it."""
     result = cache.get(key)
     if result is None and not cache.add(f"{key}:computing", 1, int(STANDINGS_WAIT) + 1):
         result = _computed_elsewhere(key)
     if result is None:
         try:
-            result = tournament_standings(tournament)
-            cache.set_many({key: result, f"{key}:provisional": result.provisional}, STANDINGS_CACHE_SECONDS)
+            result = compute()
+            cache.set(key, result, STANDINGS_CACHE_SECONDS)
         finally:
             cache.delete(f"{key}:computing")
     return result
+
+
+def cached_standings(request, tournament):
+    """tournament_standings, computed once per version of the results rather than per request."""
+    key = _cache_key(request, tournament)
+
+    def compute():
+        result = tournament_standings(tournament)
+        cache.set(f"{key}:provisional", result.provisional, STANDINGS_CACHE_SECONDS)
+        return result
+    return _computed_once(key, compute)
 
 
 def _provisional(request, tournament):
@@ -101,13 +112,13 @@ def _standings_table(request, tournament, context):
     rows of 10 rounds costs more than computing them."""
     key = (f"{_cache_key(request, tournament)}:html:{get_language()}:{context['status']}:{context['poll']}:"
            f"{context['poll_seconds']}")
-    html = cache.get(key)
-    if html is None:
-        context = {**context, "standings": cached_standings(request, tournament),
-                   "lead": standings_lead(tournament)}
-        html = render_to_string("tables/standings.html#standings-table", context, request)
-        cache.set(key, html, STANDINGS_CACHE_SECONDS)
-    return mark_safe(html)  # rendered here from the template; a cache backend may not keep the type
+
+    def render_table():
+        return render_to_string("tables/standings.html#standings-table", {
+            **context, "standings": cached_standings(request, tournament), "lead": standings_lead(tournament)},
+            request)
+    # Rendered here from the template; a cache backend may not keep the safe type.
+    return mark_safe(_computed_once(key, render_table))
 
 
 @require_GET

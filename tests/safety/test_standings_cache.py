@@ -5,6 +5,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from tables import standings_views
 from tests.factories import RegistrationFactory, report, seat_round
@@ -137,3 +138,26 @@ def test_standings_are_computed_when_the_other_worker_never_finishes(tournament,
     result = standings_views.cached_standings(request, tournament)
     assert computed == [tournament.pk]
     assert [r.player.last_name for r in result.rows][:1] == ["A"]
+
+
+def test_the_standings_table_being_rendered_elsewhere_is_waited_for_not_rendered_again(tournament, table, monkeypatch,
+                                                                                     rf):
+    """Another worker renders this version's table: this request takes its HTML."""
+    from django.contrib.auth.models import AnonymousUser
+    request = rf.get("/")
+    request.user = AnonymousUser()
+    context = {"tournament": tournament, "status": "provisional", "poll": True, "poll_seconds": 15}
+    key = f"{standings_views._cache_key(request, tournament)}:html:{get_language()}:provisional:True:15"
+    cache.set(f"{key}:computing", 1)
+    rendered = []
+    monkeypatch.setattr(standings_views, "render_to_string", lambda *args: rendered.append(args) or "mine")
+
+    def sleep(_seconds):  # the other worker finishes while this one waits
+        cache.set(key, "<table>theirs</table>")
+    monkeypatch.setattr(standings_views.time, "sleep", sleep)
+    assert standings_views._standings_table(request, tournament, context) == "<table>theirs</table>"
+    assert rendered == []
+    cache.delete(f"{key}:computing")
+    request.standings_version = "another-version"
+    assert standings_views._standings_table(request, tournament, context) == "mine"
+    assert len(rendered) == 1
