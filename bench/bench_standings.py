@@ -5,7 +5,8 @@ results, saved through the result service); gunicorn serves it with 2 workers on
 port, whitenoise serving the static files, the shared cache of bench/harness.py behind it; wrk
 loads each URL for --seconds (default 30) at 50 connections: the standings page, its htmx poll,
 the print view, a player's page, standings.json, a round's tables.json, and the CSS file, each
-asked with a phone browser's Accept-Encoding (the pages and the file are answered compressed). Prints
+asked with a phone browser's Accept-Encoding (the pages and the file are answered compressed;
+--uncompressed asks without it). Prints
 the size and encoding of each answer, requests per second, p50 and p95 latency, and each page's
 ratio to the static file.
 The server is stopped and the database dropped at the end.
@@ -61,22 +62,24 @@ def show(label, path, f, static, size):
 BROWSER = ("Accept-Encoding: gzip, deflate, br",)
 
 
-def public_pages(tournament, registration):
+def public_pages(tournament, registration, browser=BROWSER):
     """label -> (path, headers): every public page of the standings, and the static file."""
     return {
-        "standings": (f"/t/{tournament}/classifica/", BROWSER),
-        "standings poll": (f"/t/{tournament}/classifica/", (*BROWSER, "HX-Request: true")),
-        "print view": (f"/t/{tournament}/classifica/stampa/", BROWSER),
-        "player page": (f"/t/{tournament}/giocatori/{registration}/", BROWSER),
-        "standings.json": (f"/api/tournaments/{tournament}/standings.json", BROWSER),
-        "tables.json": (f"/api/tournaments/{tournament}/rounds/1/tables.json", BROWSER),
-        "static": ("/static/css/torneo.css", BROWSER),
+        "standings": (f"/t/{tournament}/classifica/", browser),
+        "standings poll": (f"/t/{tournament}/classifica/", (*browser, "HX-Request: true")),
+        "print view": (f"/t/{tournament}/classifica/stampa/", browser),
+        "player page": (f"/t/{tournament}/giocatori/{registration}/", browser),
+        "standings.json": (f"/api/tournaments/{tournament}/standings.json", browser),
+        "tables.json": (f"/api/tournaments/{tournament}/rounds/1/tables.json", browser),
+        "static": ("/static/css/torneo.css", browser),
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=30, help="duration of each wrk run (default 30)")
+    parser.add_argument("--uncompressed", action="store_true",
+                        help="ask without Accept-Encoding, as a client that takes no compression (curl, wrk)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("wrk is not installed (Debian: apt-get install wrk)", file=sys.stderr)
@@ -90,7 +93,7 @@ def main() -> int:
         with harness.gunicorn(bench_url) as base, tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
             script.write(REPORT)
             script.flush()
-            pages = public_pages(info["tournament"], info["registrations"][0])
+            pages = public_pages(info["tournament"], info["registrations"][0], () if args.uncompressed else BROWSER)
             sizes = {}
             for label, (path, headers) in pages.items():  # warm up: first requests load code and fill caches
                 request = urllib.request.Request(base + path, headers=dict(h.split(": ") for h in headers))
