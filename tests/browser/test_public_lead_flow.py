@@ -64,3 +64,22 @@ def test_medagliere_standings_show_the_medals_on_the_phone(live_server, phone, s
     assert page.locator(".medal-count").count() == 5
     shot(page, "63-player-medals")
     assert page.console_errors == []
+
+
+def test_a_visitor_switches_a_cached_public_page_to_english_and_back(live_server, phone, shot, tournament, organiser):
+    """The public pages carry no CSRF token: the language switch works on a page straight from the cache."""
+    regs = players(tournament, 8)
+    play(table_services.round_create(user=organiser, tournament=tournament, seed=1), strength_of(regs), organiser)
+    url = live_server.url + reverse("public:standings", args=[tournament.pk])
+    page = phone
+    for _ in range(2):  # the second visit is answered from the cache
+        page.goto(url)
+    assert page.locator("h1").first.inner_text().startswith("Classifica")
+    assert page.context.cookies() == []  # nothing was set for an anonymous visitor
+    page.click(".lang-switch button")
+    assert page.url == url
+    assert page.locator("h1").first.inner_text().startswith("Standings")
+    shot(page, "62-standings-english")
+    page.click(".lang-switch button")
+    assert page.locator("h1").first.inner_text().startswith("Classifica")
+    assert page.console_errors == []
