@@ -26,6 +26,7 @@ BREACH reads).
 """
 import gzip
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache, wraps
@@ -38,7 +39,6 @@ from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.urls import Resolver404, get_urlconf, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.regex_helper import _lazy_re_compile
 from django.utils.translation import get_language, get_language_from_request
 
 from tournaments.versions import results_version
@@ -104,7 +104,7 @@ def _with_token(request, body):
     return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
 
 
-_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # as django.middleware.gzip reads Accept-Encoding
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads Accept-Encoding
 
 
 def _accepts_gzip(request):
