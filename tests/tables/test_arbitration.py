@@ -13,14 +13,6 @@ from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog, Registration
 
 
-@pytest.fixture
-def played(tournament, organiser):
-    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
-    rnd = seat_round(tournament, [regs])
-    report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
-    return rnd
-
-
 def _totals(tournament):
     return {r.player.last_name: r.total for r in tournament_standings(tournament).rows}
 

@@ -1,17 +1,7 @@
 """Refusals of the arbiters' services reached through the pages: the message on the page, nothing saved."""
-import pytest
 from django.urls import reverse
 
 from tables.models import Dispute, Penalty
-from tests.factories import RegistrationFactory, report, seat_round
-
-
-@pytest.fixture
-def played(tournament, organiser):
-    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
-    rnd = seat_round(tournament, [regs])
-    report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
-    return rnd
 
 
 def test_a_forfeit_without_its_game_is_refused_on_the_penalties_page(client_for, tournament, arbiter, played):
