@@ -91,6 +91,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60 if PRODUCTION else 0, minimum=0),
+        # A persistent connection is checked before a request reuses it: after a database restart
+        # the first request of each worker gets a new connection instead of an error.
+        conn_health_checks=True,
     )
 }
 if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -149,6 +152,12 @@ SIGNUP_WINDOW_S = env_int("SIGNUP_WINDOW_S", 60 * 60, minimum=1)
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
+# While a public page of a new results version is rendered (by one request across all servers),
+# the others get the last rendered page if its render started less than the stale bound ago; a page
+# is not rendered again less than the refresh interval after its last render started
+# (tables/public_cache.py).
+PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
+PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
