@@ -195,6 +195,13 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"database_unavailable": {"()": "risiko_site.errors.DatabaseUnavailableFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler"},
+                 "requests": {"class": "logging.StreamHandler", "filters": ["database_unavailable"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django.request": {"handlers": ["requests"], "propagate": False},
+        # One line per public page rendered into the cache (tables/public_cache.py).
+        "torneo.standings": {"level": env_str("STANDINGS_LOG_LEVEL", env_str("LOG_LEVEL", "WARNING"))},
+    },
 }
