@@ -285,8 +285,8 @@ def public_page(view):
             entry = _entry(response)
             _page_set(key, entry)
             _rendered(base, version, identity, started)
-            logger.info("rendered tournament=%s version=%s page=%s seconds=%.3f", pk, version, path,
-                        _now() - started)
+            logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", pk, version, path,
+                        bool(htmx), _now() - started)
         finally:
             cache.delete(f"render:{base}")
         return _answer(request, entry, etag, version)

@@ -1,4 +1,5 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
+import logging
 import time
 
 from django.conf import settings
@@ -39,6 +40,8 @@ def standings_lead(tournament, published_only=False):
             return lead
     return None
 
+
+logger = logging.getLogger("torneo.standings")
 
 # Computed standings are kept this long in Django's cache, under the tournament's results version.
 STANDINGS_CACHE_SECONDS = 15 * 60
@@ -89,8 +92,11 @@ def cached_standings(request, tournament):
     key = _cache_key(request, tournament)
 
     def compute():
+        started = time.perf_counter()
         result = tournament_standings(tournament)
         cache.set(f"{key}:provisional", result.provisional, STANDINGS_CACHE_SECONDS)
+        logger.info("computed standings tournament=%s version=%s seconds=%.3f", tournament.pk,
+                    request.standings_version, time.perf_counter() - started)
         return result
     return _computed_once(key, compute)
 
