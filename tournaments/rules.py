@@ -62,3 +62,9 @@ def tournament_for_public(pk):
 def staff_role(user, tournament):
     """'organiser', 'arbiter' or None: what the templates show."""
     return _staff_role(user, tournament)
+
+
+def runs_as_organiser(user, organiser_id):
+    """Whether `user` runs what organiser `organiser_id` created (a circuit, say): only while holding
+    the organiser role, or as an administrator."""
+    return user.is_authenticated and (user.is_superuser or (organiser_id == user.pk and is_organiser(user)))
