@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from .circuit import circuit_to_json, parse_circuit_document, score_circuit
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
@@ -21,7 +22,6 @@ def _one_line(message: str) -> str:
 
 def _circuit(doc) -> dict:
     """`python -m scoring circuit` (SCORING.md section 11)."""
-    from .circuit import circuit_to_json, parse_circuit_document, score_circuit
     return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
 
 
