@@ -219,3 +219,15 @@ def test_tournament_player_page_links_to_the_history(season, client):
 
 def test_history_of_a_player_with_nothing_public_is_404(db, client):
     assert client.get(reverse("public:player_history", args=[PlayerFactory().pk])).status_code == 404
+
+
+def test_a_tournament_of_a_circuit_is_exported_without_the_circuit(season):
+    import io
+    import json
+
+    from django.core.management import call_command
+    circuit, t1, t2, p = season
+    out = io.StringIO()
+    call_command("export_tournament", t1.pk, stdout=out)
+    text = out.getvalue()
+    assert '"circuits.' not in text and json.loads(text)  # the circuit belongs to no single tournament
