@@ -28,7 +28,9 @@ def _play_past_tournament(*, organiser, arbiter, name, day, players, club, seed)
         for t, table in enumerate(rnd.tables.order_by("number")):
             seats = list(table.seats.order_by("position"))
             shift = (t + number + seed) % len(seats)
-            lines = [ResultLine(seat_id=s.pk, table_points=Decimal(POINTS[(i + shift) % len(POINTS)]))
+            # a few points more or less from table to table, so that players rarely tie
+            lines = [ResultLine(seat_id=s.pk, table_points=Decimal(
+                POINTS[(i + shift) % len(POINTS)] + (7 * t + 3 * number + 2 * i + seed) % 6))
                      for i, s in enumerate(seats)]
             table_result_submit(user=arbiter, table=table, lines=lines, version=table.version)
         round_services.round_close(user=organiser, rnd=rnd)
