@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sys
 
+from .circuit import circuit_to_json, parse_circuit_document, score_circuit
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
+from .qualify import parse_qualify_document, qualification_to_json, qualify
 
 MAX_MESSAGE = 1000
 
@@ -21,13 +23,11 @@ def _one_line(message: str) -> str:
 
 def _circuit(doc) -> dict:
     """`python -m scoring circuit` (SCORING.md section 11)."""
-    from .circuit import circuit_to_json, parse_circuit_document, score_circuit
     return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
 
 
 def _qualify(doc) -> dict:
     """`python -m scoring qualify` (SCORING.md section 12)."""
-    from .qualify import parse_qualify_document, qualification_to_json, qualify
     return qualification_to_json(qualify(*parse_qualify_document(doc)))
 
 

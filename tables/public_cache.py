@@ -242,54 +242,67 @@ def _answer(request, entry, etag, version, language=None):
     return _finish(response, etag, language)
 
 
+def serve_cached(request, scope, version, render, started=None):
+    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
+    `version`: 304 when the visitor holds it, the stored copy when there is one; else rendered and
+    stored (only a plain 200 is stored) by this request when it takes the page's render lock, or
+    the last rendered page within the stale bound while another renders it (see the module's
+    docstring). `started`: when `version` was read (now if not given)."""
+    if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        return render()
+    started = _now() if started is None else started
+    user = request.user.pk if request.user.is_authenticated else "anon"
+    path, language, htmx = request.get_full_path(), get_language(), getattr(request, "htmx", False)
+    identity = _identity(scope, path, version, language, user, htmx)
+    etag = _etag(identity, request)
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        not_modified[VERSION_HEADER] = version
+        return _finish(not_modified, etag)
+    key = f"page:{identity}"
+    entry = _page_get(key)
+    if entry is not None:
+        return _answer(request, entry, etag, version)
+    base = _base(scope, path, language, user, htmx)
+    stale = _last_rendered(base)
+    if stale is not None and stale[3] < _refresh_seconds():
+        return _answer(request, stale[2], _etag(stale[1], request), stale[0])
+    if not _take_render_lock(base):
+        if stale is not None:
+            return _answer(request, stale[2], _etag(stale[1], request), stale[0])
+        entry = _wait_for(base, key)
+        if entry is not None:
+            return _answer(request, entry, etag, version)
+    try:
+        request.renders_for_cache = True
+        try:
+            response = render()
+        finally:
+            request.renders_for_cache = False
+        if response.status_code != 200 or response.streaming or response.cookies:
+            if not response.streaming:
+                response.content = _with_token(request, response.content)
+            return response
+        entry = _entry(response)
+        _page_set(key, entry)
+        _rendered(base, version, identity, started)
+        logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", scope, version, path,
+                    bool(htmx), _now() - started)
+    finally:
+        cache.delete(f"render:{base}")
+    return _answer(request, entry, etag, version)
+
+
 def public_page(view):
     """Decorate a public GET view taking the tournament's `pk` first."""
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
-        if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        if _has_messages(request):
             return view(request, pk, *args, **kwargs)
         started = _now()  # before the version is read: the render shows every change made until then
-        version = request.standings_version = results_version(pk)
-        user = request.user.pk if request.user.is_authenticated else "anon"
-        path, language, htmx = request.get_full_path(), get_language(), getattr(request, "htmx", False)
-        identity = _identity(pk, path, version, language, user, htmx)
-        etag = _etag(identity, request)
-        not_modified = get_conditional_response(request, etag=etag)
-        if not_modified is not None:
-            not_modified[VERSION_HEADER] = version
-            return _finish(not_modified, etag)
-        key = f"page:{identity}"
-        entry = _page_get(key)
-        if entry is not None:
-            return _answer(request, entry, etag, version)
-        base = _base(pk, path, language, user, htmx)
-        stale = _last_rendered(base)
-        if stale is not None and stale[3] < _refresh_seconds():
-            return _answer(request, stale[2], _etag(stale[1], request), stale[0])
-        if not _take_render_lock(base):
-            if stale is not None:
-                return _answer(request, stale[2], _etag(stale[1], request), stale[0])
-            entry = _wait_for(base, key)
-            if entry is not None:
-                return _answer(request, entry, etag, version)
-        try:
-            request.renders_for_cache = True
-            try:
-                response = view(request, pk, *args, **kwargs)
-            finally:
-                request.renders_for_cache = False
-            if response.status_code != 200 or response.streaming or response.cookies:
-                if not response.streaming:
-                    response.content = _with_token(request, response.content)
-                return response
-            entry = _entry(response)
-            _page_set(key, entry)
-            _rendered(base, version, identity, started)
-            logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", pk, version, path,
-                        bool(htmx), _now() - started)
-        finally:
-            cache.delete(f"render:{base}")
-        return _answer(request, entry, etag, version)
+        request.standings_version = results_version(pk)
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
+                            started=started)
     wrapper.public_page = True
     return wrapper
 
