@@ -456,6 +456,8 @@ def run(args, restart_db):
             quiet = run_phase(bases, url, info, args, storm=False) if args.quiet_baseline else None
             storm = run_phase(bases, url, info, args, storm=True, fault=fault)
             stale = stale_standings(bases, url)
+        from django.db import connections
+        connections.close_all()  # this process's connection may not have outlived a database restart
         lost = lost_results(tournament, PLAYED_ROUNDS + 1, storm.attempts)
         doubled = doubled_results(tournament, PLAYED_ROUNDS + 1)
         delays, never = freshness(tournament, storm)
