@@ -30,13 +30,12 @@ decoupled from writes. Each page (its address, language, login state and htmx, w
 version) remembers in the shared cache the last version rendered for it and when that render
 started (`last:`). When the current version's page is missing, one request anywhere takes the
 page's render lock (`render:`, a cache.add, so one holder across all servers) and renders it; every
-other request meanwhile gets the last rendered page, provided that render started less than
-PUBLIC_PAGE_STALE_SECONDS ago; the lock is not taken again before PUBLIC_PAGE_REFRESH_SECONDS have
-passed since the last render started (the renders of a storm of saves are coalesced: versions
-saved meanwhile are never rendered, the next render shows them all). A page whose render started
-before a change committed is thus served at most PUBLIC_PAGE_STALE_SECONDS after it; past that a
-request waits for the render under way (or takes the lock when its holder vanished) rather than
-serve an older page. Every server reads the same `last:` entry, so two servers serve the same
+other request meanwhile gets the last rendered page, provided that render, or the render under
+way, started less than PUBLIC_PAGE_STALE_SECONDS ago; the lock is not taken again before
+PUBLIC_PAGE_REFRESH_SECONDS have passed since the last render started (the renders of a storm of
+saves are coalesced: versions saved meanwhile are never rendered, the next render shows them
+all). Past that bound a request waits for the render under way (or takes the lock when its holder
+vanished) rather than serve an older page. Every server reads the same `last:` entry, so two servers serve the same
 page. Each response names the version it shows (X-Results-Version).
 """
 import gzip
@@ -142,22 +141,28 @@ def _refresh_seconds():
 
 
 def _last_rendered(base):
-    """(version, identity, entry, age in s) of the page's last render still servable, else None."""
+    """(version, identity, entry, age in s) of the page's last render while it may stand in for the
+    current version, else None: its render started less than the stale bound ago, or a render of a
+    newer version is under way and started less than the stale bound ago (that render will show
+    what this page lacks; waiting for it would only queue the request)."""
     last = cache.get(f"last:{base}")
     if last is None:
         return None
     version, identity, started = last
-    age = _now() - started
+    now = _now()
+    age = now - started
     if age > _stale_seconds():
-        return None
+        rendering_since = cache.get(f"render:{base}")
+        if rendering_since is None or now - rendering_since > _stale_seconds():
+            return None
     entry = _page_get(f"page:{identity}")
     return None if entry is None else (version, identity, entry, age)
 
 
 def _stale(base):
-    """The last rendered page when an anonymous request may get it without reaching the view: its
-    render started less than the staleness bound ago, and either less than the refresh interval ago
-    or another request renders the current version now."""
+    """The last rendered page when an anonymous request may get it without reaching the view: it
+    may stand in (`_last_rendered`), and either its render started less than the refresh interval
+    ago or another request renders the current version now."""
     last = _last_rendered(base)
     if last is None:
         return None
@@ -167,7 +172,8 @@ def _stale(base):
 
 
 def _take_render_lock(base):
-    return cache.add(f"render:{base}", 1, RENDER_LOCK_SECONDS)
+    """The page's render lock, holding when it was taken."""
+    return cache.add(f"render:{base}", _now(), RENDER_LOCK_SECONDS)
 
 
 def _rendered(base, version, identity, started):

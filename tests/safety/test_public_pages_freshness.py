@@ -91,11 +91,12 @@ def test_past_the_stale_bound_a_request_waits_for_the_render_under_way(clock, to
     first = Client().get(url, headers=POLL)
     base = public_cache._base(tournament.pk, url, first["Content-Language"], "anon", True)
     saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    assert cache.add(f"render:{base}", 1, 60)  # another server renders the new version
-    clock.now += STALE - 0.1
+    clock.now += 1.0
+    assert cache.add(f"render:{base}", clock.now, 60)  # another server starts rendering the new version
+    clock.now += STALE - 0.1  # the last render started 2.4 s ago, the one under way 1.4 s ago
     during = Client().get(url, headers=POLL)
     assert during.content == first.content and _through(during) < saved
-    clock.now += 0.2  # the last render started more than the bound ago: that page is never served again
+    clock.now += 0.2  # the render under way started more than the bound ago: the old page is not served
     waits = []
 
     def other_server_gives_up(seconds):
