@@ -36,7 +36,8 @@ PUBLIC_PAGE_REFRESH_SECONDS have passed since the last render started (the rende
 saves are coalesced: versions saved meanwhile are never rendered, the next render shows them
 all). Past that bound a request waits for the render under way (or takes the lock when its holder
 vanished) rather than serve an older page. Every server reads the same `last:` entry, so two servers serve the same
-page. Each response names the version it shows (X-Results-Version).
+page. Each response names the version it shows (X-Results-Version). While the database is out of
+reach, a page that cannot be rendered is answered with its last render, however old.
 """
 import gzip
 import hashlib
@@ -51,6 +52,7 @@ from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
@@ -283,6 +285,13 @@ def serve_cached(request, scope, version, render, started=None):
         request.renders_for_cache = True
         try:
             response = render()
+        except (OperationalError, InterfaceError):
+            # The database is out of reach: the last page rendered, however old, rather than an error.
+            last = cache.get(f"last:{base}")
+            entry = last and _page_get(f"page:{last[1]}")
+            if not entry:
+                raise
+            return _answer(request, entry, _etag(last[1], request), last[0])
         finally:
             request.renders_for_cache = False
         if response.status_code != 200 or response.streaming or response.cookies:

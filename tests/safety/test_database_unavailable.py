@@ -81,3 +81,18 @@ def test_other_errors_stay_a_500(tournament, monkeypatch):
     monkeypatch.setattr(standings_views, "tournament_for_public", broken)
     response = Client(raise_request_exception=False).get(reverse("public:standings", args=[tournament.pk]))
     assert response.status_code == 500 and "Retry-After" not in response
+
+
+def test_a_public_page_of_a_newer_version_falls_back_to_its_last_render(tournament, round_1, database_down):
+    from tables.public_cache import VERSION_HEADER
+    from tournaments.versions import bump
+    url = reverse("public:standings", args=[tournament.pk])
+    first = Client().get(url)
+    bump(tournament.pk)  # a change saved just before the database went away
+    database_down()
+    again = Client(raise_request_exception=False).get(url)
+    assert (again.status_code, again.content) == (200, first.content)
+    assert again[VERSION_HEADER] == first[VERSION_HEADER]
+    other = Client(raise_request_exception=False).get(reverse("public:standings_print", args=[tournament.pk]),
+                                                      headers=IT)
+    _unavailable(other)  # never rendered: nothing to fall back on
