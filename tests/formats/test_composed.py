@@ -199,3 +199,42 @@ def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
     assert response.status_code == 400
     assert response.context["form"].errors["semifinal_from"]
     assert not tournament.phases.exists()
+
+
+def _zone(page, zone):
+    import re
+    block = re.search(rf'data-zone="{zone}"[^>]*>(.*?)</(ol|ul)>', page, re.S).group(1)
+    return [int(i) for i in re.findall(r'data-registration="(\d+)"', block)]
+
+
+def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, organiser):
+    tournament, regs = club
+    Tournament.objects.filter(pk=tournament.pk).update(published=True)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    _play_evenings(tournament, organiser, regs, rounds=3)
+    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert "data-cut-lines" in page
+    assert _zone(page, "final") == [regs["A"].pk, regs["B"].pk]
+    # After 3 evenings (one discarded) K has 109 and is 9th; L (100, shares 10th with I, ahead on
+    # the best game) played 1 game only: I (best game 50, 3 games) holds the repêchage seat.
+    assert _zone(page, "semifinal") == [regs[p].pk for p in "CDEFGHK"]
+    assert _zone(page, "repechage") == [regs["I"].pk]
+    assert "50" in page.split('data-zone="repechage"')[1].split("</ul>")[0]
+    assert "RisiKo! è un marchio registrato" in page
+    lines = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert lines.games[regs["K"].pk] == [10, 10, 99]
+
+
+def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser):
+    from phases.public import cut_lines
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    assert cut_lines(tournament) is None  # no result yet
+    _play_evenings(tournament, organiser, regs)
+    lines = cut_lines(tournament)
+    assert [h.registration for h in lines.repechage] == [regs["K"]]
+    assert (lines.repechage[0].best, lines.repechage[0].played, lines.repechage[0].rank) == (99, 3, 12)
+    draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2), seed=1)
+    assert cut_lines(tournament) is None
