@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from phases import bracket as brackets
 from phases import draw, selectors, services
-from phases.forms import EndRollVariantForm, FormatForm
+from phases.forms import EndRollVariantForm, FirenzeContinentsForm, FormatForm
 from phases.presets import PRESETS
 from scoring.standings import semifinal_plans
 from tables import services as table_services
@@ -38,6 +38,8 @@ def formats_page(request, pk):
         "preset": tournament.format_preset or None, "final": True})
     roll_form = EndRollVariantForm(request.POST if which == "endroll" else None,
                                    initial={"variant": tournament.end_roll_variant})
+    continents_form = FirenzeContinentsForm(request.POST if which == "continents" else None,
+                                            initial={"points": tournament.firenze_continent_points})
     if which == "format" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -54,15 +56,24 @@ def formats_page(request, pk):
                                      variant=roll_form.cleaned_data["variant"])
         messages.success(request, _("End-roll variant saved."))
         return redirect("manage:formats", pk=pk)
+    elif which == "continents" and continents_form.is_valid():
+        try:
+            services.firenze_continent_points_set(user=request.user, tournament=tournament,
+                                                  points=continents_form.cleaned_data["points"])
+        except ValidationError as exc:
+            add_service_errors(continents_form, exc)
+        else:
+            messages.success(request, _("Points per continent saved."))
+            return redirect("manage:formats", pk=pk)
     present = len(present_registrations(tournament))
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     return render(request, "formats/formats.html", {
-        "tournament": tournament, "form": form, "roll_form": roll_form,
+        "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
         "phases": selectors.phases_overview(tournament), "plans": plans, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},
-        status=400 if which and (form.errors or roll_form.errors) else 200)
+        status=400 if which and (form.errors or roll_form.errors or continents_form.errors) else 200)
 
 
 @login_required
