@@ -19,8 +19,10 @@ KNOCKOUT_DECISIONS = (
                  "player eliminated before time gets an empty sheet; a complete draw for first place is settled "
                  "by a lot drawn at the table."),
     gettext_lazy("An absent or withdrawn qualifier (not checked in) is replaced by the best second of the previous "
-                 "game: placed 2nd at their table, more table points (the sheet total where the sheet decided), "
-                 "then by name; the next draw is never blocked."),
+                 "game: placed 2nd at their table; the seconds are compared on one scale, their points as a share "
+                 "of their own table winner's points (table points where the game ended on the board, sheet "
+                 "points where the Firenze sheet decided it), so a sheet's hundreds never win by their size alone; "
+                 "equal shares by name; the next draw is never blocked."),
     gettext_lazy("A published knockout draw is not changed: a swap or a move asks for a confirmation that names "
                  "the players and tables it changes, and is logged."),
 )
