@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from phases import bracket as brackets
 from phases import draw, selectors, services
 from phases.forms import EndRollVariantForm, FirenzeContinentsForm, FormatForm
-from phases.presets import PRESETS
+from phases.presets import PRESETS, knockout_advice
 from scoring.standings import semifinal_plans
 from tables import services as table_services
 from tables.clock import live_round
@@ -67,9 +67,13 @@ def formats_page(request, pk):
             return redirect("manage:formats", pk=pk)
     present = len(present_registrations(tournament))
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
+    phases = selectors.phases_overview(tournament)
+    # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
+    advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
+              if phases and not any(v.rounds for v in phases) else None)
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
-        "phases": selectors.phases_overview(tournament), "plans": plans, "present": present,
+        "phases": phases, "plans": plans, "present": present, "advice": advice,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},
@@ -90,8 +94,14 @@ def phase_action(request, pk, order, action):
                 plan_choice = int(request.POST.get("plan", "0"))
             except ValueError:
                 plan_choice = 0
+            advice = knockout_advice(tournament.format_preset, len(present_registrations(tournament)),
+                                     tournament.table_size) if phase.order == 1 else None
             rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
             messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+            if advice is not None and rnd.number == 1:
+                messages.warning(request, _("Drawn below the seed's range for this knockout (%(low)d-%(high)d "
+                                            "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
+                                                                          "n": advice.players})
         else:
             view = next(v for v in selectors.phases_overview(tournament) if v.phase.pk == phase.pk)
             if view.current is None:
