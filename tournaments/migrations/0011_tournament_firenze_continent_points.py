@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_account_owner_player_created_by'),
+        ('tournaments', '0010_format_presets_repechage'),
     ]
 
     operations = [
