@@ -271,3 +271,18 @@ def test_a_player_joining_at_the_fifth_evening(club, organiser):
     assert [(h.registration, h.best, h.played) for h in lines.repechage] == [(late, 98, 3)]
     row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
     assert row.total == 148  # 0 + 20 + 30 + 98: one absence still counts
+
+
+def test_best_of_replaces_the_presets_discards(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, best_of=3)
+    tournament.refresh_from_db()
+    assert (tournament.discard_worst, tournament.best_of) == (0, 3)
+    _play_evenings(tournament, organiser, regs)
+    totals = {r.player: r.total for r in phase_selectors.qualifying_standings(tournament)}
+    assert (totals[regs["K"].pk], totals[regs["L"].pk]) == (119, 140)
+    with pytest.raises(ValidationError) as exc:
+        phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                    games=4, discards=1, best_of=3)
+    assert list(exc.value.error_dict) == ["best_of"]
