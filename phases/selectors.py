@@ -13,7 +13,7 @@ from scoring.phases import knockout_order
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round
-from tables.selectors import present_registrations, standings_rounds, tournament_games
+from tables.standings.selectors import present_registrations, standings_rounds, tournament_games
 from tournaments.models import Phase, Registration
 
 

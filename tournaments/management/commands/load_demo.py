@@ -7,7 +7,7 @@ from django.db import transaction
 
 from tournaments import services
 from tournaments.models import Club, Tournament
-from tournaments.roles import grant_organiser
+from tournaments.accounts.services import grant_organiser
 
 DEMO_PASSWORD = "torneo-demo"
 CLUBS = [("RisiKo Club Lariano", "Como"), ("Carri Armati Milano", "Milano"), ("I Maialini", "Modena"),
