@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import services
-from tournaments.demo import demo_loaded
+from tournaments.management.demo import demo_loaded
 from tournaments.models import Club, Tournament
 from tournaments.accounts.services import grant_organiser
 
