@@ -6,7 +6,7 @@ from decimal import Decimal
 from circuits import services
 from circuits.models import Circuit
 from tables.rounds import services as round_services
-from tables.results import ResultLine, table_result_submit
+from tables.results.services import ResultLine, table_result_submit
 from tournaments import services as tournament_services
 
 CIRCUIT_NAME = "Stagione del Martedì (demo)"
