@@ -31,6 +31,7 @@ class DrawForm(forms.Form):
     def __init__(self, *args, present=0, **kwargs):
         super().__init__(*args, **kwargs)
         self.present = present
+        self.fields["plan"].show_when = ("method", ["fixed"])
 
     def clean_sizes(self):
         raw = self.cleaned_data["sizes"].strip()

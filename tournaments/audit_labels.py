@@ -43,6 +43,7 @@ ACTION_LABELS = {
     "round.move": _("Player moved to another table"),
     "round.publish": _("Seating published"),
     "round.close": _("Round closed"),
+    "round.reopen": _("Round reopened"),
     "round.delete": _("Draft round deleted"),
     "standings.publish": _("Standings published"),
     # results

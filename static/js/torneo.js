@@ -63,3 +63,24 @@ document.addEventListener("DOMContentLoaded", function () {
     input.enterKeyHint = i === all.length - 1 ? "done" : "next";
   });
 });
+
+// Fields shown only when another field of the form has one of some values (data-show-when names
+// the field, data-show-values the values; a ticked checkbox is "on"): e.g. the fixed plan only for
+// the fixed-plan method, a formula's own settings only for that formula.
+function showWhen(form) {
+  form.querySelectorAll("[data-show-when]").forEach(function (box) {
+    const control = form.elements[box.dataset.showWhen];
+    if (!control) { return; }
+    const value = control.type === "checkbox" ? (control.checked ? "on" : "") : control.value;
+    const shown = box.dataset.showValues.split(" ").indexOf(value) !== -1;
+    box.hidden = !shown && !box.classList.contains("has-error");
+  });
+}
+document.addEventListener("change", function (event) {
+  if (event.target.form && event.target.form.querySelector("[data-show-when]")) { showWhen(event.target.form); }
+});
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("form").forEach(function (form) {
+    if (form.querySelector("[data-show-when]")) { showWhen(form); }
+  });
+});
