@@ -19,13 +19,26 @@ def _one_line(message: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
 
 
-def run(data: bytes) -> tuple[int, str, str]:
+def _circuit(doc) -> dict:
+    """`python -m scoring circuit` (SCORING.md section 11)."""
+    from .circuit import circuit_to_json, parse_circuit_document, score_circuit
+    return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
+
+
+COMMANDS = {"circuit": _circuit}
+
+
+def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
     """Process one input document: (exit code, stdout text, stderr line)."""
     try:
+        if command is not None and command not in COMMANDS:
+            return 2, "", _one_line(f"unknown command {command!r}: expected one of {', '.join(COMMANDS)}")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return 2, "", "invalid input: not UTF-8 text"
+        if command is not None:
+            return 0, dumps(COMMANDS[command](loads(text))), ""
         formula, params, games, absences = parse_document(loads(text))
         result = score_tournament(formula, params, games, absences=absences)
         return 0, dumps(result_to_json(result)), ""
@@ -40,7 +53,11 @@ def run(data: bytes) -> tuple[int, str, str]:
 
 
 def main() -> int:
-    code, out, err = run(sys.stdin.buffer.read())
+    args = sys.argv[1:]
+    if len(args) > 1:
+        sys.stderr.write("usage: python -m scoring [circuit] < input.json\n")
+        return 2
+    code, out, err = run(sys.stdin.buffer.read(), args[0] if args else None)
     try:
         if out:
             sys.stdout.buffer.write(out.encode("ascii"))
