@@ -84,3 +84,50 @@ document.addEventListener("DOMContentLoaded", function () {
     if (form.querySelector("[data-show-when]")) { showWhen(form); }
   });
 });
+
+// Result form saved without network: the server cannot ask, so the phone asks first what the server
+// would (everybody at 0, players level with no place) and sends the answer with the queued save.
+function resultQuestions(form) {
+  const rows = Array.from(form.querySelectorAll(".result-player")).map(function (box) {
+    const value = function (suffix) {
+      const input = box.querySelector("[name$='-" + suffix + "']");
+      return input ? input.value.trim() : "";
+    };
+    const risiko = box.querySelector("input[type=checkbox][name$='-risiko']");
+    return { tp: value("table_points").replace(",", "."), eliminated: value("eliminated"), place: value("place"),
+      armies: value("armies"), risiko: !!(risiko && risiko.checked),
+      territories: box.querySelectorAll(".territories input:checked").length };
+  });
+  const asked = [];
+  if (rows.length && rows.every(function (r) { return r.tp !== "" && Number(r.tp) === 0 && !r.risiko && !r.territories; })) {
+    asked.push(form.dataset.askZero);
+  }
+  const level = {};
+  rows.forEach(function (r) {
+    if (r.tp !== "" && Number(r.tp) > 0 && r.eliminated === "" && !r.risiko) {
+      (level[Number(r.tp)] = level[Number(r.tp)] || []).push(r);
+    }
+  });
+  Object.keys(level).forEach(function (points) {
+    const tied = level[points];
+    if (tied.length > 1 && tied.some(function (r) { return r.place === ""; }) &&
+        tied.some(function (r) { return r.armies === ""; })) { asked.push(form.dataset.askTie); }
+  });
+  return asked.filter(function (q, i) { return asked.indexOf(q) === i; });
+}
+document.addEventListener("submit", function (event) {
+  const form = event.target.closest("form.result-form");
+  if (!form || navigator.onLine || form.querySelector("input[name=confirmed]")) { return; }
+  const asked = resultQuestions(form);
+  if (!asked.length) { return; }
+  if (window.confirm(asked.join(" ") + " " + form.dataset.askSave)) {
+    const answer = document.createElement("input");
+    answer.type = "hidden";
+    answer.name = "confirmed";
+    answer.value = "1";
+    form.appendChild(answer);
+  } else {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}, true);
