@@ -34,6 +34,7 @@ from functools import lru_cache, wraps
 from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
@@ -205,6 +206,10 @@ class PublicPageCacheMiddleware:
         return self._cached(request) or self.get_response(request)
 
     def _cached(self, request):
+        try:
+            request.get_host()  # a Host outside ALLOWED_HOSTS: the chain below answers 400, cache or not
+        except DisallowedHost:
+            return None
         if (request.method != "GET" or request.META.get("QUERY_STRING")
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None

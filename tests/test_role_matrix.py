@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tables.models import Dispute, Penalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
-from tournaments.models import AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
@@ -23,6 +23,8 @@ SCOPES = {
     "arbiter": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
     # pages of organisers in general (clubs, players, new tournament)
     "organiser_global": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
+    # a player of the shared list the organiser created or registered: another organiser's answer 404
+    "organiser_player": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
     # administrators only (the organiser role is granted in the app)
     "admin": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 403, "organiser": 403},
     # any logged-in user
@@ -86,11 +88,11 @@ MATRIX = {
     "manage:club_edit": Route("organiser_global", lambda w: {"club_pk": w["club"].pk}),
     "manage:players": Route("organiser_global"),
     "manage:player_create": Route("organiser_global"),
-    "manage:player_edit": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}),
+    "manage:player_edit": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}),
     "manage:player_import": Route("organiser_global"),
-    "manage:player_merge": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post",
+    "manage:player_merge": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post",
                                  lambda w: {"into": w["registration"].player.pk}, 302),
-    "manage:player_delete": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
+    "manage:player_delete": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
     "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["empty_club"].pk}, "post", ok=302),
     "manage:rounds": Route("organiser", T),
     "manage:results": Route("organiser", T, ok=302),
@@ -159,6 +161,7 @@ def _arbiter_without_password(tournament):
     account.set_unusable_password()
     account.save()
     tournament.arbiters.add(account)
+    AccountOwner.objects.create(account=account, owner=tournament.organiser)
     return account
 
 
@@ -187,7 +190,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                           raised_by="x", text="x", recorded_by=organiser),
         "tournament": tournament, "club": club, "empty_club": ClubFactory(name="Club senza giocatori"),
         "registration": RegistrationFactory(tournament=tournament),
-        "free_player": PlayerFactory(club=club),
+        "free_player": PlayerFactory(club=club, created_by=organiser),
         "link_arbiter": _arbiter_without_password(tournament),
         "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
                   "other_organiser": other_organiser, "other_arbiter": other_arbiter},

@@ -17,6 +17,7 @@ ACTION_LABELS = {
     "tournament.arbiters": _("Arbiters changed"),
     "tournament.arbiter_account": _("Arbiter account created"),
     "tournament.arbiter_link": _("Arbiter's password link renewed"),
+    "tournament.arbiter_add": _("Arbiter added by user name"),
     "user.organiser_role": _("Organiser role changed"),
     "club.create": _("Club created"),
     "club.update": _("Club changed"),

@@ -203,13 +203,12 @@ class ArbitersForm(forms.Form):
     arbiters = ModelMultipleIdsField(label=_("Arbiters"), queryset=get_user_model().objects.none(),
                                      required=False, widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, organiser=None, **kwargs):
+    def __init__(self, *args, candidates=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # Administrators see every tournament anyway: the list offers the club's people only.
-        qs = get_user_model().objects.filter(is_active=True, is_superuser=False).order_by("username")
-        if organiser is not None:
-            qs = qs.exclude(pk=organiser.pk)
-        self.fields["arbiters"].queryset = qs
+        # The organiser's own people only (tournaments.account_selectors.arbiter_candidates): never the
+        # server's list of users.
+        if candidates is not None:
+            self.fields["arbiters"].queryset = candidates
 
 
 class ArbiterAccountForm(forms.Form):
@@ -217,11 +216,12 @@ class ArbiterAccountForm(forms.Form):
                                help_text=_("Letters, digits and @/./+/-/_ only."))
     first_name = forms.CharField(label=_("Name"), max_length=150, required=False)
 
-    def clean_username(self):
-        value = self.cleaned_data["username"].strip()
-        if not re.fullmatch(r"[\w.@+-]+", value):
-            raise forms.ValidationError(_("Letters, digits and @/./+/-/_ only."))
-        return value
+
+class ArbiterByNameForm(forms.Form):
+    """A colleague of another club, by the exact user name they give you (their password already chosen)."""
+
+    colleague = forms.CharField(label=_("Exact user name"), max_length=150,
+                                help_text=_("An account that has already chosen its password."))
 
 
 class RegistrationAddForm(forms.Form):

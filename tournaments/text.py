@@ -30,3 +30,19 @@ def mixes_look_alike_letters(text):
     "Mаrco" with a Cyrillic "а": it would show as an existing player's name and never match it.
     A name written in one alphabet (Latin, Greek, Cyrillic...) is fine."""
     return bool(text) and bool(confusables.is_dangerous(text))
+
+
+def name_skeleton(text):
+    """What a name looks like, for telling look-alikes apart: NFKC, case-folded, accents dropped and
+    every letter that looks like a Latin one replaced by it. "аrbitro" (a Cyrillic "а") and "ARBITRO"
+    both give "arbitro"."""
+    folded = fold(clean_name(text))
+    out = []
+    for ch in folded:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        found = confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []
+        latin = [h["c"] for entry in found for h in entry.get("homoglyphs", []) if h["c"].isascii()]
+        out.append(latin[0].casefold() if latin else ch)
+    return "".join(out)

@@ -105,6 +105,10 @@ class Player(models.Model):
     removed = models.BooleanField(default=False, editable=False)
     merged_into = models.ForeignKey("self", null=True, blank=True, editable=False, on_delete=models.PROTECT,
                                     related_name="+")
+    # The organiser who typed or imported the player: with the organisers of the tournaments the player
+    # is registered in, the only ones who read their e-mail (tournaments.rules.may_read_player).
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, editable=False,
+                                   on_delete=models.SET_NULL, related_name="+")
 
     objects = ListedPlayers()
     all_players = models.Manager()
@@ -235,6 +239,18 @@ class Registration(models.Model):
     @property
     def active(self):
         return self.status == self.Status.CONFIRMED
+
+
+class AccountOwner(models.Model):
+    """Who made an account from the app (an organiser, on a tournament's "Arbitri" page): the owner
+    alone offers it in their lists and gives it a one-time link to choose its password."""
+
+    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_by")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_accounts")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.account} ({self.owner})"
 
 
 class AuditLogQuerySet(models.QuerySet):
