@@ -188,10 +188,26 @@ def round_action(request, pk, number, action):
         messages.success(request, done)
         for notice in getattr(rnd, "notices", ()):
             messages.warning(request, notice)
+        if action == "publish":
+            for warning in _publish_warnings(tournament):
+                messages.warning(request, warning)
         if action == "delete":
             return redirect("manage:rounds", pk=pk)
     target = "manage:round_dashboard" if action in ("close", "reopen", "standings") else "manage:round"
     return redirect(target, pk=pk, number=number)
+
+
+def _publish_warnings(tournament):
+    """What the organiser should know once the tables are out: nobody to enter results but them, or
+    players who cannot see the tables."""
+    warnings = []
+    if not tournament.arbiters.exists():
+        warnings.append(_("The tournament has no arbiter: only you can enter the results. Add arbiters on the "
+                          "“Arbiters” page."))
+    if not tournament.published:
+        warnings.append(_("The tournament is not published: players cannot see the tables. Tick “Published” "
+                          "in the settings."))
+    return warnings
 
 
 @login_required

@@ -131,3 +131,9 @@ document.addEventListener("submit", function (event) {
     event.stopImmediatePropagation();
   }
 }, true);
+
+// A select marked data-auto-submit sends its form when chosen (its button stays for no script).
+document.addEventListener("change", function (event) {
+  const select = event.target.closest("select[data-auto-submit]");
+  if (select && select.value) { select.form.requestSubmit(); }
+});

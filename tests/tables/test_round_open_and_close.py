@@ -8,7 +8,7 @@ from tables import services
 from tables.models import Round
 from tests.factories import RegistrationFactory, report
 from tournaments.audit_labels import action_label
-from tournaments.models import AuditLog
+from tournaments.models import AuditLog, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +110,25 @@ def test_an_arbiter_cannot_reopen(client, arbiter, tournament, organiser, publis
     assert response.status_code in (403, 404)
     published.refresh_from_db()
     assert published.status == Round.Status.CLOSED
+
+
+@pytest.mark.parametrize("arbiters, published, expected", [
+    (False, False, ["The tournament has no arbiter", "The tournament is not published"]),
+    (True, False, ["The tournament is not published"]),
+    (False, True, ["The tournament has no arbiter"]),
+    (True, True, []),
+])
+def test_publishing_the_tables_warns_of_no_arbiter_or_an_unpublished_tournament(
+        client, organiser, tournament, arbiters, published, expected):
+    for _ in range(8):
+        RegistrationFactory(tournament=tournament, present=True)
+    if not arbiters:
+        tournament.arbiters.clear()
+    Tournament.objects.filter(pk=tournament.pk).update(published=published)
+    services.round_create(user=organiser, tournament=tournament, seed=1)
+    client.force_login(organiser)
+    response = client.post(reverse("manage:round_action", args=[tournament.pk, 1, "publish"]), follow=True)
+    warnings = [str(m) for m in response.context["messages"] if m.level_tag == "warning"]
+    assert [w for w in warnings if w.startswith("The tournament ")] == [
+        w for e in expected for w in warnings if w.startswith(e)]
+    assert len([w for w in warnings if w.startswith("The tournament ")]) == len(expected)
