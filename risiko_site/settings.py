@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "phases",
+    "circuits",
     "transfer",
 ]
 

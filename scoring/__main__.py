@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from .circuit import circuit_to_json, parse_circuit_document, score_circuit
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
@@ -21,11 +22,16 @@ def _one_line(message: str) -> str:
 
 def _circuit(doc) -> dict:
     """`python -m scoring circuit` (SCORING.md section 11)."""
-    from .circuit import circuit_to_json, parse_circuit_document, score_circuit
     return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
 
 
-COMMANDS = {"circuit": _circuit}
+def _qualify(doc) -> dict:
+    """`python -m scoring qualify` (SCORING.md section 12)."""
+    from .qualify import parse_qualify_document, qualification_to_json, qualify
+    return qualification_to_json(qualify(*parse_qualify_document(doc)))
+
+
+COMMANDS = {"circuit": _circuit, "qualify": _qualify}
 
 
 def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
@@ -55,7 +61,7 @@ def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
 def main() -> int:
     args = sys.argv[1:]
     if len(args) > 1:
-        sys.stderr.write("usage: python -m scoring [circuit] < input.json\n")
+        sys.stderr.write("usage: python -m scoring [circuit | qualify] < input.json\n")
         return 2
     code, out, err = run(sys.stdin.buffer.read(), args[0] if args else None)
     try:

@@ -145,35 +145,44 @@ def _finish(response, etag, language=None):
     return response
 
 
+def serve_cached(request, scope, version, render):
+    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
+    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
+    stored (only a plain 200 is stored)."""
+    if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        return render()
+    user = request.user.pk if request.user.is_authenticated else "anon"
+    identity = _identity(scope, request.get_full_path(), version, get_language(), user,
+                         getattr(request, "htmx", False))
+    etag = _etag(identity, request)
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return _finish(not_modified, etag)
+    key = f"page:{identity}"
+    entry = _page_get(key)
+    if entry is None:
+        request.renders_for_cache = True
+        try:
+            response = render()
+        finally:
+            request.renders_for_cache = False
+        if response.status_code != 200 or response.streaming or response.cookies:
+            if not response.streaming:
+                response.content = _with_token(request, response.content)
+            return response
+        entry = _entry(response)
+        _page_set(key, entry)
+    return _finish(_from_entry(request, entry), etag)
+
+
 def public_page(view):
     """Decorate a public GET view taking the tournament's `pk` first."""
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
-        if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        if _has_messages(request):
             return view(request, pk, *args, **kwargs)
         request.standings_version = results_version(pk)
-        user = request.user.pk if request.user.is_authenticated else "anon"
-        identity = _identity(pk, request.get_full_path(), request.standings_version, get_language(), user,
-                             getattr(request, "htmx", False))
-        etag = _etag(identity, request)
-        not_modified = get_conditional_response(request, etag=etag)
-        if not_modified is not None:
-            return _finish(not_modified, etag)
-        key = f"page:{identity}"
-        entry = _page_get(key)
-        if entry is None:
-            request.renders_for_cache = True
-            try:
-                response = view(request, pk, *args, **kwargs)
-            finally:
-                request.renders_for_cache = False
-            if response.status_code != 200 or response.streaming or response.cookies:
-                if not response.streaming:
-                    response.content = _with_token(request, response.content)
-                return response
-            entry = _entry(response)
-            _page_set(key, entry)
-        return _finish(_from_entry(request, entry), etag)
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs))
     wrapper.public_page = True
     return wrapper
 

@@ -1,4 +1,3 @@
-import re
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -8,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.services import club_find_duplicate
-from tournaments.text import clean_name, mixes_look_alike_letters
+from tournaments.text import checked_name
 
 
 def add_service_errors(form, exc):
@@ -60,15 +59,12 @@ def _required_text(value):
 
 
 def _name_text(value, required=True):
-    """A name as stored (tournaments.text.clean_name: NFKC, no invisible characters or direction
-    overrides), refused when it mixes look-alike letters of different alphabets."""
-    value = clean_name(value)
-    if required and not value:
-        raise forms.ValidationError(_("This field cannot be empty."))
-    if mixes_look_alike_letters(value):
-        raise forms.ValidationError(_("Write the name in one alphabet: it mixes letters of different alphabets "
-                                      "that look alike."))
-    return value
+    """A name as stored (tournaments.text.checked_name: NFKC, no invisible characters or direction
+    overrides, one alphabet)."""
+    try:
+        return checked_name(value, required)
+    except ValidationError as exc:
+        raise forms.ValidationError(exc.messages) from None
 
 
 class PlayerForm(forms.ModelForm):

@@ -67,6 +67,12 @@ def staff_role(user, tournament):
     return _staff_role(user, tournament)
 
 
+def runs_as_organiser(user, organiser_id):
+    """Whether `user` runs what organiser `organiser_id` created (a circuit, say): only while holding
+    the organiser role, or as an administrator."""
+    return user.is_authenticated and (user.is_superuser or (organiser_id == user.pk and is_organiser(user)))
+
+
 def may_give_link(user, account):
     """A one-time password link is issued only by the organiser who made the account (or an
     administrator): anyone else's link would hand the account over."""

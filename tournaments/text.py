@@ -2,6 +2,8 @@
 import unicodedata
 
 from confusable_homoglyphs import confusables
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 
 def fold(text):
@@ -46,3 +48,16 @@ def name_skeleton(text):
         latin = [h["c"] for entry in found for h in entry.get("homoglyphs", []) if h["c"].isascii()]
         out.append(latin[0].casefold() if latin else ch)
     return "".join(out)
+
+
+def checked_name(value, required=True):
+    """A person's name as every way in stores it (the forms, the CSV and pasted lists, the sign-up,
+    import_tournament): `clean_name`, refused when empty (if required) or when it mixes look-alike
+    letters of different alphabets. Raises ValidationError."""
+    value = clean_name(value)
+    if required and not value:
+        raise ValidationError(_("This field cannot be empty."))
+    if mixes_look_alike_letters(value):
+        raise ValidationError(_("Write the name in one alphabet: it mixes letters of different alphabets "
+                                "that look alike."))
+    return value
