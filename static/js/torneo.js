@@ -137,3 +137,13 @@ document.addEventListener("change", function (event) {
   const select = event.target.closest("select[data-auto-submit]");
   if (select && select.value) { select.form.requestSubmit(); }
 });
+
+// After a refused save the cursor is on the field in error (autofocus): its content is selected, so
+// that typing the right figure replaces the wrong one.
+document.addEventListener("DOMContentLoaded", function () {
+  const field = document.querySelector("input[aria-invalid=true][autofocus]");
+  if (field && typeof field.select === "function") {
+    field.focus();
+    field.select();
+  }
+});

@@ -90,7 +90,8 @@ def test_numbers_on_an_italian_phone_keypad(browser, live_server, tournament, tw
     # After the refused save the cursor is on the field in error, not on player 1.
     assert page.evaluate("document.activeElement.id") == "id_p1-table_points"
     shot(page, "evening-letters-refused-390")
-    page.keyboard.press("Backspace")
+    page.keyboard.type("7")                                      # its content is selected: typing replaces it
+    assert page.input_value("#id_p1-table_points") == "7"
     page.click("#save-result")
     page.wait_for_url(f"**/tavoli/2/")
     assert _points(two_tables.tables.get(number=1)) == [Decimal("12.5"), Decimal(7), Decimal(30), Decimal(0)]
@@ -164,8 +165,8 @@ def test_close_the_round_looks_disabled_and_names_the_missing_tables(browser, li
 def test_new_tournament_short_first_screen_and_formula_fields(browser, live_server, organiser, shot, viewport):
     page = _page(browser, live_server, "olga", viewport)
     page.goto(f"{live_server.url}/gestione/tornei/nuovo/")
-    visible = page.evaluate("""() => Array.from(document.querySelectorAll('form[method=post] .field'))
-        .filter(f => f.offsetParent !== null).map(f => (f.querySelector('input,select,textarea') || {}).name)""")
+    controls = page.locator("form[method=post] .field").locator("input, select, textarea")
+    visible = [controls.nth(i).get_attribute("name") for i in range(controls.count()) if controls.nth(i).is_visible()]
     assert visible == ["name", "start_date", "formula"]
     assert page.is_checked("#id_published")
     page.select_option("#id_formula", "spartaco")
