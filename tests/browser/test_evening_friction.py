@@ -6,7 +6,6 @@ from decimal import Decimal
 
 import pytest
 
-from tables import services
 from tables.models import Seat
 from tests.browser.conftest import PHONE
 from tests.factories import RegistrationFactory, report, seat_round
