@@ -10,6 +10,7 @@ from .circuit import circuit_to_json, parse_circuit_document, score_circuit
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
+from .qualify import parse_qualify_document, qualification_to_json, qualify
 
 MAX_MESSAGE = 1000
 
@@ -27,7 +28,6 @@ def _circuit(doc) -> dict:
 
 def _qualify(doc) -> dict:
     """`python -m scoring qualify` (SCORING.md section 12)."""
-    from .qualify import parse_qualify_document, qualification_to_json, qualify
     return qualification_to_json(qualify(*parse_qualify_document(doc)))
 
 

@@ -200,3 +200,74 @@ def parse_qualify_document(doc) -> tuple[QualifyRules, list[Candidate]]:
 def qualification_to_json(result: Qualification) -> dict:
     return {"final": list(result.final), "semifinal": list(result.semifinal),
             "repechage": list(result.repechage), "absent": list(result.absent)}
+
+
+# --- composed formats: settings by number of participants, semifinal tables ---------------------
+
+@dataclass(frozen=True)
+class Tier:
+    """The rules that apply up to `up_to` participants (None: any number)."""
+    up_to: int | None
+    rules: QualifyRules
+
+
+def rules_for(tiers, participants: int) -> QualifyRules:
+    """The first tier whose `up_to` is at least `participants` (the last one otherwise)."""
+    if not tiers:
+        return QualifyRules()
+    for tier in tiers:
+        if tier.up_to is None or participants <= tier.up_to:
+            return tier.rules
+    return tiers[-1].rules
+
+
+def semifinal_table_count(rules: QualifyRules, final_size: int) -> int:
+    """One finalist per semifinal table: the final's seats left after the direct finalists."""
+    return max(final_size - rules.direct, 0)
+
+
+def semifinal_sizes(seats: int, tables: int) -> list[int]:
+    """Seats spread over tables as evenly as possible, larger tables first (11 over 3: 4, 4, 3)."""
+    if tables <= 0:
+        return []
+    base, extra = divmod(seats, tables)
+    return [base + (1 if i < extra else 0) for i in range(tables)]
+
+
+def semifinal_seating(players: list, tables: int) -> list[list]:
+    """Players (semifinalists in candidate order, then the repêchage) spread over the tables in a
+    snake, 1..T, T..1, ..., so that each table gets one player of each band."""
+    out = [[] for _ in range(tables)]
+    for i, player in enumerate(players):
+        row, col = divmod(i, tables)
+        out[col if row % 2 == 0 else tables - 1 - col].append(player)
+    return [t for t in out if t]
+
+
+def check_composition(tiers, final_size: int, table_size_range=(3, 6)) -> None:
+    """Raise InvalidDocument when a tier cannot make a final of `final_size` with one finalist per
+    semifinal table of 3 to 6 players."""
+    low, high = table_size_range
+    if not tiers:
+        raise InvalidDocument("no qualification rules", code="empty", field="qualify")
+    for tier in tiers:
+        rules = tier.rules
+        check_rules(rules)
+        if rules.semifinal is None:
+            if rules.direct + rules.repechage_seats != final_size:
+                raise InvalidDocument(
+                    f"without semifinals the final of {final_size} takes the direct finalists and the "
+                    f"repêchage: {rules.direct} + {rules.repechage_seats} is not {final_size}",
+                    code="final_seats", field="direct", context={"size": final_size})
+            continue
+        tables = semifinal_table_count(rules, final_size)
+        seats = rules.semifinal_seats + rules.repechage_seats
+        if tables < 1:
+            raise InvalidDocument(f"{rules.direct} direct finalists fill the final of {final_size}: "
+                                  "no seat is left for a semifinal winner", code="no_semifinal_seat",
+                                  field="direct", context={"size": final_size})
+        if not tables * low <= seats <= tables * high:
+            raise InvalidDocument(
+                f"{seats} semifinal seats cannot make {tables} tables of {low} to {high} players "
+                "(one finalist per table)", code="semifinal_tables", field="semifinal",
+                context={"seats": seats, "tables": tables})

@@ -80,14 +80,21 @@
   function flush() {
     if (flushing) { return flushing; }
     const sent = [];
-    flushing = all().then(function (items) {
-      const pending = items.filter(function (i) { return i.state === "pending"; });
-      return pending.reduce(function (chain, item) {
-        return chain.then(function () { return send(item); }).then(function (status) {
-          if (status === "saved" || status === "duplicate") { sent.push({ url: item.url, status: status }); }
-        });
-      }, Promise.resolve());
-    }).catch(function () { return null; }).then(function () {
+    function sendAll() {
+      return all().then(function (items) {
+        const pending = items.filter(function (i) { return i.state === "pending"; });
+        return pending.reduce(function (chain, item) {
+          return chain.then(function () { return send(item); }).then(function (status) {
+            if (status === "saved" || status === "duplicate") { sent.push({ url: item.url, status: status }); }
+          });
+        }, Promise.resolve());
+      });
+    }
+    // The page and the worker may both flush when the network returns: one at a time (Web Locks), so
+    // the second finds what the first sent already gone and never sends it twice at once.
+    const locks = self.navigator && self.navigator.locks;
+    flushing = (locks ? locks.request("torneo-queue-flush", sendAll) : sendAll())
+      .catch(function () { return null; }).then(function () {
       flushing = null;
       return sent;
     });

@@ -87,3 +87,42 @@ def test_shared_rank_longer_list_wins_when_one_runs_out():
 def test_invalid_candidates(rows):
     with pytest.raises(InvalidDocument):
         qualify(QualifyRules(direct=1), rows)
+
+
+def test_semifinal_tables_sized_from_the_seats():
+    from scoring.qualify import semifinal_seating, semifinal_sizes
+    assert semifinal_sizes(8, 2) == [4, 4]
+    assert semifinal_sizes(12, 3) == [4, 4, 4]
+    assert semifinal_sizes(11, 3) == [4, 4, 3]
+    tables = semifinal_seating(list(range(1, 12)), 3)
+    assert sorted(len(t) for t in tables) == [3, 4, 4]
+    assert tables == [[1, 6, 7], [2, 5, 8, 11], [3, 4, 9, 10]]
+    assert semifinal_seating(list(range(1, 13)), 3) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
+
+
+def test_rules_by_number_of_participants():
+    from scoring.qualify import Tier, rules_for
+    two = QualifyRules(direct=2, semifinal=(3, 9), repechage_seats=1, min_games=3)
+    one = QualifyRules(direct=1, semifinal=(2, 12), repechage_seats=1, min_games=3)
+    tiers = [Tier(24, two), Tier(None, one)]
+    assert rules_for(tiers, 24) is two and rules_for(tiers, 25) is one and rules_for(tiers, 3) is two
+
+
+@pytest.mark.parametrize("rules,size,ok", [
+    (QualifyRules(direct=2, semifinal=(3, 9), repechage_seats=1), 4, True),
+    (QualifyRules(direct=1, semifinal=(2, 12), repechage_seats=1), 4, True),
+    (QualifyRules(direct=1, semifinal=(2, 12)), 4, True),
+    (QualifyRules(direct=4), 4, True),
+    (QualifyRules(direct=4, repechage_seats=1), 5, True),
+    (QualifyRules(direct=4, repechage_seats=1), 4, False),
+    (QualifyRules(direct=4, semifinal=(5, 8)), 4, False),
+    (QualifyRules(direct=2, semifinal=(3, 4)), 4, False),
+    (QualifyRules(direct=0, semifinal=(1, 30)), 4, False),
+])
+def test_composition_checked(rules, size, ok):
+    from scoring.qualify import Tier, check_composition
+    if ok:
+        check_composition([Tier(None, rules)], size)
+    else:
+        with pytest.raises(InvalidDocument):
+            check_composition([Tier(None, rules)], size)
