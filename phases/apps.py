@@ -12,3 +12,6 @@ class PhasesConfig(AppConfig):
         from phases.public import standings_lead
         from tables import standings_views
         standings_views.register_lead(standings_lead)
+        # During the qualifying evenings of a composed format: the cut lines (SCORING.md section 12).
+        from phases.public import cut_lines
+        standings_views.register_cut_lines(cut_lines)

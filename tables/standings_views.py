@@ -32,6 +32,25 @@ def register_lead(provider):
         _LEAD_PROVIDERS.append(provider)
 
 
+# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
+# repêchage holders), provided by the app of tournament formats as well.
+_CUT_LINE_PROVIDERS = []
+
+
+def register_cut_lines(provider):
+    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
+    if provider not in _CUT_LINE_PROVIDERS:
+        _CUT_LINE_PROVIDERS.append(provider)
+
+
+def standings_cut_lines(tournament):
+    for provider in _CUT_LINE_PROVIDERS:
+        lines = provider(tournament)
+        if lines is not None:
+            return lines
+    return None
+
+
 def standings_lead(tournament, published_only=False):
     for provider in _LEAD_PROVIDERS:
         lead = provider(tournament, published_only=published_only)
@@ -115,7 +134,8 @@ def _standings_table(request, tournament, context):
 
     def render_table():
         return render_to_string("tables/standings.html#standings-table", {
-            **context, "standings": cached_standings(request, tournament), "lead": standings_lead(tournament)},
+            **context, "standings": cached_standings(request, tournament), "lead": standings_lead(tournament),
+            "cut_lines": standings_cut_lines(tournament)},
             request)
     # Rendered here from the template; a cache backend may not keep the safe type.
     return mark_safe(_computed_once(key, render_table))

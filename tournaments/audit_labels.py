@@ -26,6 +26,7 @@ ACTION_LABELS = {
     "player.update": _("Player changed"),
     "player.merge": _("Players merged"),
     "player.delete": _("Player deleted"),
+    "format.firenze_continents": _("Firenze sheet: points per continent changed"),
     # season circuits
     "circuit.create": _("Circuit created"),
     "circuit.update": _("Circuit settings changed"),
@@ -102,6 +103,7 @@ KIND_LABELS = {
 }
 
 FIELD_LABELS = {
+    "firenze_continent_points": _("points per conquered continent"), "continents": _("continents"),
     # season circuits
     "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),
     "participation": _("participation points"), "min_tournaments": _("minimum tournaments"),
