@@ -25,7 +25,7 @@ from tables.results.services import claim_version, require_correction_allowed
 from tournaments.audit.services import audit
 
 COUNTS = ("objective_territories", "adjacent_territories", "other_territories", "protected_territories",
-          "armies", "cards", "unconquered_adjacent")
+          "armies", "cards", "continents", "unconquered_adjacent")
 SHEET_FIELDS = ("table_points", "place", "firenze")
 
 # scoring.firenze rule codes in the interface's language.
@@ -33,6 +33,7 @@ MESSAGES = {
     "firenze_count": gettext_lazy("counts are whole numbers from 0"),
     "firenze_territories": gettext_lazy("a player holds at most 42 territories"),
     "firenze_protected": gettext_lazy("protected territories are among the held ones"),
+    "firenze_continents": gettext_lazy("there are 6 continents"),
 }
 
 
@@ -60,7 +61,7 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
         raise ValidationError(_("The result must list exactly the players of the table."))
     sheets = [FirenzeSheet(player=seat_id, **{k: counts[seat_id].get(k, 0) for k in COUNTS}) for seat_id in seats]
     try:
-        rows = firenze_order(sheets)
+        rows = firenze_order(sheets, continent_value=tournament.firenze_continent_points)
     except ScoringError as exc:
         name = seats[exc.player].registration.player.full_name if exc.player in seats else ""
         raise ValidationError("%s: %s" % (name, MESSAGES.get(exc.code, exc.detail))) from None

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
 from tables.results import firenze
@@ -20,6 +21,7 @@ LABELS = {
     "protected_territories": gettext_lazy("Protected territories, bordering no opponent (+15)"),
     "armies": gettext_lazy("Armies on the board (0.5)"),
     "cards": gettext_lazy("Cards in hand (1)"),
+    "continents": gettext_lazy("Continents conquered (%(points)s each, set by the organiser)"),
     "unconquered_adjacent": gettext_lazy("Unconquered objective territories next to one's own (ties only)"),
 }
 
@@ -27,19 +29,28 @@ LABELS = {
 class SheetForm(forms.Form):
     """One player's counts; the rules live in scoring.firenze."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, continent_points=0, **kwargs):
         super().__init__(*args, **kwargs)
         for name in firenze.COUNTS:
-            self.fields[name] = forms.IntegerField(label=LABELS[name], min_value=0, max_value=999, initial=0,
+            label = LABELS[name]
+            if name == "continents":
+                label = label % {"points": number_format(
+                    continent_points, decimal_pos=0 if continent_points == int(continent_points) else 2)}
+            # Continents: left empty is none (a sheet counted before the setting existed has none).
+            self.fields[name] = forms.IntegerField(label=label, min_value=0, required=name != "continents",
+                                                   max_value=6 if name == "continents" else 999, initial=0,
                                                    widget=NumericInput(decimals=False))
 
+    def clean_continents(self):
+        return self.cleaned_data.get("continents") or 0
 
-def _sheet_forms(data, seats):
+
+def _sheet_forms(data, seats, continent_points):
     """One form per seat, holding its saved counts unless `data` was posted."""
     forms_ = []
     for i, seat in enumerate(seats):
         initial = {k: (seat.firenze or {}).get(k, 0) for k in firenze.COUNTS}
-        form = SheetForm(data, prefix=f"p{i}", initial=initial)
+        form = SheetForm(data, prefix=f"p{i}", initial=initial, continent_points=continent_points)
         form.seat_obj = seat
         forms_.append(form)
     return forms_
@@ -51,7 +62,7 @@ def firenze_sheet(request, pk, number, table_number):
     rnd, table = table_of(tournament, number, table_number)
     seats = table_seats(table)
     data = request.POST if request.method == "POST" else None
-    forms_ = _sheet_forms(data, seats)
+    forms_ = _sheet_forms(data, seats, tournament.firenze_continent_points)
     errors, conflict = [], None
     if data is not None:
         lot = data.get("lot_winner", "")
@@ -71,7 +82,7 @@ def firenze_sheet(request, pk, number, table_number):
                 conflict = exc.table
                 seats = table_seats(conflict)
                 conflict.saved_seats = seats
-                forms_ = _sheet_forms(None, seats)
+                forms_ = _sheet_forms(None, seats, tournament.firenze_continent_points)
             except ValidationError as exc:
                 errors.extend(exc.messages)
             else:

@@ -238,3 +238,36 @@ def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser)
     assert (lines.repechage[0].best, lines.repechage[0].played, lines.repechage[0].rank) == (99, 3, 12)
     draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2), seed=1)
     assert cut_lines(tournament) is None
+
+
+def test_a_player_joining_at_the_fifth_evening(club, organiser):
+    """Absences before joining score 0 (and can be discarded); the repêchage counts the player once
+    they reach its minimum of games."""
+    from phases.public import cut_lines
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=7, discards=3)
+    members = [regs[n] for n in "ABCDEFGHIJ"]
+    points = {r.pk: 90 - 5 * i for i, r in enumerate(members)}
+    late = regs["K"]
+    late_points = {5: 20, 6: 30, 7: 98}
+
+    def evening(n):
+        seats = members + ([late] if n >= 5 else [])
+        tables = [seats[:4], seats[4:8], seats[8:]] if n >= 5 else [seats[:4], seats[4:7], seats[7:]]
+        rnd = seat_round(tournament, tables)
+        for table, regs_at in zip(rnd.tables.order_by("number"), tables):
+            report(table, [(late_points[n] if r == late else points[r.pk],) for r in regs_at], user=organiser)
+        table_services.round_close(user=organiser, rnd=rnd)
+
+    for n in range(1, 7):
+        evening(n)
+    lines = cut_lines(tournament)
+    assert [h.registration for h in lines.repechage] == [regs["J"]]  # K has 2 games of the 3 needed
+    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    assert list(row.results) == [0, 0, 0, 0, 20, 30] and row.total == 50  # three absences discarded
+    evening(7)
+    lines = cut_lines(tournament)
+    assert [(h.registration, h.best, h.played) for h in lines.repechage] == [(late, 98, 3)]
+    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    assert row.total == 148  # 0 + 20 + 30 + 98: one absence still counts

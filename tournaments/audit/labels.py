@@ -26,6 +26,7 @@ ACTION_LABELS = {
     "player.update": _("Player changed"),
     "player.merge": _("Players merged"),
     "player.delete": _("Player deleted"),
+    "format.firenze_continents": _("Firenze sheet: points per continent changed"),
     # season circuits
     "circuit.create": _("Circuit created"),
     "circuit.update": _("Circuit settings changed"),
@@ -50,6 +51,7 @@ ACTION_LABELS = {
     "round.move": _("Player moved to another table"),
     "round.publish": _("Seating published"),
     "round.close": _("Round closed"),
+    "round.reopen": _("Round reopened"),
     "round.delete": _("Draft round deleted"),
     "standings.publish": _("Standings published"),
     # results
@@ -101,6 +103,7 @@ KIND_LABELS = {
 }
 
 FIELD_LABELS = {
+    "firenze_continent_points": _("points per conquered continent"), "continents": _("continents"),
     # season circuits
     "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),
     "participation": _("participation points"), "min_tournaments": _("minimum tournaments"),
@@ -108,7 +111,7 @@ FIELD_LABELS = {
     "about": _("against"), "arbiter": _("arbiter"), "arbiters": _("arbiters"), "armies": _("armies"),
     "away_best": _("away: best player"), "away_territories": _("away: territories"),
     "away_territory_points": _("away: territory points"), "best_of": _("best results counted"),
-    "bonus": _("bonus"), "bye": _("bye"), "captain": _("captain"), "city": _("city"), "club": _("club"),
+    "bonus": _("bonus"), "bye": _("bye"), "captain": _("captain"), "city": _("city"), "closed_at": _("closed at"), "club": _("club"),
     "como_reference": _("Como reference"), "correction": _("correction"), "day": _("day"),
     "decided_by_id": _("decided by"), "decision": _("decision"), "discard_worst": _("worst results discarded"),
     "dispute_window_minutes": _("dispute window (minutes)"), "eliminated": _("eliminated"),
@@ -129,7 +132,7 @@ FIELD_LABELS = {
     "round": _("round"), "rounds": _("rounds"), "rounds_planned": _("rounds planned"), "seat": _("game"),
     "seed": _("draw number"), "signup_open": _("sign-up open"), "skipped": _("skipped"),
     "spartaco_malus": _("Spartaco malus"), "start_date": _("start date"), "started_at": _("started at"),
-    "state": _("state"), "status": _("status"), "submission": _("phone's save id"), "table": _("table"),
+    "standings_published_at": _("standings published at"), "state": _("state"), "status": _("status"), "submission": _("phone's save id"), "table": _("table"),
     "table_points": _("table points"),
     "table_size": _("table size"), "tables": _("tables"), "team": _("team"), "territories": _("territories"),
     "text": _("text"), "tiebreak": _("tie-breaks"), "username": _("username"), "variant": _("variant"),
