@@ -67,7 +67,7 @@ def _tier(up_to, direct, semifinal=None, seats=0, min_games=1):
 
 
 REPECHAGE_DECISIONS = (
-    gettext_lazy("Who qualifies follows SCORING.md section 12: a player absent when the semifinals (or the final) "
+    gettext_lazy("A player absent when the semifinals (or the final) "
                  "are seated gives their seat to the next in the standings; the repêchage takes the best single "
                  "game among the players not yet qualified who played the minimum of games (absences are not "
                  "games)."),

@@ -31,6 +31,7 @@ class DrawForm(forms.Form):
     def __init__(self, *args, present=0, **kwargs):
         super().__init__(*args, **kwargs)
         self.present = present
+        self.fields["plan"].show_when = ("method", ["fixed"])
 
     def clean_sizes(self):
         raw = self.cleaned_data["sizes"].strip()
@@ -54,22 +55,63 @@ class DrawForm(forms.Form):
         return data
 
 
+class TablePointsField(forms.DecimalField):
+    """Table points as typed on a phone: "12,5" (the Italian keypad's decimal comma) is 12.5, never 125;
+    letters or any other text are refused with a message, never dropped. A plain text box with the
+    decimal keypad: a number box lets the browser drop what it does not read before the server sees it."""
+
+    default_error_messages = {
+        "invalid": _("Write the table points in digits, e.g. 62 or 12,5: “%(value)s” is not a number."),
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off",
+                                                           "class": "tp-input"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip().replace(" ", "")
+        if text.count(",") == 1 and "." not in text:
+            text = text.replace(",", ".")
+        if not re.fullmatch(r"\d+(\.\d+)?", text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"value": str(value)[:20]})
+        return super().to_python(text)
+
+
+class WholeNumberField(forms.IntegerField):
+    """A small whole number on a phone (order of elimination, place, armies): text box with the digit
+    keypad, anything else than digits refused with a message."""
+
+    default_error_messages = {"invalid": _("Write a whole number in digits: “%(value)s” is not one.")}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not text.isdecimal() or not text.isascii():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"value": text[:20]})
+        return super().to_python(text)
+
+
 class ResultSeatForm(forms.Form):
     """One player's line of a table result (SCORING.md section 2)."""
 
     seat = forms.IntegerField(widget=forms.HiddenInput)
-    table_points = forms.DecimalField(label=_("Table points"), min_value=0, max_value=200, decimal_places=2,
-                                      max_digits=6, required=False,
-                                      widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any",
-                                                                      "class": "tp-input"}))
+    table_points = TablePointsField(label=_("Table points"), min_value=0, max_value=200, decimal_places=2,
+                                    max_digits=6, required=False)
     risiko = forms.BooleanField(label="RisiKo!", required=False)
-    eliminated = forms.IntegerField(label=_("Eliminated (order)"), min_value=1, max_value=5, required=False,
-                                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    place = forms.IntegerField(label=_("Place if tied"), min_value=1, max_value=6, required=False,
-                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    eliminated = WholeNumberField(label=_("Eliminated (order)"), min_value=1, max_value=5, required=False)
+    place = WholeNumberField(label=_("Place if tied"), min_value=1, max_value=6, required=False)
     territories = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
-    armies = forms.IntegerField(label=_("Armies on the board (ties)"), min_value=0, max_value=9999, required=False,
-                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    armies = WholeNumberField(label=_("Armies on the board (ties)"), min_value=0, max_value=9999, required=False)
 
     def __init__(self, *args, territory_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

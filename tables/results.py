@@ -46,6 +46,27 @@ class StaleResult(Exception):
         self.table = table
 
 
+def questions(lines):
+    """What to ask the arbiter before saving a result the rules accept but that is most likely a slip:
+    everybody at 0 table points, or players level on table points with no place given to tell them
+    apart (no order of elimination, no armies counted). Empty: nothing to ask."""
+    typed = [line for line in lines if line.table_points is not None or line.territories]
+    asked = []
+    if typed and len(typed) == len(lines) and all(not line.table_points and not line.territories
+                                                 and not line.risiko for line in lines):
+        asked.append(_("Every player has 0 table points."))
+    level = {}
+    for line in lines:
+        if line.table_points and line.eliminated is None and not line.risiko:
+            level.setdefault(Decimal(line.table_points), []).append(line)
+    for points, tied in sorted(level.items(), reverse=True):
+        if len(tied) > 1 and any(line.place is None for line in tied) and \
+                any(line.armies is None for line in tied):
+            asked.append(_("%(n)d players are level on %(points)s table points and no place is given.")
+                         % {"n": len(tied), "points": f"{points.normalize():f}"})
+    return asked
+
+
 RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies", "firenze")
 
 

@@ -92,7 +92,7 @@ def table_result(request, pk, number, table_number):
     rnd, table = table_of(tournament, number, table_number)
     seats = table_seats(table)
     forms = _result_forms(table, seats, request.POST if request.method == "POST" else None)
-    errors, conflict = [], None
+    errors, conflict, question = [], None, None
     sync = request.method == "POST" and request.headers.get("X-Torneo-Sync") == "1"
     if request.method == "POST":
         try:
@@ -111,9 +111,16 @@ def table_result(request, pk, number, table_number):
                                          place=f.cleaned_data["place"],
                                          territories=tuple(f.cleaned_data["territories"]),
                                          armies=f.cleaned_data["armies"]) for f in forms]
+            asked = [] if request.POST.get("confirmed") == "1" else table_results.questions(lines)
             try:
+                if asked:
+                    raise ResultQuestion(asked)
                 table_results.table_result_submit(user=request.user, table=table, lines=lines, version=version,
                                                   submission=submission)
+            except ResultQuestion as exc:
+                if sync:   # the phone asked before queueing; a save without the answer is refused
+                    return _sync_answer("invalid", table, errors=exc.asked, http_status=400)
+                question = exc.asked
             except table_results.AlreadyApplied:
                 return _sync_answer("duplicate", table) if sync else redirect("arbiter:home", pk=pk)
             except table_results.StaleResult as exc:
@@ -164,10 +171,37 @@ def table_result(request, pk, number, table_number):
                             for f in forms for errs in f.errors.values() for e in errs]
             return _sync_answer("invalid", table, errors=errors + field_errors, http_status=400)
     table.refresh_from_db()
+    _focus_first_error(forms)
     return render(request, "tables/table_result.html", {
         "tournament": tournament, "round": rnd, "table": table, "forms": forms, "errors": errors,
-        "conflict": conflict, "continents": engine.territory_groups(), "submission": uuid.uuid4()},
+        "conflict": conflict, "question": question, "continents": engine.territory_groups(),
+        "submission": uuid.uuid4()},
         status=409 if conflict else (400 if errors else 200))
+
+
+class ResultQuestion(Exception):
+    """A result the rules accept but that looks like a slip: asked before it is saved."""
+
+    def __init__(self, asked):
+        super().__init__("confirm")
+        self.asked = asked
+
+
+FOCUS_ORDER = ("table_points", "eliminated", "place", "risiko", "armies", "territories")
+
+
+def _focus_first_error(forms):
+    """After a refused save the cursor goes to the first field in error, not back to player 1."""
+    for form in forms:
+        if not form.errors:
+            continue
+        names = [name for name in FOCUS_ORDER if name in form.errors] or ["table_points"]
+        for other in forms:
+            other.fields["table_points"].widget.attrs.pop("autofocus", None)
+        widget = form.fields[names[0]].widget
+        widget.attrs["autofocus"] = True
+        widget.attrs["aria-invalid"] = "true"
+        return
 
 
 def _attach_result_error(forms, exc):

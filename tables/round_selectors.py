@@ -2,6 +2,7 @@
 tournament's is a 404, like a tournament the user may not see."""
 from dataclasses import dataclass
 
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -17,7 +18,16 @@ VISIBLE = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 
 
 def tournament_rounds(tournament):
-    return tournament.rounds.order_by("number")
+    """The rounds in order, each with `table_count` and `reported_count` (its tables with a result)."""
+    return tournament.rounds.order_by("number").annotate(
+        table_count=Count("tables", distinct=True),
+        reported_count=Count("tables", filter=Q(tables__reported_at__isnull=False), distinct=True))
+
+
+def open_round(rounds):
+    """The round still open (drafted or published, not closed) among `rounds`, or None: the next
+    round is drawn only once it is closed."""
+    return next((r for r in rounds if r.status != Round.Status.CLOSED), None)
 
 
 def round_of(tournament, number, published=False):

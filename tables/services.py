@@ -297,6 +297,33 @@ def round_close(*, user, rnd):
                        stamp={"status": Round.Status.CLOSED, "closed_at": _NOW})
 
 
+def _next_not_drawn(rnd):
+    if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
+        raise ValidationError(_("Round %(n)d is already drawn: round %(r)d can no longer be reopened.")
+                              % {"n": rnd.number + 1, "r": rnd.number})
+
+
+@transaction.atomic
+def round_reopen(*, user, rnd):
+    """A round closed too early is opened again by the organiser while the next one is not drawn:
+    its results can be entered and corrected again; its standings, if published, are withdrawn until
+    it is closed again (the audit entry keeps when they had been published)."""
+    Tournament.objects.select_for_update().get(pk=rnd.tournament_id)   # no draw of the next one meanwhile
+    rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+    if rnd.status != Round.Status.CLOSED:
+        raise ValidationError(_("Only a closed round can be reopened."))
+    if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
+        raise ValidationError(_("Round %(n)d is already drawn: round %(r)d can no longer be reopened.")
+                              % {"n": rnd.number + 1, "r": rnd.number})
+    before = {"round": rnd.number, "status": rnd.status, "closed_at": rnd.closed_at,
+              "standings_published_at": rnd.standings_published_at}
+    rnd.status, rnd.closed_at, rnd.standings_published_at = Round.Status.PUBLISHED, None, None
+    rnd.save(update_fields=["status", "closed_at", "standings_published_at"])
+    audit(user=user, action="round.reopen", obj=rnd, tournament=rnd.tournament, before=before,
+          after={"round": rnd.number, "status": rnd.status, "closed_at": None, "standings_published_at": None})
+    return rnd
+
+
 @transaction.atomic
 def standings_publish(*, user, rnd):
     return _round_step(user=user, rnd=rnd, status=Round.Status.CLOSED, action="standings.publish",

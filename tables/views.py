@@ -12,10 +12,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables import drafts, engine, services
 from tables.forms import SEATING_METHODS, DrawForm
-from tables.models import Seat
+from tables.models import Round, Seat
 from tables.qr import qr_svg
-from tables.round_selectors import (meetings_matrix, off_size_tables, public_round_tables, round_of, seat_of_round,
-                                    tournament_rounds)
+from tables.round_selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
+                                    seat_of_round, tournament_rounds)
 from tables.selectors import present_registrations, round_penalties, round_with_tables
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 
@@ -33,6 +33,8 @@ def rounds(request, pk):
     """The rounds of a tournament and the form that draws the next one."""
     tournament = tournament_for_organiser(request.user, pk)
     present = present_registrations(tournament)
+    all_rounds = list(tournament_rounds(tournament))
+    current = open_round(all_rounds)
     # Bound on every POST, even an empty one: the error below is added to a validated form.
     form = DrawForm(request.POST if request.method == "POST" else None, present=len(present))
     if request.method == "POST" and len(present) < 3:
@@ -56,8 +58,9 @@ def rounds(request, pk):
                 messages.warning(request, _("With %(n)d players present, tables of %(sizes)s players were needed.")
                                  % {"n": len(present), "sizes": ", ".join(map(str, odd))})
             return redirect("manage:round", pk=pk, number=rnd.number)
-    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": tournament_rounds(tournament),
-                                                  "form": form, "present": present})
+    return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds,
+                                                  "form": form, "present": present, "open_round": current,
+                                                  "next_number": all_rounds[-1].number + 1 if all_rounds else 1})
 
 
 def _parse_plan(text, present):
@@ -158,6 +161,7 @@ ROUND_ACTIONS = {
     "redraw": (services.round_redraw, gettext_lazy("Round drawn again.")),
     "reseat": (services.round_reseat, gettext_lazy("Players re-seated.")),
     "close": (services.round_close, gettext_lazy("Round closed.")),
+    "reopen": (services.round_reopen, gettext_lazy("Round reopened: its results can be entered and corrected.")),
     "standings": (services.standings_publish, gettext_lazy("Standings published.")),
     "delete": (drafts.round_delete_draft, gettext_lazy("Draft round deleted.")),
 }
@@ -184,10 +188,26 @@ def round_action(request, pk, number, action):
         messages.success(request, done)
         for notice in getattr(rnd, "notices", ()):
             messages.warning(request, notice)
+        if action == "publish":
+            for warning in _publish_warnings(tournament):
+                messages.warning(request, warning)
         if action == "delete":
             return redirect("manage:rounds", pk=pk)
-    target = "manage:round_dashboard" if action in ("close", "standings") else "manage:round"
+    target = "manage:round_dashboard" if action in ("close", "reopen", "standings") else "manage:round"
     return redirect(target, pk=pk, number=number)
+
+
+def _publish_warnings(tournament):
+    """What the organiser should know once the tables are out: nobody to enter results but them, or
+    players who cannot see the tables."""
+    warnings = []
+    if not tournament.arbiters.exists():
+        warnings.append(_("The tournament has no arbiter: only you can enter the results. Add arbiters on the "
+                          "“Arbiters” page."))
+    if not tournament.published:
+        warnings.append(_("The tournament is not published: players cannot see the tables. Tick “Published” "
+                          "in the settings."))
+    return warnings
 
 
 @login_required
@@ -197,9 +217,19 @@ def round_dashboard(request, pk, number):
     tournament = tournament_for_organiser(request.user, pk)
     rnd = round_of(tournament, number)
     tables = round_with_tables(rnd)
-    reported = sum(1 for t in tables if t.reported)
-    return render(request, "tables/dashboard.html", {"tournament": tournament, "round": rnd, "tables": tables,
-                                                     "reported": reported, "missing": len(tables) - reported})
+    missing = [t.number for t in tables if not t.reported]
+    return render(request, "tables/dashboard.html", {
+        "tournament": tournament, "round": rnd, "tables": tables, "reported": len(tables) - len(missing),
+        "missing": len(missing), "missing_text": _numbers_text(missing),
+        "can_reopen": rnd.status == Round.Status.CLOSED and not tournament.rounds.filter(number__gt=rnd.number).exists()})
+
+
+def _numbers_text(numbers):
+    """[2, 5, 7] -> "2, 5 e 7" ("2, 5 and 7" in English)."""
+    numbers = [str(n) for n in numbers]
+    if len(numbers) < 2:
+        return "".join(numbers)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(numbers[:-1]), "last": numbers[-1]}
 
 
 @login_required

@@ -166,6 +166,11 @@ class TournamentForm(forms.ModelForm):
             "dispute_window_minutes": NumericInput(decimals=False),
         }
 
+    # A new tournament's first screen: what every club evening sets; the rest under "More settings".
+    FIRST_SCREEN = ("name", "start_date", "formula")
+    # Settings that only some formulas read: shown only when the formula chosen needs them.
+    FORMULA_FIELDS = {"bonus": ["bonus50", "vittorie"], "spartaco_malus": ["spartaco"]}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         chain = list(self.instance.tiebreak_chain) if self.instance.pk else ["best_results"]
@@ -174,6 +179,34 @@ class TournamentForm(forms.ModelForm):
         self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
         self.fields["formula"].help_text = FORMULA_SUGGESTIONS
         self.fields["tiebreak_1"].help_text = TIEBREAK_DEFAULT_HELP
+        if not self.instance.pk:
+            self.fields["published"].initial = True   # a new tournament is public unless unticked
+        for name, formulas in self.FORMULA_FIELDS.items():
+            if name in self.fields:
+                self.fields[name].show_when = ("formula", formulas)
+
+    @classmethod
+    def initial_from(cls, source):
+        """Every setting of `source` (an earlier tournament) as the initial values of a new one: the
+        formula and its parameters, tie-breaks, rounds, discards... but not its dates."""
+        initial = {name: getattr(source, name) for name in cls._meta.fields
+                   if name not in ("start_date", "end_date") and hasattr(source, name)}
+        initial["club"] = source.club_id
+        for i, name in enumerate(list(source.tiebreak_chain)[:4], start=1):
+            initial[f"tiebreak_{i}"] = name
+        for i in range(len(list(source.tiebreak_chain)) + 1, 5):
+            initial[f"tiebreak_{i}"] = ""
+        return initial
+
+    def first_fields(self):
+        return [self[name] for name in self.FIRST_SCREEN + tuple(self.FORMULA_FIELDS) if name in self.fields]
+
+    def more_fields(self):
+        first = set(self.FIRST_SCREEN) | set(self.FORMULA_FIELDS)
+        return [field for field in self.visible_fields() if field.name not in first]
+
+    def more_has_errors(self):
+        return any(field.errors for field in self.more_fields())
 
     def clean_name(self):
         return _required_text(self.cleaned_data.get("name"))

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 from tournaments.services import club_find_duplicate, club_save, player_find_duplicate, player_save, registration_add
 from tournaments.text import clean_name, mixes_look_alike_letters
 
@@ -52,6 +52,15 @@ class CsvPreview:
     def to_register(self):
         return [r for r in self.rows if not r.registered]
 
+    @property
+    def valid_to_register(self):
+        """The rows without an error that are not registered yet: what "register the valid rows" adds."""
+        return [r for r in self.rows if not r.errors and not r.registered]
+
+    @property
+    def error_lines(self):
+        return [r.line for r in self.rows if r.errors]
+
 
 MAX_CSV_ROWS = 2000
 
@@ -68,12 +77,16 @@ def split_full_name(text):
 
 
 def pasted_list_to_csv(text):
-    """A pasted list, one player a line: 'Name Surname' or 'Name Surname; Club' (also tab or comma)."""
+    """A pasted list, one player a line: 'Name Surname' or 'Name Surname; Club' (also tab or comma).
+
+    A blank line stays a blank row (skipped by the preview), so that row n of the CSV is line n - 1
+    of the pasted list: the preview numbers the pasted lines from the first name, counted as 1."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";")
     writer.writerow(["name", "surname", "club"])
     for line in text.splitlines():
         if not line.strip():
+            writer.writerow(["", "", ""])
             continue
         parts = [p.strip() for p in re.split(r"[;\t,]", line, maxsplit=1)]
         first, last = split_full_name(parts[0])
@@ -81,11 +94,13 @@ def pasted_list_to_csv(text):
     return out.getvalue()
 
 
-def players_csv_preview(text, *, tournament=None):
+def players_csv_preview(text, *, tournament=None, pasted=False):
     """Parse a players CSV (name, surname, nickname, club, city, email) and check every row.
 
     Nothing is written: the organiser sees the rows and their errors, then confirms. With a
-    tournament, a player already in the database is not an error: they will be registered."""
+    tournament, a player already in the database is not an error: they will be registered.
+    Rows are numbered as the file's lines (the header is line 1), or, for a `pasted` list (made by
+    `pasted_list_to_csv`), as the pasted lines, the first name being line 1."""
     if not text.strip():
         return CsvPreview([], [_("The file is empty.")])
     sample = text[:4096]
@@ -109,7 +124,7 @@ def players_csv_preview(text, *, tournament=None):
             "cols": ", ".join(unknown), "all": ", ".join(CSV_COLUMNS)}])
     rows, seen = [], {}
     try:
-        for line_no, raw in enumerate(reader, start=2):
+        for line_no, raw in enumerate(reader, start=1 if pasted else 2):
             if not any(cell.strip() for cell in raw):
                 continue
             if len(rows) >= MAX_CSV_ROWS:
@@ -187,15 +202,21 @@ def players_import_csv(*, user, text):
 
 
 @transaction.atomic
-def registrations_import(*, user, tournament, text):
+def registrations_import(*, user, tournament, text, valid_only=False, pasted=False):
     """Register every player of the list in the tournament, creating those not yet known; all or nothing.
 
+    With `valid_only` the rows with an error are left out and the others registered (a name twice in
+    the list is registered once: its second line is the row in error). The list is checked again
+    here, in the transaction: a player registered meanwhile is skipped, never registered twice.
     Returns (registered, created): how many registrations were added, how many of them are new players."""
-    preview = players_csv_preview(text, tournament=tournament)
-    if not preview.ok:
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    preview = players_csv_preview(text, tournament=tournament, pasted=pasted)
+    if preview.file_errors or not preview.rows:
+        raise ValidationError(preview.file_errors or _("The list has no players."))
+    if not preview.ok and not valid_only:
         raise ValidationError(_("The list has errors: nothing was registered."))
     registered = created = 0
-    for row in preview.to_register:
+    for row in preview.valid_to_register:
         player = row.player
         if player is None:
             player = _new_player(user, row.values, tournament)
@@ -203,6 +224,12 @@ def registrations_import(*, user, tournament, text):
         registration_add(user=user, tournament=tournament, player=player)
         registered += 1
     return registered, created
+
+
+def lines_of(text, numbers):
+    """The pasted lines `numbers` (the first line being 1) of `text`, to put back in the box."""
+    wanted = set(numbers)
+    return "\n".join(line for n, line in enumerate(text.splitlines(), start=1) if n in wanted)
 
 
 def import_summary(registered, created):

@@ -69,27 +69,55 @@ def registration_add_selected(request, pk):
 @login_required
 @require_POST
 def registration_import(request, pk):
-    """A CSV file or a pasted list of names, straight into the tournament: preview, then confirm."""
+    """A CSV file or a pasted list of names, straight into the tournament: preview, then confirm.
+
+    A list with bad rows stays in the box with those rows marked; "register the valid rows" adds the
+    others in one action and puts the bad lines of a pasted list back in the box to be corrected."""
     tournament = tournament_for_organiser(request.user, pk)
+    pasted = request.POST.get("source") == "paste"
     if "confirm" in request.POST:
         text = request.POST.get("csv_text", "")
+        names = request.POST.get("names", "")
+        form = RegistrationImportForm(initial={"names": names} if pasted else None)
         try:
-            registered, created = imports.registrations_import(user=request.user, tournament=tournament, text=text)
+            registered, created = imports.registrations_import(
+                user=request.user, tournament=tournament, text=text, pasted=pasted,
+                valid_only=request.POST.get("valid_only") == "1")
         except ValidationError as exc:
-            preview = imports.players_csv_preview(text, tournament=tournament)
+            preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
             messages.error(request, " ".join(exc.messages))
         else:
             messages.success(request, imports.import_summary(registered, created))
-            return redirect("manage:registrations", pk=pk)
+            left = imports.players_csv_preview(text, tournament=tournament, pasted=pasted).error_lines
+            if not left:
+                return redirect("manage:registrations", pk=pk)
+            if not pasted:
+                messages.warning(request, ngettext(
+                    "Line %(lines)s of the file was not registered: correct it in the file and import it again.",
+                    "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
+                    len(left)) % {"lines": ", ".join(map(str, left))})
+                return redirect("manage:registrations", pk=pk)
+            # The bad lines of a pasted list go back in the box, checked again, to be corrected.
+            names = imports.lines_of(names, left)
+            messages.warning(request, ngettext(
+                "The line with an error is left in the box: correct it and preview again.",
+                "The %(n)d lines with errors are left in the box: correct them and preview again.",
+                len(left)) % {"n": len(left)})
+            form = RegistrationImportForm(initial={"names": names})
+            text = imports.pasted_list_to_csv(names)
+            preview = imports.players_csv_preview(text, tournament=tournament, pasted=True)
     else:
         form = RegistrationImportForm(request.POST, request.FILES)
         if not form.is_valid():
             return render(request, "tournaments/registrations.html",
                           _registrations_context(tournament, import_form=form, import_open=True), status=400)
         text = form.cleaned_data["text"]
-        preview = imports.players_csv_preview(text, tournament=tournament)
+        pasted = not form.cleaned_data.get("file")
+        names = form.cleaned_data.get("names", "") if pasted else ""
+        preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
     return render(request, "tournaments/registrations.html",
-                  _registrations_context(tournament, preview=preview, csv_text=text, import_open=True),
+                  _registrations_context(tournament, preview=preview, csv_text=text, import_open=True,
+                                         import_form=form, pasted=pasted, names=names),
                   status=200 if preview.ok else 400)
 
 
