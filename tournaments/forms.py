@@ -100,6 +100,19 @@ class SignupForm(PlayerForm):
 TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
 
 
+# Seed 004 ("Formule per un Torneo Ufficiale"): the formulas clubs use for each kind of tournament.
+# A suggestion only: every formula stays available.
+FORMULA_SUGGESTIONS = _(
+    "What official clubs use (seed 004), any formula allowed: one day (3 games, or 3 + final): conversion 150 "
+    "or 200, table points + win bonus, standard points; a few evenings (4 to 6 games, 1 or 2 discards): a "
+    "conversion, table points + win bonus, standard points, Spartaco; Campionato (8 evenings or more, 2 "
+    "discards or more): standard points, Faenza method, Spartaco, Olympic medal table.")
+TIEBREAK_DEFAULT_HELP = _(
+    "A new tournament starts with \"best results\" (the best single results compared in turn). The scoring "
+    "engine's command line (python -m scoring, SCORING.md section 9) applies no tie-break unless its document "
+    "names one: there players level on points share the rank.")
+
+
 class TournamentForm(forms.ModelForm):
     tiebreak_1 = forms.ChoiceField(label=_("1st tie-break"), choices=TIEBREAK_CHOICES, required=False)
     tiebreak_2 = forms.ChoiceField(label=_("2nd tie-break"), choices=TIEBREAK_CHOICES, required=False)
@@ -135,6 +148,8 @@ class TournamentForm(forms.ModelForm):
         for i, name in enumerate(chain[:4], start=1):
             self.fields[f"tiebreak_{i}"].initial = name
         self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
+        self.fields["formula"].help_text = FORMULA_SUGGESTIONS
+        self.fields["tiebreak_1"].help_text = TIEBREAK_DEFAULT_HELP
         if not self.instance.pk:
             self.fields["published"].initial = True   # a new tournament is public unless unticked
         for name, formulas in self.FORMULA_FIELDS.items():
