@@ -229,7 +229,7 @@ def test_only_a_plain_200_is_stored(rf, status):
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpResponse
 
-    from tables.public_cache import serve_cached
+    from tables.standings.cache import serve_cached
 
     renders = []
 

@@ -5,9 +5,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from tables import arbitration, services
+from tables.arbitration import services as arbitration
 from tables.models import Seat
-from tables.results import ResultLine, table_result_submit
+from tables.results.services import ResultLine, table_result_submit
+from tables.rounds import services
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
 
