@@ -196,3 +196,17 @@ def test_round_2_is_not_offered_while_round_1_is_open(browser, live_server, tour
     assert "1/2" in page.inner_text("[data-draw-blocked]")
     shot(page, "evening-round-open-390")
     page.context.close()
+
+
+def test_the_5_player_form_fits_a_phone_with_save_in_reach(browser, live_server, tournament, shot):
+    regs = [RegistrationFactory(tournament=tournament, player__first_name="Gioc", player__last_name=n) for n in NAMES[:5]]
+    seat_round(tournament, [regs])
+    page = _page(browser, live_server, "arturo")
+    page.goto(f"{live_server.url}/arbitro/t/{tournament.pk}/turni/1/tavoli/1/")
+    height = page.evaluate("document.querySelector('form.result-form').getBoundingClientRect().height")
+    assert height < 1.2 * PHONE["height"], f"the form is {height:.0f} px high"   # it was 2.5 screens
+    box = page.locator("#save-result").bounding_box()                # "Save" in view without scrolling
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # nothing sideways
+    shot(page, "evening-five-players-390")
+    page.context.close()
