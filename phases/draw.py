@@ -1,6 +1,6 @@
 """Drawing the next round of a phase: qualifying draws, semifinal plans, finals, knockout games.
 
-Rounds are created by tables.services.round_create: ordinary draws for qualifying rounds and the
+Rounds are created by tables.rounds.services.round_create: ordinary draws for qualifying rounds and the
 first knockout game, method "fixed" with the tables computed here for every later phase. Rounds
 drawn without a phase (from the Rounds page) belong to the first phase."""
 from django.core.exceptions import ValidationError
@@ -17,10 +17,10 @@ from scoring.knockout import seconds_on_one_scale, table_winner
 from scoring.qualify import semifinal_seating
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.seating.como import top_table_applies
 from tables.models import Round
-from tournaments.audit import audit
+from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
 
 

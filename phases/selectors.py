@@ -15,7 +15,7 @@ from scoring.qualify import Candidate, qualify, rules_for, semifinal_table_count
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round
-from tables.selectors import present_registrations, standings_rounds, tournament_games
+from tables.standings.selectors import present_registrations, standings_rounds, tournament_games
 from tournaments.models import Phase, Registration
 
 

@@ -7,9 +7,9 @@ from django.utils.translation import gettext as _
 
 from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
 from phases.selectors import phases_overview, present_ids
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.models import Round, Seat
-from tournaments.audit import audit
+from tournaments.audit.services import audit
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
 

@@ -14,9 +14,9 @@ from phases.presets import PRESETS, knockout_advice
 
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
-from tables import services as table_services
-from tables.clock import live_round
-from tables.selectors import present_registrations
+from tables.rounds import services as table_services
+from tables.clock.services import live_round
+from tables.standings.selectors import present_registrations
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
 

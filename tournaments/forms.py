@@ -4,7 +4,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.services import club_find_duplicate
 from tournaments.text import checked_name
@@ -96,34 +95,6 @@ class SignupForm(PlayerForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].required = True
-
-
-class CsvUploadForm(forms.Form):
-    file = forms.FileField(label=_("CSV file"), help_text=_(
-        "Columns: name, surname, nickname, club, city, email (nickname, club, city and email may be empty). "
-        "Comma or semicolon separated, UTF-8."))
-
-    MAX_BYTES = 1024 * 1024
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        return self.decode(upload.read())
-
-    @staticmethod
-    def decode(raw):
-        # A NUL byte is no text a spreadsheet writes as CSV (UTF-16 files are full of them), and
-        # PostgreSQL refuses it in a text column: the file is refused before any row is read.
-        if b"\x00" in raw:
-            raise forms.ValidationError(_("The file holds a NUL character: it is not a CSV text file. "
-                                          "Save it again as CSV UTF-8."))
-        for encoding in ("utf-8-sig", "cp1252"):
-            try:
-                return raw.decode(encoding)
-            except UnicodeDecodeError:
-                continue
-        raise forms.ValidationError(_("The file is not text (UTF-8 expected)."))
 
 
 TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
@@ -249,7 +220,7 @@ class ArbitersForm(forms.Form):
 
     def __init__(self, *args, candidates=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # The organiser's own people only (tournaments.account_selectors.arbiter_candidates): never the
+        # The organiser's own people only (tournaments.accounts.selectors.arbiter_candidates): never the
         # server's list of users.
         if candidates is not None:
             self.fields["arbiters"].queryset = candidates
@@ -271,33 +242,3 @@ class ArbiterByNameForm(forms.Form):
 class RegistrationAddForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.select_related("club"))
     fee_paid = forms.BooleanField(label=_("Fee paid"), required=False)
-
-
-class RegistrationImportForm(forms.Form):
-    """A CSV file or a pasted list of names, registered straight into the tournament."""
-
-    file = forms.FileField(label=_("CSV file"), required=False, help_text=_(
-        "Columns: name, surname, nickname, club, city, email. Comma or semicolon separated, UTF-8."))
-    names = forms.CharField(label=_("Or paste a list"), required=False, max_length=100_000,
-                            widget=forms.Textarea(attrs={"rows": 5, "placeholder": _("Marco Rossi; Club Lario")}),
-                            help_text=_("One player a line: name and surname, then the club after a semicolon."))
-
-    def clean_file(self):
-        upload = self.cleaned_data.get("file")
-        if not upload:
-            return ""
-        if upload.size > CsvUploadForm.MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        return CsvUploadForm.decode(upload.read())
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        if data.get("file"):
-            data["text"] = data["file"]
-        elif (data.get("names") or "").strip():
-            data["text"] = pasted_list_to_csv(data["names"])
-        else:
-            raise forms.ValidationError(_("Choose a CSV file or paste a list of names."))
-        return data

@@ -7,7 +7,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.audit import audit, snapshot
+from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.text import fold
 

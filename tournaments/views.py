@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
-from tournaments.account_selectors import arbiters_of
-from tournaments.audit_labels import action_label, diff_rows, kind_label
+from tournaments.accounts.selectors import arbiters_of
+from tournaments.audit.labels import action_label, diff_rows, kind_label
 from tournaments.forms import SignupForm, TournamentForm, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -24,7 +24,7 @@ from tournaments.rules import (
     tournament_for_organiser,
     tournament_for_public,
 )
-from tournaments.throttle import signup_take
+from tournaments.accounts.throttle import signup_take
 from tournaments.tournament_selectors import (
     arbitrated_tournaments,
     audit_entries,

@@ -7,7 +7,7 @@ from django.urls import reverse
 from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.models import Round
 from tests.factories import report, seat_round
 from tests.formats.helpers import report_order, seated

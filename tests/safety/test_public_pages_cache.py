@@ -7,8 +7,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tables import services
-from tables.public_cache import forget_recent_pages
+from tables.rounds import services
+from tables.standings.cache import forget_recent_pages
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
 

@@ -4,10 +4,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import services
+from tables.rounds import services
 from tables.models import Round
 from tests.factories import RegistrationFactory, report
-from tournaments.audit_labels import action_label
+from tournaments.audit.labels import action_label
 from tournaments.models import AuditLog, Tournament
 
 pytestmark = pytest.mark.django_db

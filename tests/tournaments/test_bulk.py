@@ -4,7 +4,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tournaments import imports, services
+from tournaments import services
+from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
 
 pytestmark = pytest.mark.django_db

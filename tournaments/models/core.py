@@ -302,7 +302,7 @@ class AuditLog(models.Model):
 
 class LoginThrottle(models.Model):
     """A counter of login tries in a window, keyed "address:...", "account:..." or "pair:account|address"
-    (see tournaments.throttle)."""
+    (see tournaments.accounts.throttle)."""
 
     key = models.CharField(max_length=255, unique=True)
     count = models.PositiveIntegerField(default=0)
