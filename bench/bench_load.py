@@ -283,7 +283,7 @@ def freshness(tournament, phase):
 
 def computations(log_paths):
     """{"computed": Counter(version -> standings computations), "rendered": Counter((version, page) -> renders)}
-    from the servers' logs (tables/standings_views.py, tables/public_cache.py)."""
+    from the servers' logs (tables/standings/views.py, tables/standings/cache.py)."""
     computed, rendered = Counter(), Counter()
     for path in log_paths:
         for line in Path(path).read_text(errors="replace").splitlines():

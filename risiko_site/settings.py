@@ -52,8 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Anonymous visitors' public pages straight from the shared cache (tables/public_cache.py).
-    "tables.public_cache.PublicPageCacheMiddleware",
+    # Anonymous visitors' public pages straight from the shared cache (tables/standings/cache.py).
+    "tables.standings.cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,8 +64,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.middleware.HtmxLoginRedirectMiddleware",
-    "tournaments.middleware.RejectNulMiddleware",
+    "tournaments.accounts.middleware.HtmxLoginRedirectMiddleware",
+    "tournaments.accounts.middleware.RejectNulMiddleware",
 ]
 
 ROOT_URLCONF = "risiko_site.urls"
@@ -82,7 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tables.public_cache.csrf_placeholder",
+                "tables.standings.cache.csrf_placeholder",
             ],
         },
     },
@@ -136,10 +136,10 @@ STORAGES = {
     },
 }
 
-# Login throttling (tournaments.throttle), for the site's login and /admin/login/ alike: failures
+# Login throttling (tournaments.accounts.throttle), for the site's login and /admin/login/ alike: failures
 # allowed per client address in the window; past as many failures on one account, each address
 # waits LOGIN_ACCOUNT_DELAY_S between its tries on that account.
-AUTHENTICATION_BACKENDS = ["tournaments.throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["tournaments.accounts.throttle.ThrottledModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 15 * 60, minimum=1)
 LOGIN_ACCOUNT_DELAY_S = env_int("LOGIN_ACCOUNT_DELAY_S", 60, minimum=1)
@@ -160,7 +160,7 @@ STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
 # While a public page of a new results version is rendered (by one request across all servers),
 # the others get the last rendered page if its render started less than the stale bound ago; a page
 # is not rendered again less than the refresh interval after its last render started
-# (tables/public_cache.py).
+# (tables/standings/cache.py).
 PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
 PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
 
@@ -182,7 +182,7 @@ CONTENT_SECURITY_POLICY = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_ENGINE = "tournaments.sessions"
+SESSION_ENGINE = "tournaments.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -202,7 +202,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
     "loggers": {
         "django.request": {"handlers": ["requests"], "propagate": False},
-        # One line per public page rendered into the cache (tables/public_cache.py).
+        # One line per public page rendered into the cache (tables/standings/cache.py).
         "torneo.standings": {"level": env_str("STANDINGS_LOG_LEVEL", env_str("LOG_LEVEL", "WARNING"))},
     },
 }

@@ -1,11 +1,11 @@
 """The version of what a tournament's public pages show, kept in the shared cache.
 
-Every change those pages show is audited (tournaments.audit), and the audit writer bumps the
+Every change those pages show is audited (tournaments.audit.services), and the audit writer bumps the
 tournament's version: at once, and again when the change commits, so a page rendered from the
 data before the commit is never filed under the version that follows it. A poll that finds
 nothing new then costs one cache lookup. A version committed after an audit entry starts with that
-entry's id (`results_through`): pages and the load benchmark can tell which changes a page shows. When the cache has no entry (first request, eviction,
-a cache emptied by a restart) the version is read from the database: the number and the last id
+entry's id (`results_through`): pages and the load benchmark can tell which changes a page shows.
+When the cache has no entry (first request, eviction, a cache emptied by a restart) the version is read from the database: the number and the last id
 of the tournament's audit entries. The dispute window closing turns provisional standings final
 without anything being logged, so the version also says whether that moment has passed.
 """

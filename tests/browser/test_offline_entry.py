@@ -118,7 +118,7 @@ def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_o
     server error: either way the phone keeps the result and sends it again, and it is applied once."""
     from django.db import OperationalError
 
-    from tables import results as table_results
+    from tables.results import services as table_results
     real_submit = table_results.table_result_submit
     calls = []
 

@@ -74,7 +74,7 @@ def test_a_public_page_in_the_cache_is_still_served(tournament, round_1, databas
 
 
 def test_other_errors_stay_a_500(tournament, monkeypatch):
-    from tables import standings_views
+    from tables.standings import views as standings_views
 
     def broken(*args, **kwargs):
         raise ValueError("a bug")
@@ -84,7 +84,7 @@ def test_other_errors_stay_a_500(tournament, monkeypatch):
 
 
 def test_a_public_page_of_a_newer_version_falls_back_to_its_last_render(tournament, round_1, database_down):
-    from tables.public_cache import VERSION_HEADER
+    from tables.standings.cache import VERSION_HEADER
     from tournaments.versions import bump
     url = reverse("public:standings", args=[tournament.pk])
     first = Client().get(url)

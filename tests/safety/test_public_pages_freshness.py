@@ -1,6 +1,6 @@
 """While results pour in, a public page is rendered by one request at a time and the others get the
 last rendered page, never one whose render started more than PUBLIC_PAGE_STALE_SECONDS ago
-(tables/public_cache.py). The clock is the module's `_now`; "another server" is a second copy of
+(tables/standings/cache.py). The clock is the module's `_now`; "another server" is a second copy of
 the per-process page memory over the same shared cache."""
 import re
 from collections import OrderedDict
@@ -11,7 +11,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tables import arbitration, public_cache
+from tables.arbitration import services as arbitration
+from tables.standings import cache as public_cache
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
