@@ -42,7 +42,7 @@ def clock(monkeypatch, settings):
 def played(tournament, organiser):
     """8 players, round 1 played and published; round 2 published with no result yet."""
     regs = [RegistrationFactory(tournament=tournament, player__last_name=f"Gioc{i:03d}") for i in range(8)]
-    from tables import services
+    from tables.rounds import services
     rnd = seat_round(tournament, [regs[:4], regs[4:]])
     for table in rnd.tables.all():
         report(table, [(40,), (30,), (20,), (0, 1)])
