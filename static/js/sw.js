@@ -1,14 +1,9 @@
 // The arbiter's offline worker: served as /arbitro/sw.js after offline-queue.js (tables/offline_views.py).
-<<<<<<< HEAD
-// Pages and static files: network first, the last copy when the network is away. Result forms sent
-// while the network is away or answered with a server error are queued (offline-queue.js) and the
-// arbiter is sent to the round's page.
-=======
 // It keeps only what offline result entry needs: the round's page, its tables' result forms, scripts
 // and styles. Penalty, dispute and organiser pages are never kept: offline they do not open. Logging
 // out empties the kept pages (static/js/logout.js sends "forget"). Result forms sent while the network
-// is away are queued (offline-queue.js) and the arbiter is sent to the round's page.
->>>>>>> main
+// is away, or answered with a server error, are queued (offline-queue.js) and the arbiter is sent to
+// the round's page.
 "use strict";
 const CACHE = "torneo-arbiter-v2";
 
