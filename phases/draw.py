@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from phases.presets import FINAL_SIZE, knockout_specs
-from phases.selectors import (games_by_round, knockout_standing, phase_games, phases_overview, present_ids,
-                              qualifying_standings, winner_error)
+from phases.selectors import (composition_of, games_by_round, knockout_standing, phase_games, phases_overview,
+                              present_ids, qualifying_outcome, qualifying_standings, winner_error)
 from scoring.errors import ScoringError
 from scoring.knockout import seconds, table_winner
+from scoring.qualify import semifinal_seating
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
 from tables import services as table_services
@@ -79,6 +80,9 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
         else:
             tables = draw_tables(entrants, tournament.table_size, seed, offset=len(advancing) if second_chance else 0)
         return tables, remember
+    composition = composition_of(tournament, phases)
+    if composition is not None:
+        return _composed_tables(tournament, phase, phases, prior, composition, present, by_round, totals)
     order = [row.player for row in qualifying_standings(tournament, by_round, totals) if row.player in present]
     if phase.kind == Phase.Kind.SEMIFINAL:
         plans = semifinal_plans(len(order))
@@ -103,6 +107,45 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
     tables = [finalists]
     if any(p.kind == Phase.Kind.FINALINA for p in phases):
         rest = [p for p in order if p not in finalists][:size]
+        if len(rest) >= 3:
+            tables.append(rest)
+    return tables, remember
+
+
+def _composed_tables(tournament, phase, phases, prior, composition, present, by_round, totals):
+    """A composed format (SCORING.md section 12): the semifinal tables (one finalist each) from the
+    semifinal range and the repêchage, the final from the direct finalists and the semifinal winners
+    (or, without semifinals, the direct finalists and the repêchage). Absent players are skipped."""
+    remember = {}
+    if phase.kind == Phase.Kind.SEMIFINAL or prior.kind == Phase.Kind.QUALIFYING:
+        outcome = qualifying_outcome(tournament, composition, present=present, by_round=by_round, totals=totals)
+        q = outcome.result
+        remember = {"seeded_to_final": q.final, "semifinalists": q.semifinal, "repechage": q.repechage,
+                    "absent": q.absent, "participants": outcome.participants,
+                    "rules": {"direct": outcome.rules.direct,
+                              "semifinal": list(outcome.rules.semifinal) if outcome.rules.semifinal else None,
+                              "repechage": {"seats": outcome.rules.repechage_seats,
+                                            "min_games": outcome.rules.min_games}}}
+        if phase.kind == Phase.Kind.SEMIFINAL:
+            if outcome.rules.semifinal is None:
+                raise ValidationError(_("With %(n)d participants this format has no semifinals: change the "
+                                        "format.") % {"n": outcome.participants})
+            tables = semifinal_seating(q.semifinal + q.repechage, outcome.tables)
+            return tables, remember
+        finalists = q.final + q.repechage
+        order = [row.player for row in outcome.standings if row.player in present]
+    else:
+        games = phase_games(prior, phases, by_round)
+        try:
+            winners = [table_winner(g) for g in games]
+        except ScoringError as exc:
+            raise winner_error(exc) from None
+        finalists = list(prior.settings.get("seeded_to_final", [])) + winners
+        order = [row.player for row in qualifying_standings(tournament, by_round, totals) if row.player in present]
+    tables = [finalists]
+    finalina = next((p for p in phases if p.kind == Phase.Kind.FINALINA), None)
+    if finalina is not None:
+        rest = [p for p in order if p not in finalists][:finalina.settings.get("size", FINAL_SIZE)]
         if len(rest) >= 3:
             tables.append(rest)
     return tables, remember
@@ -133,6 +176,16 @@ def _best_seconds(prior, games, entrants, present):
         out[out.index(player)] = substitute
         replaced.append({"out": player, "in": substitute})
     return out, replaced
+
+
+def absent_notice(phase):
+    """"Absent, replaced by the next in the standings: ..." after seating a composed format's phase."""
+    absent = phase.settings.get("absent") if phase is not None else None
+    if not absent:
+        return ""
+    return ngettext("Absent, the seat went to the next in the standings: %(names)s.",
+                    "Absent, their seats went to the next in the standings: %(names)s.",
+                    len(absent)) % {"names": _names(absent)}
 
 
 def _names(ids):

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.phases import knockout_stages
+from scoring.qualify import QualifyRules, Tier, check_composition
 from tournaments.models import Phase
 
 # Seed 003 (Firenze knockout): what the application decided where the seed is silent.
@@ -54,6 +55,23 @@ class Preset:
     tournament_settings: dict = field(default_factory=dict)
     help: str = ""
     decisions: tuple = ()        # what the application decided where the seed is silent
+    qualify: dict = field(default_factory=dict)  # composed formats: SCORING.md section 12 settings
+    best_of_allowed: bool = False  # the organiser may count the best N results instead of discarding
+
+
+def _tier(up_to, direct, semifinal=None, seats=0, min_games=1):
+    return {"up_to": up_to, "direct": direct, "semifinal": list(semifinal) if semifinal else None,
+            "repechage": {"seats": seats, "min_games": min_games}}
+
+
+REPECHAGE_DECISIONS = (
+    gettext_lazy("Who qualifies follows SCORING.md section 12: a player absent when the semifinals (or the final) "
+                 "are seated gives their seat to the next in the standings; the repêchage takes the best single "
+                 "game among the players not yet qualified who played the minimum of games (absences are not "
+                 "games)."),
+    gettext_lazy("One finalist per semifinal table; the semifinal tables are as even as possible (11 seats: 4+4+3), "
+                 "filled in a snake from the standings, the repêchage last."),
+)
 
 
 PRESETS = {
@@ -81,6 +99,32 @@ PRESETS = {
         "R.T.U. Editrice Giochi, championship: at least 8 evenings with the option of discarding at least 2 "
         "results (0 is "
         "allowed; 1 is not), optionally a final of the top 4.")),
+    "evenings_top2_repechage": Preset(
+        9, (1, 30), 3, (0, 29), discards_optional=True, final="yes", finalina=True, best_of_allowed=True,
+        qualify={"tiers": [_tier(24, 2, (3, 9), 1, 3), _tier(None, 1, (2, 12), 1, 3)], "final_size": 4},
+        decisions=(gettext_lazy("Above 24 participants only the 1st goes straight to the final and 2nd-12th "
+                                "play three semifinals with the repêchage."),) + REPECHAGE_DECISIONS
+        + (FINAL_LEADS, TIES_BY_NAME),
+        help=gettext_lazy(
+            "Evenings with discards (usually 9, the worst 3 discarded; an absence scores 0 and can be "
+            "discarded); up to 24 participants the top 2 go straight to the final; 3rd-9th play two semifinals "
+            "of 4 with one repêchage (best single game below, at least 3 games played); final of 4.")),
+    "evenings_top1_repechage": Preset(
+        7, (1, 30), 1, (0, 29), discards_optional=True, final="yes", finalina=True, best_of_allowed=True,
+        qualify={"tiers": [_tier(None, 1, (2, 12), 1, 1)], "final_size": 4},
+        decisions=REPECHAGE_DECISIONS + (FINAL_LEADS, TIES_BY_NAME),
+        help=gettext_lazy(
+            "Evenings with the worst result discarded (usually 4 or 7; an absence scores 0 and can be the "
+            "discarded result; anyone may join at any evening): the 1st straight to the final; 2nd-12th and "
+            "one repêchage (best single game among the others) play three semifinals of 4; final of 4.")),
+    "composed": Preset(
+        5, (1, 30), 0, (0, 29), discards_optional=True, final="yes", finalina=True, best_of_allowed=True,
+        qualify={"tiers": [_tier(None, 1, (2, 12), 1, 1)], "final_size": 4},
+        decisions=REPECHAGE_DECISIONS + (FINAL_LEADS, TIES_BY_NAME),
+        help=gettext_lazy(
+            "Build your own: the number of qualifying games, discards or best results, how many go straight "
+            "to the final, the semifinal range, the repêchage seats, a final of 4 or 5, a finalina; the "
+            "settings may change above a number of participants.")),
     "knockout": Preset(knockout=True, decisions=KNOCKOUT_DECISIONS + (KNOCKOUT_PAGE,), help=gettext_lazy(
         "R.T.U. Editrice Giochi, knockout without second chance (64-125 players): only the table winners go on, "
         "semifinals, final.")),
@@ -122,6 +166,56 @@ TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", 
                             "table_size", "formula", "tiebreak", "end_roll_variant")
 
 
+def composition_tiers(composition):
+    """The engine's tiers of a composed format's settings ({"tiers": [...], "final_size": n})."""
+    tiers = []
+    for t in composition.get("tiers", []):
+        rep = t.get("repechage") or {}
+        semifinal = tuple(t["semifinal"]) if t.get("semifinal") else None
+        tiers.append(Tier(t.get("up_to"), QualifyRules(direct=t.get("direct", 0), semifinal=semifinal,
+                                                       repechage_seats=rep.get("seats", 0),
+                                                       min_games=rep.get("min_games", 1))))
+    return tiers
+
+
+def check_composed(composition):
+    """ValidationError naming the form field when a composed format cannot be played."""
+    tiers = composition_tiers(composition)
+    if composition.get("final_size") not in (4, 5):
+        raise ValidationError({"final_size": _("The final seats 4 or 5 players.")})
+    ups = [t.up_to for t in tiers]
+    if ups[-1] is not None or any(u is None or u < 1 for u in ups[:-1]) or ups[:-1] != sorted(set(ups[:-1])):
+        raise ValidationError({"threshold": _("The number of participants must be a whole number of at least 1.")})
+    if len({t.rules.semifinal is None for t in tiers}) > 1:
+        raise ValidationError({"threshold": _("Both settings must have semifinals, or neither.")})
+    for i, tier in enumerate(tiers):
+        try:
+            check_composition([tier], composition["final_size"])
+        except ScoringError as exc:
+            suffix = "_above" if i else ""
+            rules = tier.rules
+            if exc.code == "range_start":
+                message = _("The semifinals start right after the direct finalists: at rank %(a)d.") % {
+                    "a": rules.direct + 1}
+                raise ValidationError({"semifinal_from" + suffix: message}) from None
+            if exc.code == "range_end":
+                raise ValidationError({"semifinal_to" + suffix: _("The last rank of the semifinals comes "
+                                                                   "before the first.")}) from None
+            if exc.code == "final_seats":
+                raise ValidationError({"direct" + suffix: _(
+                    "Without semifinals the final of %(size)d takes the direct finalists and the repêchage: "
+                    "they must add up to %(size)d.") % {"size": composition["final_size"]}}) from None
+            if exc.code == "no_semifinal_seat":
+                raise ValidationError({"direct" + suffix: _(
+                    "The direct finalists fill the final of %(size)d: no seat is left for a semifinal "
+                    "winner.") % {"size": composition["final_size"]}}) from None
+            if exc.code == "semifinal_tables":
+                raise ValidationError({"semifinal_to" + suffix: _(
+                    "%(seats)d semifinal seats (with the repêchage) cannot make %(tables)d tables of 3 to 6 "
+                    "players: one finalist per table.") % exc.context}) from None
+            raise ValidationError({"direct" + suffix: str(exc)}) from None
+
+
 def snapshot(tournament):
     return {name: getattr(tournament, name) for name in TOURNAMENT_FORMAT_FIELDS}
 
@@ -146,7 +240,7 @@ def knockout_specs(stages, games_before=0, continuing=False):
     return specs
 
 
-def phase_specs(preset, *, games, final, finalina, players, table_size):
+def phase_specs(preset, *, games, final, finalina, players, table_size, composition=None):
     """(kind, name, rounds, settings) of each phase of a preset, in order."""
     spec = PRESETS[preset]
     if spec.teams:
@@ -158,12 +252,16 @@ def phase_specs(preset, *, games, final, finalina, players, table_size):
             raise ValidationError(_("With %(n)d players a knockout does not end with a final table of 3 to 6: "
                                     "register more players.") % {"n": players}) from None
         return knockout_specs(stages)
-    specs = [(Phase.Kind.QUALIFYING, _("Evenings") if preset == "como" else _("Qualifying rounds"), games, {})]
-    if spec.semifinals:
+    first = {"qualify": composition} if composition else {}
+    specs = [(Phase.Kind.QUALIFYING, _("Evenings") if preset == "como" else _("Qualifying rounds"), games, first)]
+    size = composition["final_size"] if composition else FINAL_SIZE
+    semifinals = spec.semifinals or bool(composition and composition["tiers"][0].get("semifinal"))
+    if semifinals:
         specs.append((Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}))
     if final:
-        specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": FINAL_SIZE}))
+        specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": size}))
         if finalina:
             # Played beside the final, at table 2 of the same round.
-            specs.append((Phase.Kind.FINALINA, _("Finalina (5th-8th)"), 0, {"size": FINAL_SIZE, "table": 2}))
+            label = _("Finalina (5th-8th)") if size == 4 else _("Finalina (6th-10th)")
+            specs.append((Phase.Kind.FINALINA, label, 0, {"size": size, "table": 2}))
     return specs

@@ -7,9 +7,11 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from phases.presets import composition_tiers
 from scoring.errors import ScoringError
 from scoring.knockout import knockout_progress
 from scoring.phases import knockout_order
+from scoring.qualify import Candidate, qualify, rules_for, semifinal_table_count
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round
@@ -83,13 +85,58 @@ def games_by_round(tournament, published_only=False):
     return by_round, totals
 
 
+def qualifying_result(tournament, by_round=None, totals=None, published_only=False):
+    """The engine's result of the rounds that add points (the semifinal and final tables do not)."""
+    if by_round is None:
+        by_round, totals = games_by_round(tournament, published_only=published_only)
+    numbers = {number for number, _status in standings_rounds(tournament, published_only)}
+    games = [g for n in sorted(by_round) if n in numbers for g in by_round[n]]
+    return engine.score(tournament, games, total_penalties=totals)
+
+
 def qualifying_standings(tournament, by_round=None, totals=None):
     """The engine's standings of the rounds that add points (the semifinal and final tables do not)."""
-    if by_round is None:
-        by_round, totals = games_by_round(tournament)
-    numbers = {number for number, _status in standings_rounds(tournament)}
-    games = [g for n in sorted(by_round) if n in numbers for g in by_round[n]]
-    return engine.score(tournament, games, total_penalties=totals).standings
+    return qualifying_result(tournament, by_round, totals).standings
+
+
+def composition_of(tournament, phases=None):
+    """A composed format's settings (SCORING.md section 12), or None."""
+    phases = phases if phases is not None else list(tournament.phases.order_by("order"))
+    return phases[0].settings.get("qualify") if phases else None
+
+
+@dataclass
+class Qualifying:
+    rules: object            # scoring.qualify.QualifyRules that apply to this number of participants
+    result: object           # scoring.qualify.Qualification
+    standings: tuple         # the engine's standings rows
+    games: dict              # player -> [game points of every qualifying game played, in round order]
+    participants: int
+    final_size: int
+
+    @property
+    def tables(self):
+        return semifinal_table_count(self.rules, self.final_size) if self.rules.semifinal else 0
+
+
+def qualifying_outcome(tournament, composition, *, present=None, by_round=None, totals=None,
+                       published_only=False):
+    """Who qualifies under a composed format (SCORING.md section 12, scoring.qualify.qualify):
+    `present` = the ids of the players who can be seated (None: everyone, as during the evenings)."""
+    result = qualifying_result(tournament, by_round, totals, published_only)
+    games = defaultdict(list)
+    for game in sorted(result.games, key=lambda g: (g.round, g.table)):
+        for score in game.players:
+            games[score.player].append(score.points)
+    participants = len(result.standings)
+    rules = rules_for(composition_tiers(composition), participants)
+    candidates = [Candidate(row.rank, row.player, tuple(games[row.player]),
+                            present=present is None or row.player in present) for row in result.standings]
+    try:
+        outcome = qualify(rules, candidates)
+    except ScoringError as exc:
+        raise ValidationError(str(exc)) from None
+    return Qualifying(rules, outcome, result.standings, dict(games), participants, composition["final_size"])
 
 
 def present_ids(tournament):

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, phase_specs, snapshot
+from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
 from phases.selectors import phases_overview, present_ids
 from tables import services as table_services
 from tables.models import Round
@@ -14,9 +14,13 @@ from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournamen
 
 
 @transaction.atomic
-def format_apply(*, user, tournament, preset, games=None, discards=None, final=True, finalina=False):
+def format_apply(*, user, tournament, preset, games=None, discards=None, final=True, finalina=False,
+                 best_of=None, composition=None):
     """Set a tournament's format and build its phases (seed 004 formats, seed 000 Como, seed 001 teams).
 
+    Composed formats (direct finalists, semifinal range, repêchage: SCORING.md section 12) take
+    `composition` = {"tiers": [{"up_to", "direct", "semifinal", "repechage"}], "final_size"}, the
+    preset's own when None, and may count the `best_of` N results instead of discarding.
     Allowed until a round of a later phase (semifinal, final, knockout) or a team match exists; rounds
     already played stay as rounds of the first phase."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -43,6 +47,17 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
                                    % {"low": low, "high": high}})
         raise ValidationError({"discards": _("This format discards %(low)d to %(high)d results.")
                                % {"low": low, "high": high}})
+    if spec.qualify:
+        composition = composition or spec.qualify
+        check_composed(composition)
+        if best_of is not None:
+            if not 1 <= best_of <= games:
+                raise ValidationError({"best_of": _("Count 1 to %(n)d best results.") % {"n": games}})
+            if discards:
+                raise ValidationError({"best_of": _("Discard the worst results or count the best ones, not "
+                                                    "both.")})
+    else:
+        composition, best_of = None, None
     final = spec.final == "yes" or (spec.final == "optional" and final)
     finalina = bool(finalina and spec.finalina and final)
     before = snapshot(tournament)
@@ -54,6 +69,8 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
         settings["rounds_planned"] = games
     elif spec.knockout:
         settings.update(discard_worst=0, best_of=None)
+    if spec.qualify:
+        settings["best_of"] = best_of
     if preset != "como":
         settings.setdefault("best_of", None)
         settings.setdefault("como_reference", None)
@@ -62,7 +79,7 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
         tournament.registrations.filter(status=Registration.Status.CONFIRMED).count()
     table_size = settings.get("table_size", tournament.table_size)
     specs = phase_specs(preset, games=games, final=final, finalina=finalina, players=players,
-                         table_size=table_size)
+                         table_size=table_size, composition=composition)
     if spec.knockout:
         settings["rounds_planned"] = len(specs)
     Round.objects.filter(tournament=tournament).update(phase=None)
@@ -76,7 +93,8 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     tournament.full_clean()
     tournament.save(update_fields=list(TOURNAMENT_FORMAT_FIELDS))
     audit(user=user, action="format.apply", obj=tournament, tournament=tournament, before=before,
-          after={**snapshot(tournament), "phases": [name for _k, name, _r, _s in specs]})
+          after={**snapshot(tournament), "phases": [name for _k, name, _r, _s in specs],
+                 **({"qualify": composition} if composition else {})})
     return tournament
 
 

@@ -11,6 +11,8 @@ from phases import bracket as brackets
 from phases import draw, selectors, services
 from phases.forms import EndRollVariantForm, FormatForm
 from phases.presets import PRESETS
+
+COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
 from tables import services as table_services
 from tables.clock import live_round
@@ -34,16 +36,22 @@ def formats_page(request, pk):
     """Choose the format, see the phases and play them one after the other."""
     tournament = tournament_for_organiser(request.user, pk)
     which = request.POST.get("form") if request.method == "POST" else None
+    first = tournament.phases.order_by("order").first()
     form = FormatForm(request.POST if which == "format" else None, initial={
-        "preset": tournament.format_preset or None, "final": True})
+        "preset": tournament.format_preset or None, "final": True,
+        "best_of": tournament.best_of if tournament.format_preset in COMPOSABLE else None,
+        **FormatForm.initial_from(first.settings.get("qualify") if first else None)})
     roll_form = EndRollVariantForm(request.POST if which == "endroll" else None,
                                    initial={"variant": tournament.end_roll_variant})
     if which == "format" and form.is_valid():
         data = form.cleaned_data
+        spec = PRESETS[data["preset"]]
+        composition = form.composition(spec.qualify) if spec.qualify else None
         try:
             services.format_apply(user=request.user, tournament=tournament, preset=data["preset"],
                                  games=data["games"], discards=data["discards"], final=data["final"],
-                                 finalina=data["finalina"])
+                                 finalina=data["finalina"], best_of=data["best_of"] if spec.qualify else None,
+                                 composition=composition)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -58,7 +66,8 @@ def formats_page(request, pk):
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": form, "roll_form": roll_form,
-        "phases": selectors.phases_overview(tournament), "plans": plans, "present": present,
+        "phases": selectors.phases_overview(tournament), "plans": plans,
+        "composition_fields": FormatForm.COMPOSITION_FIELDS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},
@@ -81,6 +90,9 @@ def phase_action(request, pk, order, action):
                 plan_choice = 0
             rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
             messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+            notice = draw.absent_notice(rnd.phase)
+            if notice:
+                messages.warning(request, notice)
         else:
             view = next(v for v in selectors.phases_overview(tournament) if v.phase.pk == phase.pk)
             if view.current is None:

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "phases",
+    "circuits",
     "transfer",
 ]
 
@@ -146,6 +147,10 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 # by every worker).
 SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", 10, minimum=1)
 SIGNUP_WINDOW_S = env_int("SIGNUP_WINDOW_S", 60 * 60, minimum=1)
+
+# A one-time link to choose an arbiter's password lasts one evening, not days; renewing it revokes the old one.
+PASSWORD_LINK_HOURS = env_int("PASSWORD_LINK_HOURS", 12, minimum=1)
+PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)

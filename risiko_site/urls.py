@@ -4,15 +4,17 @@ from django.urls import include, path, reverse_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from circuits import urls as circuits_urls
 from phases import urls as phases_urls
 from tables import urls as tables_urls
 from tournaments import accounts
 from tournaments import urls as tournaments_urls
 from transfer import urls as transfer_urls
 
-public = (tournaments_urls.public_patterns + tables_urls.public_patterns + phases_urls.public_patterns, "public")
+public = (tournaments_urls.public_patterns + tables_urls.public_patterns + phases_urls.public_patterns
+          + circuits_urls.public_patterns, "public")
 manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns + phases_urls.manage_patterns
-          + transfer_urls.manage_patterns, "manage")
+          + transfer_urls.manage_patterns + circuits_urls.manage_patterns, "manage")
 arbiter = (tables_urls.arbiter_patterns + tournaments_urls.arbiter_patterns, "arbiter")
 
 urlpatterns = [

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sys
 
+from .circuit import circuit_to_json, parse_circuit_document, score_circuit
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
+from .qualify import parse_qualify_document, qualification_to_json, qualify
 
 MAX_MESSAGE = 1000
 
@@ -19,13 +21,30 @@ def _one_line(message: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
 
 
-def run(data: bytes) -> tuple[int, str, str]:
+def _circuit(doc) -> dict:
+    """`python -m scoring circuit` (SCORING.md section 11)."""
+    return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
+
+
+def _qualify(doc) -> dict:
+    """`python -m scoring qualify` (SCORING.md section 12)."""
+    return qualification_to_json(qualify(*parse_qualify_document(doc)))
+
+
+COMMANDS = {"circuit": _circuit, "qualify": _qualify}
+
+
+def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
     """Process one input document: (exit code, stdout text, stderr line)."""
     try:
+        if command is not None and command not in COMMANDS:
+            return 2, "", _one_line(f"unknown command {command!r}: expected one of {', '.join(COMMANDS)}")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return 2, "", "invalid input: not UTF-8 text"
+        if command is not None:
+            return 0, dumps(COMMANDS[command](loads(text))), ""
         formula, params, games, absences = parse_document(loads(text))
         result = score_tournament(formula, params, games, absences=absences)
         return 0, dumps(result_to_json(result)), ""
@@ -40,7 +59,11 @@ def run(data: bytes) -> tuple[int, str, str]:
 
 
 def main() -> int:
-    code, out, err = run(sys.stdin.buffer.read())
+    args = sys.argv[1:]
+    if len(args) > 1:
+        sys.stderr.write("usage: python -m scoring [circuit | qualify] < input.json\n")
+        return 2
+    code, out, err = run(sys.stdin.buffer.read(), args[0] if args else None)
     try:
         if out:
             sys.stdout.buffer.write(out.encode("ascii"))

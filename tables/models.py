@@ -60,10 +60,14 @@ class Table(models.Model):
 class ResultSubmission(models.Model):
     """A table result as sent by a phone, by the id the phone gave it: a save sent twice (sent
     again after a lost answer, or by the offline queue) is applied once."""
-    key = models.UUIDField(unique=True)
+    key = models.UUIDField()
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="submissions")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # A phone's id names one save of one table: looked up per table (tables.results.submission_applied).
+        constraints = [models.UniqueConstraint(fields=["table", "key"], name="one_submission_per_table")]
 
     def __str__(self):
         return f"{self.table} — {self.key}"

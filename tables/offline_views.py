@@ -1,6 +1,7 @@
 """The arbiter's offline worker (static/js/offline-queue.js + static/js/sw.js), served from /arbitro/ so
-that its scope covers every arbiter page: the pages and the result forms of the round work without a
-network once opened, and saves made offline wait on the phone until they can be sent."""
+that its scope covers every arbiter page: the round's page and its result forms (only these, with the
+scripts and styles) work without a network once opened, saves made offline wait on the phone until
+they can be sent, and logging out empties what it kept (static/js/logout.js)."""
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache

@@ -34,6 +34,7 @@ from functools import lru_cache, wraps
 from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
@@ -146,6 +147,36 @@ def _finish(response, etag, language=None, cors=False):
     return response
 
 
+def serve_cached(request, scope, version, render, cors=False):
+    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
+    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
+    stored (only a plain 200 is stored). `cors`: see public_page."""
+    if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        return render()
+    user = request.user.pk if request.user.is_authenticated else "anon"
+    identity = _identity(scope, request.get_full_path(), version, get_language(), user,
+                         getattr(request, "htmx", False))
+    etag = _etag(identity, request)
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return _finish(not_modified, etag, cors=cors)
+    key = f"page:{identity}"
+    entry = _page_get(key)
+    if entry is None:
+        request.renders_for_cache = True
+        try:
+            response = render()
+        finally:
+            request.renders_for_cache = False
+        if response.status_code != 200 or response.streaming or response.cookies:
+            if not response.streaming:
+                response.content = _with_token(request, response.content)
+            return response
+        entry = _entry(response)
+        _page_set(key, entry)
+    return _finish(_from_entry(request, entry), etag, cors=cors)
+
+
 def public_page(view=None, *, cors=False, uncached_params=()):
     """Decorate a public GET view taking the tournament's `pk` first.
 
@@ -166,28 +197,8 @@ def public_page(view=None, *, cors=False, uncached_params=()):
                 response["Access-Control-Allow-Origin"] = "*"
             return response
         request.standings_version = results_version(pk)
-        user = request.user.pk if request.user.is_authenticated else "anon"
-        identity = _identity(pk, request.get_full_path(), request.standings_version, get_language(), user,
-                             getattr(request, "htmx", False))
-        etag = _etag(identity, request)
-        not_modified = get_conditional_response(request, etag=etag)
-        if not_modified is not None:
-            return _finish(not_modified, etag, cors=cors)
-        key = f"page:{identity}"
-        entry = _page_get(key)
-        if entry is None:
-            request.renders_for_cache = True
-            try:
-                response = view(request, pk, *args, **kwargs)
-            finally:
-                request.renders_for_cache = False
-            if response.status_code != 200 or response.streaming or response.cookies:
-                if not response.streaming:
-                    response.content = _with_token(request, response.content)
-                return response
-            entry = _entry(response)
-            _page_set(key, entry)
-        return _finish(_from_entry(request, entry), etag, cors=cors)
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
+                            cors=cors)
     wrapper.public_page = True
     wrapper.public_cors = cors
     return wrapper
@@ -223,6 +234,10 @@ class PublicPageCacheMiddleware:
         return self._cached(request) or self.get_response(request)
 
     def _cached(self, request):
+        try:
+            request.get_host()  # a Host outside ALLOWED_HOSTS: the chain below answers 400, cache or not
+        except DisallowedHost:
+            return None
         if (request.method != "GET" or request.META.get("QUERY_STRING")
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None

@@ -32,8 +32,10 @@ class AlreadyApplied(Exception):
         self.table = table
 
 
-def submission_applied(submission):
-    return submission is not None and ResultSubmission.objects.filter(key=submission).exists()
+def submission_applied(table, submission):
+    """This table already took this phone's save. An id is looked up on its own table only: an id
+    naming another table's save never answers for this one."""
+    return submission is not None and ResultSubmission.objects.filter(table=table, key=submission).exists()
 
 
 class StaleResult(Exception):
@@ -106,7 +108,7 @@ def table_result_submit(*, user, table, lines, version, submission=None):
     `submission` is the phone's id for this save (a UUID): one already applied raises
     AlreadyApplied and changes nothing; it is stored, and written in the save's audit entries."""
     table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
-    if submission_applied(submission):
+    if submission_applied(table, submission):
         raise AlreadyApplied(table)
     if table.round.status == Round.Status.DRAFT:
         raise ValidationError(_("The seating of this round is not published yet."))

@@ -100,7 +100,7 @@ def table_result(request, pk, number, table_number):
         except ValueError:
             version = -1
         submission = _submission(request)
-        if submission is not None and table_results.submission_applied(submission):
+        if submission is not None and table_results.submission_applied(table, submission):
             if sync:
                 return _sync_answer("duplicate", table)
             messages.info(request, _("This result of table %(t)d was already saved.") % {"t": table.number})
@@ -117,7 +117,7 @@ def table_result(request, pk, number, table_number):
             except table_results.AlreadyApplied:
                 return _sync_answer("duplicate", table) if sync else redirect("arbiter:home", pk=pk)
             except table_results.StaleResult as exc:
-                if table_results.submission_applied(submission):  # the same save, sent twice at once
+                if table_results.submission_applied(table, submission):  # the same save, sent twice at once
                     return _sync_answer("duplicate", exc.table) if sync else redirect("arbiter:home", pk=pk)
                 if sync:
                     return _sync_answer("conflict", exc.table, http_status=409)

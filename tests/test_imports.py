@@ -1,7 +1,7 @@
 """The app packages import one another in one direction only, at module level.
 
 Layers, each importing only the ones before it: `scoring` (pure), `tables.seating` (pure),
-`tournaments`, `tables`, `phases`, `transfer`, `risiko_site`. A function-level import would hide
+`tournaments`, `tables`, `phases`, `circuits`, `transfer`, `risiko_site`. A function-level import would hide
 a cycle, so there is none (Django's `AppConfig.ready`, which runs once the apps are loaded, aside).
 """
 import ast
@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LAYERS = ["scoring", "tables.seating", "tournaments", "tables", "phases", "transfer", "risiko_site"]
+LAYERS = ["scoring", "tables.seating", "tournaments", "tables", "phases", "circuits", "transfer", "risiko_site"]
 PURE = {"scoring", "tables.seating"}
 
 

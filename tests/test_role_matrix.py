@@ -8,9 +8,10 @@ from typing import Callable
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from circuits.models import Circuit, CircuitTournament
 from tables.models import Dispute, Penalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
-from tournaments.models import AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
@@ -23,6 +24,10 @@ SCOPES = {
     "arbiter": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": "ok", "other_organiser": 404, "organiser": "ok"},
     # pages of organisers in general (clubs, players, new tournament)
     "organiser_global": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
+    # a player of the shared list the organiser created or registered: another organiser's answer 404
+    "organiser_player": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
+    # a circuit: its organiser only; anyone else's answer does not reveal it exists
+    "organiser_circuit": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": 404, "other_organiser": 404, "organiser": "ok"},
     # administrators only (the organiser role is granted in the app)
     "admin": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 403, "organiser": 403},
     # any logged-in user
@@ -36,6 +41,7 @@ PUBLIC = {
     "public:tables_json", "public:formulas", "public:formula",
     "public:final_standings", "password_set", "password_set_done", "public:team_standings", "public:clock",
     "arbiter:service_worker",
+    "public:circuits", "public:circuit", "public:circuit_csv", "public:circuit_json", "public:player_history",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -86,11 +92,11 @@ MATRIX = {
     "manage:club_edit": Route("organiser_global", lambda w: {"club_pk": w["club"].pk}),
     "manage:players": Route("organiser_global"),
     "manage:player_create": Route("organiser_global"),
-    "manage:player_edit": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}),
+    "manage:player_edit": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}),
     "manage:player_import": Route("organiser_global"),
-    "manage:player_merge": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post",
+    "manage:player_merge": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post",
                                  lambda w: {"into": w["registration"].player.pk}, 302),
-    "manage:player_delete": Route("organiser_global", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
+    "manage:player_delete": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
     "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["empty_club"].pk}, "post", ok=302),
     "manage:rounds": Route("organiser", T),
     "manage:results": Route("organiser", T, ok=302),
@@ -133,6 +139,10 @@ MATRIX = {
     "arbiter:team_dispute": Route("arbiter", lambda w: {**T(w), "dispute_pk": w["team_dispute"].pk}),
     "arbiter:endroll": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
     "arbiter:endroll_undo": Route("arbiter", lambda w: {**R(w), "table_number": 1}, "post", ok=302),
+    "manage:circuits": Route("organiser_global"),
+    "manage:circuit": Route("organiser_circuit", lambda w: {"pk": w["circuit"].pk}),
+    "manage:circuit_tournament_remove": Route("organiser_circuit", lambda w: {
+        "pk": w["circuit"].pk, "entry_pk": w["circuit"].entries.get().pk}, "post", ok=302),
 }
 
 
@@ -159,6 +169,7 @@ def _arbiter_without_password(tournament):
     account.set_unusable_password()
     account.save()
     tournament.arbiters.add(account)
+    AccountOwner.objects.create(account=account, owner=tournament.organiser)
     return account
 
 
@@ -175,7 +186,10 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                       captain=captain)
     team_penalty = TeamPenalty.objects.create(tournament=tournament, team=teams[0], day=1, points=1, reason="x",
                                               created_by=organiser)
+    circuit = Circuit.objects.create(name="Circuito", season="2026", organiser=organiser)
+    CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
     return {
+        "circuit": circuit,
         "team": teams[0], "team_penalty": team_penalty,
         "team_dispute": TeamDispute.objects.create(tournament=tournament, about="standing", day=1, raised_by="x",
                                                    text="x", recorded_by=organiser),
@@ -187,7 +201,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                           raised_by="x", text="x", recorded_by=organiser),
         "tournament": tournament, "club": club, "empty_club": ClubFactory(name="Club senza giocatori"),
         "registration": RegistrationFactory(tournament=tournament),
-        "free_player": PlayerFactory(club=club),
+        "free_player": PlayerFactory(club=club, created_by=organiser),
         "link_arbiter": _arbiter_without_password(tournament),
         "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
                   "other_organiser": other_organiser, "other_arbiter": other_arbiter},

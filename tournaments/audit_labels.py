@@ -17,6 +17,7 @@ ACTION_LABELS = {
     "tournament.arbiters": _("Arbiters changed"),
     "tournament.arbiter_account": _("Arbiter account created"),
     "tournament.arbiter_link": _("Arbiter's password link renewed"),
+    "tournament.arbiter_add": _("Arbiter added by user name"),
     "user.organiser_role": _("Organiser role changed"),
     "club.create": _("Club created"),
     "club.update": _("Club changed"),
@@ -25,6 +26,12 @@ ACTION_LABELS = {
     "player.update": _("Player changed"),
     "player.merge": _("Players merged"),
     "player.delete": _("Player deleted"),
+    # season circuits
+    "circuit.create": _("Circuit created"),
+    "circuit.update": _("Circuit settings changed"),
+    "circuit.tournament_add": _("Tournament added to a circuit"),
+    "circuit.weight": _("Tournament's weight in a circuit changed"),
+    "circuit.tournament_remove": _("Tournament removed from a circuit"),
     # registrations
     "registration.add": _("Player registered"),
     "registration.signup": _("Public sign-up"),
@@ -94,6 +101,10 @@ KIND_LABELS = {
 }
 
 FIELD_LABELS = {
+    # season circuits
+    "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),
+    "participation": _("participation points"), "min_tournaments": _("minimum tournaments"),
+    "tournament": _("tournament"), "weight": _("weight"),
     "about": _("against"), "arbiter": _("arbiter"), "arbiters": _("arbiters"), "armies": _("armies"),
     "away_best": _("away: best player"), "away_territories": _("away: territories"),
     "away_territory_points": _("away: territory points"), "best_of": _("best results counted"),

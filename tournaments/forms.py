@@ -1,4 +1,3 @@
-import re
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -8,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.services import club_find_duplicate
-from tournaments.text import clean_name, mixes_look_alike_letters
+from tournaments.text import checked_name
 
 
 def add_service_errors(form, exc):
@@ -60,15 +59,12 @@ def _required_text(value):
 
 
 def _name_text(value, required=True):
-    """A name as stored (tournaments.text.clean_name: NFKC, no invisible characters or direction
-    overrides), refused when it mixes look-alike letters of different alphabets."""
-    value = clean_name(value)
-    if required and not value:
-        raise forms.ValidationError(_("This field cannot be empty."))
-    if mixes_look_alike_letters(value):
-        raise forms.ValidationError(_("Write the name in one alphabet: it mixes letters of different alphabets "
-                                      "that look alike."))
-    return value
+    """A name as stored (tournaments.text.checked_name: NFKC, no invisible characters or direction
+    overrides, one alphabet)."""
+    try:
+        return checked_name(value, required)
+    except ValidationError as exc:
+        raise forms.ValidationError(exc.messages) from None
 
 
 class PlayerForm(forms.ModelForm):
@@ -203,13 +199,12 @@ class ArbitersForm(forms.Form):
     arbiters = ModelMultipleIdsField(label=_("Arbiters"), queryset=get_user_model().objects.none(),
                                      required=False, widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, organiser=None, **kwargs):
+    def __init__(self, *args, candidates=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # Administrators see every tournament anyway: the list offers the club's people only.
-        qs = get_user_model().objects.filter(is_active=True, is_superuser=False).order_by("username")
-        if organiser is not None:
-            qs = qs.exclude(pk=organiser.pk)
-        self.fields["arbiters"].queryset = qs
+        # The organiser's own people only (tournaments.account_selectors.arbiter_candidates): never the
+        # server's list of users.
+        if candidates is not None:
+            self.fields["arbiters"].queryset = candidates
 
 
 class ArbiterAccountForm(forms.Form):
@@ -217,11 +212,12 @@ class ArbiterAccountForm(forms.Form):
                                help_text=_("Letters, digits and @/./+/-/_ only."))
     first_name = forms.CharField(label=_("Name"), max_length=150, required=False)
 
-    def clean_username(self):
-        value = self.cleaned_data["username"].strip()
-        if not re.fullmatch(r"[\w.@+-]+", value):
-            raise forms.ValidationError(_("Letters, digits and @/./+/-/_ only."))
-        return value
+
+class ArbiterByNameForm(forms.Form):
+    """A colleague of another club, by the exact user name they give you (their password already chosen)."""
+
+    colleague = forms.CharField(label=_("Exact user name"), max_length=150,
+                                help_text=_("An account that has already chosen its password."))
 
 
 class RegistrationAddForm(forms.Form):

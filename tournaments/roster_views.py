@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import imports, roster, services
 from tournaments.feedback import run_with_message
 from tournaments.forms import ClubForm, CsvUploadForm, PlayerForm, save_or_errors
-from tournaments.rules import require_organiser
-from tournaments.selectors import club_or_404, clubs_matching, player_or_404, player_registrations, players_matching
+from tournaments.rules import may_open_player, may_read_player, player_for_organiser, require_organiser
+from tournaments.selectors import club_or_404, clubs_matching, player_registrations, players_matching
 
 
 @login_required
@@ -49,8 +49,10 @@ def player_list(request):
 @login_required
 def player_edit(request, player_pk=None):
     require_organiser(request.user)
-    player = player_or_404(player_pk) if player_pk else None
+    player = player_for_organiser(request.user, player_pk) if player_pk else None
     form = PlayerForm(request.POST or None, instance=player)
+    if player is not None and not may_read_player(request.user, player):
+        del form.fields["email"]  # a shared player nobody owns: their e-mail stays unread (and unchanged)
     if request.method == "POST" and form.is_valid():
         if player:
             player.refresh_from_db()
@@ -60,7 +62,7 @@ def player_edit(request, player_pk=None):
             return redirect("manage:players")
     context = {"form": form, "player": player}
     if player:
-        context.update(candidates=roster.merge_candidates(player),
+        context.update(candidates=[c for c in roster.merge_candidates(player) if may_open_player(request.user, c)],
                        registered=player_registrations(player))
     return render(request, "tournaments/player_form.html", context)
 
@@ -69,9 +71,8 @@ def player_edit(request, player_pk=None):
 @require_POST
 def player_merge(request, player_pk):
     """This player is the same person as the one chosen: their registrations and results move there."""
-    require_organiser(request.user)
-    drop = player_or_404(player_pk)
-    keep = player_or_404(request.POST.get("into", ""))
+    drop = player_for_organiser(request.user, player_pk)
+    keep = player_for_organiser(request.user, request.POST.get("into", ""))
     merged = run_with_message(request, roster.player_merge, _(
         "%(drop)s merged into %(keep)s: registrations and results kept.") % {"drop": drop, "keep": keep},
         user=request.user, keep=keep, drop=drop)
@@ -81,8 +82,7 @@ def player_merge(request, player_pk):
 @login_required
 @require_POST
 def player_delete(request, player_pk):
-    require_organiser(request.user)
-    player = player_or_404(player_pk)
+    player = player_for_organiser(request.user, player_pk)
     if run_with_message(request, roster.player_delete, _("%(p)s deleted.") % {"p": player}, user=request.user,
                         player=player):
         return redirect("manage:players")

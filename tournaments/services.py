@@ -98,7 +98,8 @@ def player_save(*, user, data, player=None, tournament=None):
     before = snapshot(player, PLAYER_FIELDS) if player else None
     tournaments = showing_tournaments(player) if player else []
     require_may_change(user, player, tournaments)
-    player = player or Player()
+    if player is None:
+        player = Player(created_by=user if user is not None and user.is_authenticated else None)
     _apply(player, data, PLAYER_FIELDS)
     player.full_clean()
     if player_find_duplicate(first_name=player.first_name, last_name=player.last_name, club=player.club,

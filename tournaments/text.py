@@ -2,6 +2,8 @@
 import unicodedata
 
 from confusable_homoglyphs import confusables
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 
 def fold(text):
@@ -30,3 +32,32 @@ def mixes_look_alike_letters(text):
     "Mаrco" with a Cyrillic "а": it would show as an existing player's name and never match it.
     A name written in one alphabet (Latin, Greek, Cyrillic...) is fine."""
     return bool(text) and bool(confusables.is_dangerous(text))
+
+
+def name_skeleton(text):
+    """What a name looks like, for telling look-alikes apart: NFKC, case-folded, accents dropped and
+    every letter that looks like a Latin one replaced by it. "аrbitro" (a Cyrillic "а") and "ARBITRO"
+    both give "arbitro"."""
+    folded = fold(clean_name(text))
+    out = []
+    for ch in folded:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        found = confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []
+        latin = [h["c"] for entry in found for h in entry.get("homoglyphs", []) if h["c"].isascii()]
+        out.append(latin[0].casefold() if latin else ch)
+    return "".join(out)
+
+
+def checked_name(value, required=True):
+    """A person's name as every way in stores it (the forms, the CSV and pasted lists, the sign-up,
+    import_tournament): `clean_name`, refused when empty (if required) or when it mixes look-alike
+    letters of different alphabets. Raises ValidationError."""
+    value = clean_name(value)
+    if required and not value:
+        raise ValidationError(_("This field cannot be empty."))
+    if mixes_look_alike_letters(value):
+        raise ValidationError(_("Write the name in one alphabet: it mixes letters of different alphabets "
+                                "that look alike."))
+    return value

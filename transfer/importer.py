@@ -1,14 +1,20 @@
 """Reading an export document's users, clubs, players and the tournament's rows."""
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import connection
 
 from tournaments.models import AuditLog, Club, Player, Tournament
-from tournaments.roles import grant_organiser
+from tournaments.roles import grant_organiser, username_clean
 from tournaments.services import player_find_duplicate
+from tournaments.text import checked_name, clean_name
 from transfer.owned import USER_FIELDS, TransferError
 from transfer.shapes import check_shape
 from transfer.values import expect, full_clean, row_key, refuse_existing, save_raw, field_value
+
+# The player's names as the player form writes them (tournaments.forms.PlayerForm).
+PLAYER_NAMES = ("first_name", "last_name", "nickname", "city")
+PLAYER_REQUIRED = ("first_name", "last_name")
 
 
 class Importer:
@@ -39,7 +45,12 @@ class Importer:
             user = User._base_manager.filter(**{User.USERNAME_FIELD: username}).first()
             created = user is None
             if created:
-                user = User(**{User.USERNAME_FIELD: username})
+                # A new account's name under the sign-up's rules, as on the "Arbitri" page.
+                try:
+                    stored = username_clean(username)
+                except ValidationError as exc:
+                    raise TransferError(f"{where}.username: {' '.join(exc.messages)}") from None
+                user = User(**{User.USERNAME_FIELD: stored})
                 for name in USER_FIELDS:
                     if name in entry and hasattr(user, name):
                         setattr(user, name, field_value(User._meta.get_field(name), entry[name], where))
@@ -85,9 +96,13 @@ class Importer:
             into = fields.get("merged_into")
             player = self.build(Player, {**entry, "fields": {k: v for k, v in fields.items() if k != "merged_into"}},
                                 where)
-            for name in ("first_name", "last_name"):  # as the player form: spaces are no name
-                if not getattr(player, name).strip():
+            for name in PLAYER_NAMES:  # as the player form: NFKC, one alphabet, spaces are no name
+                if name in PLAYER_REQUIRED and not clean_name(getattr(player, name)):
                     raise TransferError(f"{where}.{name}: cannot be empty")
+                try:
+                    setattr(player, name, checked_name(getattr(player, name), required=False))
+                except ValidationError as exc:
+                    raise TransferError(f"{where}.{name}: {' '.join(exc.messages)}") from None
             match = player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
                                           club=player.club) if not player.removed else None
             # Only players already in the database are matched: two namesakes in the file stay two.

@@ -15,6 +15,11 @@ class TransferError(Exception):
 
 
 
+# A season circuit groups several tournaments: it belongs to none of them, and a tournament leaves
+# its circuits behind when exported (the circuit's organiser adds the imported copy if they wish).
+NOT_OWNED_APPS = {"circuits"}
+
+
 def _shared_models():
     return {get_user_model(), Club, Player}
 
@@ -31,7 +36,8 @@ def owned_models():
     while grown:
         grown = False
         for model in apps.get_models():
-            if model in owned or model in shared or model._meta.proxy or not model._meta.managed:
+            if (model in owned or model in shared or model._meta.proxy or not model._meta.managed
+                    or model._meta.app_label in NOT_OWNED_APPS):
                 continue
             if any(f.related_model in owned for f in _relations(model)):
                 owned.append(model)

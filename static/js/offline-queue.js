@@ -77,12 +77,19 @@
   // Send every pending save, one after the other; stops at the first network failure.
   function flush() {
     if (flushing) { return flushing; }
-    flushing = all().then(function (items) {
-      const pending = items.filter(function (i) { return i.state === "pending"; });
-      return pending.reduce(function (chain, item) {
-        return chain.then(function () { return send(item); });
-      }, Promise.resolve());
-    }).catch(function () { return null; }).then(function (value) {
+    function sendAll() {
+      return all().then(function (items) {
+        const pending = items.filter(function (i) { return i.state === "pending"; });
+        return pending.reduce(function (chain, item) {
+          return chain.then(function () { return send(item); });
+        }, Promise.resolve());
+      });
+    }
+    // The page and the worker may both flush when the network returns: one at a time (Web Locks), so
+    // the second finds what the first sent already gone and never sends it twice at once.
+    const locks = self.navigator && self.navigator.locks;
+    flushing = (locks ? locks.request("torneo-queue-flush", sendAll) : sendAll())
+      .catch(function () { return null; }).then(function (value) {
       flushing = null;
       return value;
     });

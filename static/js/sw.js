@@ -1,25 +1,54 @@
 // The arbiter's offline worker: served as /arbitro/sw.js after offline-queue.js (tables/offline_views.py).
-// Pages and static files: network first, the last copy when the network is away. Result forms sent
-// while the network is away are queued (offline-queue.js) and the arbiter is sent to the round's page.
+// It keeps only what offline result entry needs: the round's page, its tables' result forms, scripts
+// and styles. Penalty, dispute and organiser pages are never kept: offline they do not open. Logging
+// out empties the kept pages (static/js/logout.js sends "forget"). Result forms sent while the network
+// is away are queued (offline-queue.js) and the arbiter is sent to the round's page.
 "use strict";
-const CACHE = "torneo-arbiter-v1";
+const CACHE = "torneo-arbiter-v2";
+
+// What may be kept: /arbitro/t/<id>/, /arbitro/t/<id>/turni/<n>/, .../tavoli/<n>/ (and its Firenze
+// sheet), and the static scripts and styles.
+const KEEPABLE = [
+  /^\/arbitro\/t\/\d+\/$/,
+  /^\/arbitro\/t\/\d+\/turni\/\d+\/$/,
+  /^\/arbitro\/t\/\d+\/turni\/\d+\/tavoli\/\d+\/(firenze\/)?$/,
+  /^\/static\/.+\.(js|css)$/,
+];
+
+function keepable(url) {
+  const parsed = new URL(url, self.location.origin);
+  return parsed.origin === self.location.origin && KEEPABLE.some(function (re) { return re.test(parsed.pathname); });
+}
+self.TorneoKeepable = keepable;
 
 self.addEventListener("install", function () { self.skipWaiting(); });
-self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+// Copies kept by an earlier worker (which kept every page it saw) are dropped.
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) { return caches.delete(k); }));
+  }).then(function () { return self.clients.claim(); }));
+});
 
 // The arbiter's page lists what to keep: itself, every table of the round, the scripts and styles.
 self.addEventListener("message", function (event) {
   const data = event.data || {};
   if (data.type === "keep") {
+    const urls = (data.urls || []).filter(keepable);
     event.waitUntil(caches.open(CACHE).then(function (cache) {
-      return Promise.all(data.urls.map(function (url) {
+      return Promise.all(urls.map(function (url) {
         return fetch(url, { credentials: "same-origin" }).then(function (response) {
-          if (response.ok) { return cache.put(url, response); }
+          if (response.ok && !response.redirected) { return cache.put(url, response); }
           return null;
         }).catch(function () { return null; });
       }));
     }).then(function () {
-      if (event.source) { event.source.postMessage({ type: "kept", count: data.urls.length }); }
+      if (event.source) { event.source.postMessage({ type: "kept", count: urls.length }); }
+    }));
+  } else if (data.type === "forget") {
+    event.waitUntil(caches.keys().then(function (keys) {
+      return Promise.all(keys.map(function (k) { return caches.delete(k); }));
+    }).then(function () {
+      if (event.source) { event.source.postMessage({ type: "forgotten" }); }
     }));
   } else if (data.type === "flush") {
     event.waitUntil(self.TorneoQueue.flush());
@@ -32,7 +61,7 @@ self.addEventListener("sync", function (event) {
 
 function fromNetwork(request) {
   return fetch(request).then(function (response) {
-    if (response.ok && request.method === "GET" && response.type === "basic") {
+    if (response.ok && !response.redirected && response.type === "basic") {
       const copy = response.clone();
       caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
     }
@@ -58,7 +87,8 @@ self.addEventListener("fetch", function (event) {
     }
     return;
   }
-  if (request.method !== "GET") { return; }
+  // Anything else (penalties, disputes, organiser pages): the network alone, never a kept copy.
+  if (request.method !== "GET" || !keepable(request.url)) { return; }
   event.respondWith(fromNetwork(request).catch(function () {
     return caches.match(request, { ignoreSearch: request.mode === "navigate", ignoreVary: true }).then(function (hit) {
       return hit || new Response("offline", { status: 503, headers: { "Content-Type": "text/plain" } });

@@ -211,3 +211,12 @@ def test_a_visitor_with_a_session_or_a_query_goes_through_the_view(tournament, p
     client = Client()
     client.force_login(organiser)
     assert client.get(url).wsgi_request.user == organiser
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_host_outside_allowed_hosts_gets_400_even_when_the_page_is_cached(page, tournament, played):
+    assert _get(Client(), page, tournament, played[0]).status_code == 200  # now in the cache
+    response = Client(HTTP_HOST="evil.example").get(_url(page, tournament, played[0]),
+                                                     headers={"HX-Request": "true"} if page == "standings_poll" else {})
+    assert response.status_code == 400
+    assert b"Gioc" not in response.content

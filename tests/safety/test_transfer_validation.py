@@ -189,3 +189,35 @@ def test_a_knockout_decided_by_the_firenze_sheet_travels_whole(tournament, organ
     _import(path)
     assert sorted(Seat.objects.filter(firenze__isnull=False).values_list("firenze", flat=True), key=str) == sheets
     assert any(sheet["lot"] for sheet in sheets)
+
+
+ONE_ALPHABET = "Write the name in one alphabet: it mixes letters of different alphabets that look alike."
+
+
+@pytest.mark.parametrize("name", ["first_name", "last_name", "nickname", "city"])
+def test_import_refuses_a_player_name_mixing_alphabets_as_the_forms_do(document, tmp_path, name):
+    document["players"][0]["fields"][name] = "M\u0430rco"  # a Cyrillic "а"
+    assert _refused(document, tmp_path) == f"players[0].{name}: {ONE_ALPHABET}"
+
+
+def test_import_stores_player_names_as_the_forms_do(document, tmp_path):
+    document["players"][0]["fields"]["first_name"] = "\uff2d\uff41\uff52\uff43\uff4f\u200b"  # fullwidth, zero-width
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    _empty_database()
+    _import(path)
+    from tournaments.models import Player
+    assert Player.objects.filter(first_name="Marco").exists()
+
+
+def test_import_refuses_a_user_name_mixing_alphabets(document, tmp_path):
+    document["users"][0]["username"] = "\u0430rbitro"
+    assert _refused(document, tmp_path) == f"users[0].username: Write the user name in one alphabet: it mixes " \
+                                           "letters of different alphabets that look alike."
+
+
+def test_import_refuses_a_user_name_that_looks_like_another(document, tmp_path):
+    document["users"][0]["username"] = "\u043e\u0440\u0430"  # "ора": all Cyrillic, looks like "opa"
+    document["users"][1]["username"] = "opa"
+    message = _refused(document, tmp_path)
+    assert message == "users[1].username: The user name opa looks like one already taken: choose another one."

@@ -24,3 +24,13 @@ def run_cli():
                               cwd=PROJECT_ROOT, timeout=60)
         return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
     return run
+
+
+@pytest.fixture(scope="session")
+def run_cli_args():
+    """Run `python -m scoring <args>` on a document: (exit code, stdout, stderr)."""
+    def run(args, document):
+        proc = subprocess.run([sys.executable, "-m", "scoring", *args], input=document.encode("utf-8"),
+                              capture_output=True, cwd=PROJECT_ROOT, timeout=60)
+        return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    return run

@@ -129,3 +129,20 @@ def test_the_offline_worker_is_served_for_the_arbiters_pages(client):
     body = response.content.decode()
     assert "TorneoQueue" in body and 'addEventListener("fetch"' in body
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_submission_id_answers_for_its_own_table_only(client, tournament, arbiter):
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCDEFGH"]
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    first, second = rnd.tables.order_by("number")
+    key = uuid.uuid4()
+    client.force_login(arbiter)
+    one = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]),
+                      _data(first, ["62", "48", "30", "0"], submission=key), headers=SYNC)
+    two = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 2]),
+                      _data(second, ["50", "40", "30", "0"], submission=key), headers=SYNC)
+    assert (one.json()["status"], two.json()["status"]) == ("saved", "saved")
+    assert (_points(first), _points(second)) == ([62, 48, 30, 0], [50, 40, 30, 0])
+    assert sorted(ResultSubmission.objects.values_list("table__number", flat=True)) == [1, 2]
+    assert results.submission_applied(first, key) and results.submission_applied(second, key)
+    assert not results.submission_applied(first, uuid.uuid4())

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tables.models import Round
 from tests.factories import RegistrationFactory, UserFactory, seat_round
-from tournaments.models import AuditLog
+from tournaments.models import AccountOwner, AuditLog
 from tournaments.rules import is_organiser
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_arbiter_account_name_taken_is_refused(client, organiser, tournament, ar
     response = client.post(reverse("manage:arbiters", args=[tournament.pk]),
                            {"new_account": "1", "username": "ARTURO"})
     assert response.status_code == 400
-    assert "The user name ARTURO is taken" in response.content.decode()
+    assert "The user name ARTURO is taken: choose another one." in response.content.decode()
     assert get_user_model().objects.filter(username__iexact="arturo").count() == 1
 
 
@@ -108,7 +108,8 @@ def test_new_link_only_for_an_account_that_never_chose_a_password(client, organi
     response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, beppe.pk]))
     assert re.search(r'value="http://testserver/accounts/password/', response.content.decode())
     assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1
-    # arturo chose a password: a link would hand his account over
+    # arturo chose a password: a link would hand his account over, even from his owner
+    AccountOwner.objects.create(account=arbiter, owner=organiser)
     response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, arbiter.pk]), follow=True)
     assert "arturo has already chosen a password." in response.content.decode()
     assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1

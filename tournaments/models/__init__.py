@@ -4,6 +4,7 @@ from tournaments.models.core import (
     END_ROLL_VARIANTS,
     FORMAT_PRESETS,
     OFFICIAL_MAX_FEE,
+    AccountOwner,
     AuditLog,
     Club,
     Formula,
@@ -16,6 +17,6 @@ from tournaments.models.core import (
 )
 from tournaments.models.formats import EndRoll, Team, TeamDay, TeamDispute, TeamMatch, TeamMember, TeamPenalty
 
-__all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AuditLog", "Club", "EndRoll", "Formula",
+__all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AccountOwner", "AuditLog", "Club", "EndRoll", "Formula",
            "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamDispute", "TeamMatch",
            "TeamMember", "TeamPenalty", "TieBreak", "Tournament"]

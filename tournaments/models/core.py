@@ -50,6 +50,9 @@ FORMAT_PRESETS = [
     ("semis16", _("2 games + semifinals of the top 16 + final")),
     ("evenings_final", _("4-6 games with discards + final (+ finalina)")),
     ("championship", _("Championship: 8 or more evenings with discards + final")),
+    ("evenings_top2_repechage", _("Evenings with discards: top 2 to the final, 2 semifinals + repêchage")),
+    ("evenings_top1_repechage", _("Evenings, worst discarded: 1st to the final, 3 semifinals + repêchage")),
+    ("composed", _("Build your own: direct finalists, semifinals, repêchage")),
     ("knockout", _("Knockout without second chance")),
     ("knockout_second_chance", _("Knockout with second chance")),
     ("como", _("Como: best 3 of 4 evenings")),
@@ -110,6 +113,10 @@ class Player(models.Model):
     removed = models.BooleanField(default=False, editable=False)
     merged_into = models.ForeignKey("self", null=True, blank=True, editable=False, on_delete=models.PROTECT,
                                     related_name="+")
+    # The organiser who typed or imported the player: with the organisers of the tournaments the player
+    # is registered in, the only ones who read their e-mail (tournaments.rules.may_read_player).
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, editable=False,
+                                   on_delete=models.SET_NULL, related_name="+")
 
     objects = ListedPlayers()
     all_players = models.Manager()
@@ -257,6 +264,18 @@ class Registration(models.Model):
     @property
     def active(self):
         return self.status == self.Status.CONFIRMED
+
+
+class AccountOwner(models.Model):
+    """Who made an account from the app (an organiser, on a tournament's "Arbitri" page): the owner
+    alone offers it in their lists and gives it a one-time link to choose its password."""
+
+    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_by")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_accounts")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.account} ({self.owner})"
 
 
 class AuditLogQuerySet(models.QuerySet):

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import services
+from tournaments.demo import demo_loaded
 from tournaments.models import Club, Tournament
 from tournaments.roles import grant_organiser
 
@@ -59,6 +60,11 @@ class Command(BaseCommand):
                 reg = services.registration_add(user=organiser, tournament=tournament, player=player,
                                                 fee_paid=i % 3 != 0)
                 services.registration_check_in(user=organiser, registration=reg, present=True)
+        tournament = Tournament.objects.get(name="Torneo del Martedì (demo)")
+        for _receiver, line in demo_loaded.send(sender=self.__class__, organiser=organiser, arbiter=arbiter,
+                                                 tournament=tournament):
+            if line:
+                self.stdout.write(line)
         self.stdout.write(self.style.SUCCESS("Demo ready. Logins (password for both: %s):" % DEMO_PASSWORD))
         self.stdout.write("  organiser: organizzatore")
         self.stdout.write("  arbiter:   arbitro")

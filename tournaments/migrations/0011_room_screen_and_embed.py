@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_registration_existing_player'),
+        ('tournaments', '0010_format_presets_repechage'),
     ]
 
     operations = [

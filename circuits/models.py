@@ -1,0 +1,71 @@
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Tournament
+
+
+class Circuit(models.Model):
+    """A season ranking across tournaments (SCORING.md section 11)."""
+
+    class Rule(models.TextChoices):
+        TABLE = "table", _("Points table by rank (plus participation points)")
+        PARTICIPANTS = "participants", _("Players beaten plus one")
+        SCALED = "scaled", _("Scaled to 100 whatever the size")
+
+    name = models.CharField(_("name"), max_length=160)
+    season = models.CharField(_("season"), max_length=40, help_text=_("E.g. 2025-2026."))
+    rule = models.CharField(_("circuit points"), max_length=20, choices=Rule.choices, default=Rule.TABLE)
+    points_table = models.CharField(
+        _("points per rank"), max_length=400, blank=True, default="25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1",
+        help_text=_("Points of the 1st, 2nd, 3rd... separated by commas; ranks past the list score 0. "
+                    "Only for the points-table rule."))
+    participation = models.DecimalField(
+        _("participation points"), max_digits=6, decimal_places=2, default=Decimal("0"),
+        validators=[MinValueValidator(0)],
+        help_text=_("Added to every ranked player of a tournament. Only for the points-table rule."))
+    best_of = models.PositiveSmallIntegerField(
+        _("best results counted"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text=_("Leave empty to count every tournament played."))
+    min_tournaments = models.PositiveSmallIntegerField(
+        _("minimum tournaments"), default=1, validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text=_("Players with fewer tournaments are listed apart, without a rank."))
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("organiser"), on_delete=models.PROTECT,
+                                  related_name="circuits")
+    tournaments = models.ManyToManyField(Tournament, through="CircuitTournament", related_name="circuits")
+    # Bumped by every audited change of the circuit: part of its public pages' version.
+    revision = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-season", "name"]
+        verbose_name = _("circuit")
+        verbose_name_plural = _("circuits")
+
+    def __str__(self):
+        return f"{self.name} ({self.season})"
+
+    def get_absolute_url(self):
+        return reverse("public:circuit", args=[self.pk])
+
+    @property
+    def table_values(self):
+        """The points table as decimals ([] when empty)."""
+        return [Decimal(v.strip()) for v in self.points_table.split(",") if v.strip()]
+
+
+class CircuitTournament(models.Model):
+    circuit = models.ForeignKey(Circuit, on_delete=models.CASCADE, related_name="entries")
+    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+                                   related_name="circuit_entries")
+    weight = models.DecimalField(_("weight"), max_digits=5, decimal_places=2, default=Decimal("1"),
+                                 validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(100)],
+                                 help_text=_("Its circuit points are multiplied by this (e.g. 1.5 for a final stage)."))
+
+    class Meta:
+        ordering = ["tournament__start_date", "tournament__pk"]
+        constraints = [models.UniqueConstraint(fields=["circuit", "tournament"], name="circuit_tournament_once")]

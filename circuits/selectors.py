@@ -1,0 +1,223 @@
+"""Reads of circuits: each tournament's final order, a circuit's standings (SCORING.md section 11)
+and a player's history. Every result is cached under the versions of what it was computed from:
+a tournament's results version (bumped by every audited change, tournaments.versions) and the
+circuit's own revision (bumped by every audited change of the circuit), so a correction or a final
+played shows at once and an unchanged ranking is computed once."""
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+
+from circuits.models import Circuit
+from phases.public import standings_lead
+from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
+from tables.arbitration_selectors import standings_are_final
+from tables.selectors import tournament_standings
+from tournaments.models import Player, Registration, Tournament
+from tournaments.versions import results_version
+
+CACHE_SECONDS = 15 * 60
+
+
+@dataclass
+class OrderRow:
+    rank: int
+    registration_id: int
+    player: object  # the person (a merged record resolved to the one kept)
+    total: object = None  # tournament points of the qualifying standings (None after a knockout)
+
+
+@dataclass
+class TournamentOrder:
+    rows: list
+    final: bool  # definitive: every round closed and published, no dispute open or possible
+
+    @property
+    def participants(self):
+        return len(self.rows)
+
+    def row_of(self, player_pk):
+        return next((r for r in self.rows if r.player.pk == player_pk), None)
+
+
+def _person(player, people):
+    """The player kept when `player`'s record was merged into another (followed to the end)."""
+    seen = set()
+    while player.merged_into_id is not None and player.pk not in seen:
+        seen.add(player.pk)
+        if player.merged_into_id not in people:
+            people[player.merged_into_id] = Player.all_players.select_related("club").get(pk=player.merged_into_id)
+        player = people[player.merged_into_id]
+    return player
+
+
+def _ranked(entries):
+    """[(position, registration, total)] in order -> OrderRows with a competition ranking (1, 1, 3),
+    each person once (the better position kept)."""
+    people, rows, seen, previous = {}, [], set(), None
+    for position, registration, total in sorted(entries, key=lambda e: e[0]):
+        player = _person(registration.player, people)
+        if player.pk in seen:
+            continue
+        seen.add(player.pk)
+        index = len(rows) + 1
+        rank = rows[-1].rank if rows and position == previous else index
+        previous = position
+        rows.append(OrderRow(rank, registration.pk, player, total))
+    return rows
+
+
+def _compute_order(tournament):
+    lead = standings_lead(tournament, published_only=True)
+    if lead is not None and lead.final_rows:
+        entries = [(r.position, r.registration, r.qualifying_total) for r in lead.final_rows]
+        return TournamentOrder(_ranked(entries), lead.complete and standings_are_final(tournament))
+    if lead is not None and lead.kind == "knockout":
+        return TournamentOrder([], False)  # no order before the final is played
+    result = tournament_standings(tournament, published_only=True)
+    regs = {r.pk: r for r in Registration.objects.filter(tournament=tournament).select_related(
+        "player", "player__club")}
+    entries = [(r.rank, regs[r.registration_id], r.total) for r in result.rows]
+    return TournamentOrder(_ranked(entries), not result.provisional and standings_are_final(tournament))
+
+
+def final_order(tournament):
+    """The tournament's final order from its published standings (after finals, SCORING.md section 6),
+    computed once per results version."""
+    key = f"circuit-order:{tournament.pk}:{tournament.created_at.timestamp()}:{results_version(tournament.pk)}"
+    order = cache.get(key)
+    if order is None:
+        order = _compute_order(tournament)
+        cache.set(key, order, CACHE_SECONDS)
+    return order
+
+
+def circuit_entries(circuit):
+    """The circuit's tournaments that the public sees (published), oldest first."""
+    return list(circuit.entries.filter(tournament__published=True).select_related("tournament", "tournament__club"))
+
+
+def circuit_version(circuit, entries=None):
+    entries = circuit_entries(circuit) if entries is None else entries
+    parts = [f"c{circuit.pk}-{circuit.created_at.timestamp()}-{circuit.revision}"]
+    parts += [f"{e.tournament_id}:{e.weight}:{results_version(e.tournament_id)}" for e in entries]
+    return "|".join(parts)
+
+
+@dataclass
+class Cell:
+    """A player's result in one tournament of the circuit."""
+    rank: int
+    participants: int
+    points: object
+    counted: bool
+
+
+@dataclass
+class CircuitRowView:
+    rank: int | None
+    player: object
+    total: object
+    counted: list
+    played: int
+    wins: int
+    cells: list = field(default_factory=list)  # one per tournament column: Cell or None
+
+
+@dataclass
+class CircuitStandings:
+    circuit: object
+    columns: list  # [(CircuitTournament entry, TournamentOrder)] of the published tournaments
+    rows: list
+    unranked: list
+    version: str
+
+    @property
+    def all_final(self):
+        return all(order.final for _entry, order in self.columns)
+
+    def row_of(self, player_pk):
+        return next((r for r in self.rows + self.unranked if r.player.pk == player_pk), None)
+
+
+def engine_rule(circuit):
+    return CircuitRule(circuit.rule, tuple(circuit.table_values) if circuit.rule == Circuit.Rule.TABLE else (),
+                       circuit.participation, circuit.best_of, circuit.min_tournaments)
+
+
+def _compute_standings(circuit, entries, version):
+    columns = [(e, final_order(e.tournament)) for e in entries]
+    players = {}
+    engine_tournaments = []
+    for entry, order in columns:
+        for r in order.rows:
+            players[r.player.pk] = r.player
+        engine_tournaments.append(CircuitTournament(
+            entry.tournament_id, tuple(Entry(r.rank, r.player.pk) for r in order.rows), entry.weight))
+    result = score_circuit(engine_rule(circuit), engine_tournaments)
+    position = {entry.tournament_id: i for i, (entry, _order) in enumerate(columns)}
+    sizes = [order.participants for _entry, order in columns]
+
+    def view(row):
+        cells = [None] * len(columns)
+        for s in row.scores:
+            cells[position[s.tournament]] = Cell(s.rank, sizes[position[s.tournament]], s.points, s.counted)
+        return CircuitRowView(row.rank, players[row.player], row.total, row.counted, row.played, row.wins, cells)
+    return CircuitStandings(circuit, columns, [view(r) for r in result.standings],
+                            [view(r) for r in result.unranked], version)
+
+
+def circuit_standings(circuit):
+    """The circuit's standings, computed once per version of the circuit and of its tournaments."""
+    entries = circuit_entries(circuit)
+    version = circuit_version(circuit, entries)
+    key = f"circuit-standings:{circuit.pk}:{version}"
+    result = cache.get(key)
+    if result is None:
+        result = _compute_standings(circuit, entries, version)
+        cache.set(key, result, CACHE_SECONDS)
+    return result
+
+
+@dataclass
+class HistoryRow:
+    tournament: object
+    rank: int | None
+    participants: int
+    total: object
+    final: bool
+
+
+@dataclass
+class CircuitPlacing:
+    circuit: object
+    row: object  # CircuitRowView (rank None: unranked)
+    ranked: int  # how many players the circuit ranks
+
+
+def player_history(player):
+    """Every published tournament the player played (newest first) and the circuits ranking them."""
+    merged = Player.all_players.filter(merged_into=player).values_list("pk", flat=True)
+    regs = (Registration.objects.filter(player_id__in=[player.pk, *merged], tournament__published=True)
+            .exclude(status=Registration.Status.PENDING).select_related("tournament", "tournament__club")
+            .order_by("-tournament__start_date", "-tournament__pk"))
+    rows = []
+    for reg in regs:
+        order = final_order(reg.tournament)
+        row = order.row_of(player.pk)
+        if row is None:
+            continue  # registered but no published game
+        rows.append(HistoryRow(reg.tournament, row.rank, order.participants, row.total, order.final))
+    tournament_ids = [r.tournament.pk for r in rows]
+    placings = []
+    for circuit in (Circuit.objects.filter(entries__tournament_id__in=tournament_ids).distinct()
+                    .order_by("-season", "name")):
+        standings = circuit_standings(circuit)
+        row = standings.row_of(player.pk)
+        if row is not None:
+            placings.append(CircuitPlacing(circuit, row, len(standings.rows)))
+    return rows, placings
+
+
+def public_tournaments_of(user):
+    """The organiser's tournaments that may join a circuit (their own), newest first."""
+    return Tournament.objects.filter(organiser=user).order_by("-start_date", "name")

@@ -1,0 +1,181 @@
+"""Circuit pages: the organiser's (create, settings, tournaments and weights) and the public ones
+(ranking page, JSON, CSV, each player's history)."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from circuits import services
+from circuits.forms import CircuitForm, CircuitTournamentForm
+from circuits.models import Circuit, CircuitTournament
+from circuits.selectors import circuit_standings, circuit_version, player_history, public_tournaments_of
+from scoring.numeric import as_float, shown
+from tables.export_views import _csv_download
+from tables.public_cache import serve_cached
+from tournaments.forms import add_service_errors, save_or_errors
+from tournaments.models import Player
+from tournaments.rules import require_organiser, runs_as_organiser
+
+
+def circuit_for_organiser(user, pk):
+    circuit = get_object_or_404(Circuit, pk=pk)
+    if not runs_as_organiser(user, circuit.organiser_id):
+        raise Http404
+    return circuit
+
+
+# --- organiser -----------------------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_list(request):
+    require_organiser(request.user)
+    form = CircuitForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        circuit = save_or_errors(form, services.circuit_create, user=request.user)
+        if circuit is not None:
+            messages.success(request, _("Circuit created: now add its tournaments."))
+            return redirect("manage:circuit", circuit.pk)
+    circuits = Circuit.objects.filter(organiser=request.user) if not request.user.is_superuser else Circuit.objects.all()
+    return render(request, "circuits/manage_list.html", {"circuits": circuits, "form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_manage(request, pk):
+    circuit = circuit_for_organiser(request.user, pk)
+    form = CircuitForm(instance=Circuit.objects.get(pk=circuit.pk))
+    add_form = CircuitTournamentForm(tournaments=public_tournaments_of(circuit.organiser))
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "settings":
+        form = CircuitForm(request.POST, instance=Circuit.objects.get(pk=circuit.pk))
+        if form.is_valid() and save_or_errors(form, services.circuit_update, user=request.user,
+                                              circuit=circuit) is not None:
+            messages.success(request, _("Circuit settings saved."))
+            return redirect("manage:circuit", circuit.pk)
+        status = 400
+    elif request.method == "POST" and request.POST.get("action") == "add":
+        add_form = CircuitTournamentForm(request.POST, tournaments=public_tournaments_of(circuit.organiser))
+        if add_form.is_valid():
+            try:
+                services.circuit_tournament_add(user=request.user, circuit=circuit,
+                                                tournament=add_form.cleaned_data["tournament"],
+                                                weight=add_form.cleaned_data["weight"])
+            except ValidationError as exc:
+                add_service_errors(add_form, exc)
+            else:
+                messages.success(request, _("Tournament added to the circuit (or its weight changed)."))
+                return redirect("manage:circuit", circuit.pk)
+        status = 400
+    entries = circuit.entries.select_related("tournament")
+    return render(request, "circuits/manage.html", {"circuit": circuit, "form": form, "add_form": add_form,
+                                                    "entries": entries}, status=status)
+
+
+@login_required
+@require_POST
+def circuit_tournament_remove(request, pk, entry_pk):
+    circuit = circuit_for_organiser(request.user, pk)
+    entry = get_object_or_404(CircuitTournament.objects.select_related("tournament"), pk=entry_pk, circuit=circuit)
+    try:
+        services.circuit_tournament_remove(user=request.user, entry=entry)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, _("Tournament removed from the circuit."))
+    return redirect("manage:circuit", circuit.pk)
+
+
+# --- public ----------------------------------------------------------------------------------------
+
+@require_GET
+def circuits_public(request):
+    return render(request, "circuits/public_list.html", {"circuits": Circuit.objects.all()})
+
+
+def _cached(request, circuit, render_page):
+    """A public circuit response, stored under the circuit's version (its revision and the results
+    versions of its tournaments): a poll that finds nothing new is a 304."""
+    return serve_cached(request, f"circuit-{circuit.pk}", circuit_version(circuit), render_page)
+
+
+@require_GET
+def circuit_public(request, pk):
+    circuit = get_object_or_404(Circuit, pk=pk)
+    return _cached(request, circuit, lambda: render(request, "circuits/circuit.html", {
+        "circuit": circuit, "standings": circuit_standings(circuit)}))
+
+
+def _json_cell(entry, cell):
+    return {"tournament": entry.tournament_id, "name": entry.tournament.name,
+            "date": entry.tournament.start_date.isoformat(), "rank": cell.rank, "participants": cell.participants,
+            "points": as_float(cell.points), "counted": cell.counted}
+
+
+def _json_row(standings, row):
+    data = {"rank": row.rank, "player": row.player.full_name, "player_id": row.player.pk,
+            "club": row.player.club.name if row.player.club else "", "total": as_float(row.total),
+            "counted": [as_float(c) for c in row.counted], "played": row.played, "wins": row.wins,
+            "results": [_json_cell(entry, cell) for (entry, _order), cell in zip(standings.columns, row.cells)
+                        if cell is not None]}
+    if row.rank is None:
+        del data["rank"]
+    return data
+
+
+@require_GET
+def circuit_json(request, pk):
+    circuit = get_object_or_404(Circuit, pk=pk)
+
+    def build():
+        s = circuit_standings(circuit)
+        return JsonResponse({
+            "circuit": {"id": circuit.pk, "name": circuit.name, "season": circuit.season, "rule": circuit.rule,
+                        "points_table": [as_float(v) for v in circuit.table_values]
+                        if circuit.rule == Circuit.Rule.TABLE else None,
+                        "participation": as_float(circuit.participation) if circuit.rule == Circuit.Rule.TABLE else None,
+                        "best_of": circuit.best_of, "min_tournaments": circuit.min_tournaments},
+            "tournaments": [{"id": e.tournament_id, "name": e.tournament.name,
+                             "date": e.tournament.start_date.isoformat(), "weight": as_float(e.weight),
+                             "participants": order.participants, "final": order.final} for e, order in s.columns],
+            "standings": [_json_row(s, r) for r in s.rows],
+            "unranked": [_json_row(s, r) for r in s.unranked]}, json_dumps_params={"ensure_ascii": False})
+    return _cached(request, circuit, build)
+
+
+@require_GET
+def circuit_csv(request, pk):
+    circuit = get_object_or_404(Circuit, pk=pk)
+
+    def build():
+        s = circuit_standings(circuit)
+        response, writer = _csv_download(request, f"circuito-{circuit.pk}.csv")
+        head = [_("Rank"), _("Player"), _("Club"), _("Total"), _("Tournaments played"), _("Wins")]
+        for entry, _order in s.columns:
+            head += [f"{entry.tournament.name} ({entry.tournament.start_date.isoformat()})", _("counted")]
+        writer.writerow(head)
+        for row in s.rows + s.unranked:
+            line = [row.rank if row.rank is not None else _("unranked"), row.player.full_name,
+                    row.player.club.name if row.player.club else "", shown(row.total), row.played, row.wins]
+            for cell in row.cells:
+                line += [shown(cell.points), _("yes") if cell.counted else _("no")] if cell else ["", ""]
+            writer.writerow(line)
+        return response
+    return _cached(request, circuit, build)
+
+
+@require_GET
+def player_history_page(request, player_pk):
+    player = get_object_or_404(Player.all_players.select_related("club", "merged_into"), pk=player_pk)
+    if player.merged_into_id is not None:
+        return redirect("public:player_history", player.merged_into_id, permanent=False)
+    if player.removed:
+        raise Http404
+    rows, placings = player_history(player)
+    if not rows:
+        raise Http404  # nothing public about this player
+    return render(request, "circuits/player_history.html", {"player": player, "rows": rows, "placings": placings})

@@ -1,0 +1,275 @@
+"""Season circuits: one ranking across tournaments (SCORING.md section 11).
+
+Pure Python, no ORM. `score_circuit` takes the circuit's rule and each tournament's final order
+and returns every tournament's circuit points and the circuit standings; `parse_circuit_document`
+and `circuit_to_json` are the machine contract of `python -m scoring circuit`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .errors import InvalidDocument
+from .numeric import ONE, ZERO, HUNDRED, as_float, coerce_number, engine_context, shown
+
+RULES = ("table", "participants", "scaled")
+
+
+@dataclass(frozen=True)
+class CircuitRule:
+    """The organiser's rule: `rule` is one of RULES; `table` and `participation` serve "table"."""
+    rule: str
+    table: tuple = ()
+    participation: Decimal = ZERO
+    best_of: int | None = None
+    min_tournaments: int = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a tournament's final order."""
+    rank: int
+    player: object
+
+
+@dataclass(frozen=True)
+class CircuitTournament:
+    id: object
+    standings: tuple  # of Entry, in the tournament's order
+    weight: Decimal = ONE
+
+
+@dataclass(frozen=True)
+class Score:
+    """A player's circuit points from one tournament (exact), with the rank that earned them."""
+    tournament: object
+    points: Decimal
+    rank: int
+    participants: int
+    counted: bool = False
+
+
+@dataclass
+class CircuitRow:
+    player: object
+    rank: int | None  # None when unranked (fewer than min_tournaments scores)
+    total: Decimal
+    counted: list  # exact counted scores, best first
+    scores: list = field(default_factory=list)  # every Score, in tournament order
+    played: int = 0
+    wins: int = 0
+
+
+@dataclass
+class CircuitResult:
+    points: list  # [(tournament id, {player: Decimal})] in input order
+    standings: list  # ranked CircuitRow
+    unranked: list  # CircuitRow without rank
+
+
+def _err(message, code="circuit", **kw):
+    return InvalidDocument(message, code=code, **kw)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, Decimal, float)) and type(value) is not bool
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and type(value) is not bool
+
+
+def _player_id(value) -> bool:
+    return (isinstance(value, str) and value != "") or _whole(value)
+
+
+def validate_rule(rule: CircuitRule) -> CircuitRule:
+    """Check a rule and return it with exact numbers; raises InvalidDocument."""
+    if rule.rule not in RULES:
+        raise _err(f"unknown rule {rule.rule!r}: expected one of {', '.join(RULES)}",
+                   code="circuit_rule", field="rule")
+    table = []
+    for i, v in enumerate(rule.table or (), 1):
+        v = coerce_number(v)
+        if not _number(v) or not v.is_finite():
+            raise _err(f"points table entry {i} is not a number", code="circuit_table", field="table")
+        if v < 0:
+            raise _err(f"points table entry {i} is negative", code="circuit_table", field="table")
+        table.append(v)
+    participation = coerce_number(rule.participation if rule.participation is not None else ZERO)
+    if not _number(participation) or not participation.is_finite() or participation < 0:
+        raise _err("participation must be a number of at least 0", code="circuit_participation",
+                   field="participation")
+    if rule.best_of is not None and (not _whole(rule.best_of) or rule.best_of < 1):
+        raise _err("best_of must be null or a whole number of at least 1", code="circuit_best_of",
+                   field="best_of")
+    if not _whole(rule.min_tournaments) or rule.min_tournaments < 1:
+        raise _err("min_tournaments must be a whole number of at least 1",
+                   code="circuit_min_tournaments", field="min_tournaments")
+    return CircuitRule(rule.rule, tuple(table), participation, rule.best_of, rule.min_tournaments)
+
+
+def validate_tournament(t: CircuitTournament) -> CircuitTournament:
+    where = f"tournament {t.id}"
+    weight = coerce_number(ONE if t.weight is None else t.weight)
+    if not _number(weight) or not weight.is_finite() or weight <= 0:
+        raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
+                   location=where)
+    seen = set()
+    for e in t.standings:
+        if not _player_id(e.player):
+            raise _err("player must be a non-empty string or a whole number", code="shape",
+                       field="player", location=where)
+        if e.player in seen:
+            raise _err(f"player {e.player} is listed twice", code="circuit_player_twice",
+                       field="player", location=where)
+        seen.add(e.player)
+        if not _whole(e.rank):
+            raise _err(f"player {e.player}: rank must be a whole number", code="shape", field="rank",
+                       location=where)
+    ranks = sorted(e.rank for e in t.standings)
+    for i, r in enumerate(ranks):
+        if r != i + 1 and not (i > 0 and r == ranks[i - 1]):
+            raise _err(f"ranks {ranks} are not a competition ranking (1, 1, 3, ...)",
+                       code="circuit_ranks", field="rank", location=where)
+    return CircuitTournament(t.id, tuple(t.standings), weight)
+
+
+def _base_points(rule: CircuitRule, position: int, n: int) -> Decimal:
+    if rule.rule == "table":
+        return rule.table[position - 1] if position <= len(rule.table) else ZERO
+    if rule.rule == "participants":
+        return Decimal(n - position + 1)
+    return HUNDRED * Decimal(n - position + 1) / Decimal(n)
+
+
+def tournament_points(rule: CircuitRule, t: CircuitTournament) -> dict:
+    """{player: exact circuit points} of one tournament (weight applied)."""
+    n = len(t.standings)
+    tied = {}
+    for e in t.standings:
+        tied[e.rank] = tied.get(e.rank, 0) + 1
+    by_rank = {}
+    for r, k in tied.items():
+        mean = sum((_base_points(rule, p, n) for p in range(r, r + k)), ZERO) / Decimal(k)
+        if rule.rule == "table":
+            mean += rule.participation
+        by_rank[r] = mean * t.weight
+    return {e.player: by_rank[e.rank] for e in t.standings}
+
+
+def _order_key(row: CircuitRow):
+    return (shown(row.total), tuple(shown(c) for c in row.counted), row.wins)
+
+
+def score_circuit(rule: CircuitRule, tournaments) -> CircuitResult:
+    """Circuit points per tournament and the circuit standings (SCORING.md section 11)."""
+    with engine_context():
+        rule = validate_rule(rule)
+        checked, ids, id_types = [], set(), set()
+        for t in tournaments:
+            if not _player_id(t.id):
+                raise _err("tournament id must be a non-empty string or a whole number", code="shape",
+                           field="id")
+            if t.id in ids:
+                raise _err(f"two tournaments have the id {t.id}", code="circuit_tournament_twice",
+                           field="id")
+            ids.add(t.id)
+            t = validate_tournament(t)
+            id_types.update(type(e.player) for e in t.standings)
+            checked.append(t)
+        if len(id_types) > 1:
+            raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
+
+        rows: dict = {}
+        points = []
+        for t in checked:
+            pts = tournament_points(rule, t)
+            points.append((t.id, pts))
+            n = len(t.standings)
+            for e in t.standings:
+                row = rows.setdefault(e.player, CircuitRow(e.player, None, ZERO, []))
+                row.scores.append(Score(t.id, pts[e.player], e.rank, n))
+                row.played += 1
+                if e.rank == 1:
+                    row.wins += 1
+        for row in rows.values():
+            best = sorted(range(len(row.scores)), key=lambda i: (-row.scores[i].points, i))
+            if rule.best_of is not None:
+                best = best[:rule.best_of]
+            chosen = set(best)
+            row.scores = [Score(s.tournament, s.points, s.rank, s.participants, i in chosen)
+                          for i, s in enumerate(row.scores)]
+            row.counted = [row.scores[i].points for i in best]
+            row.total = sum(row.counted, ZERO)
+
+        ordered = sorted(rows.values(), key=lambda r: r.player)
+        ordered.sort(key=_order_key, reverse=True)
+        ranked = [r for r in ordered if r.played >= rule.min_tournaments]
+        unranked = [r for r in ordered if r.played < rule.min_tournaments]
+        previous = None
+        for i, row in enumerate(ranked, 1):
+            key = _order_key(row)
+            row.rank = previous.rank if previous is not None and _order_key(previous) == key else i
+            previous = row
+        return CircuitResult(points, ranked, unranked)
+
+
+# --- machine contract -------------------------------------------------------------------------
+
+def parse_circuit_document(doc):
+    """Input document -> (CircuitRule, [CircuitTournament]); raises InvalidDocument."""
+    if not isinstance(doc, dict):
+        raise _err("the input must be a JSON object", code="shape")
+    c = doc.get("circuit")
+    if not isinstance(c, dict):
+        raise _err("circuit must be an object", code="shape", field="circuit")
+    rule_name = c.get("rule")
+    if not isinstance(rule_name, str):
+        raise _err("circuit rule must be a string", code="shape", field="rule")
+    table = c.get("table")
+    if table is None:
+        table = []
+    if not isinstance(table, list):
+        raise _err("points table must be a list of numbers", code="circuit_table", field="table")
+    rule = CircuitRule(rule_name, tuple(table),
+                       ZERO if c.get("participation") is None else c["participation"],
+                       c.get("best_of"),
+                       1 if c.get("min_tournaments") is None else c["min_tournaments"])
+    raw = doc.get("tournaments")
+    if not isinstance(raw, list):
+        raise _err("tournaments must be a list", code="shape", field="tournaments")
+    tournaments = []
+    for i, t in enumerate(raw, 1):
+        if not isinstance(t, dict):
+            raise _err(f"tournament {i} must be an object", code="shape", field="tournaments")
+        tid = t.get("id")
+        if not _player_id(tid):
+            raise _err(f"tournament {i}: id must be a non-empty string or a whole number",
+                       code="shape", field="id")
+        standings = t.get("standings")
+        if not isinstance(standings, list):
+            raise _err("standings must be a list", code="shape", field="standings",
+                       location=f"tournament {tid}")
+        entries = []
+        for j, s in enumerate(standings, 1):
+            if not isinstance(s, dict):
+                raise _err(f"standings row {j} must be an object", code="shape", field="standings",
+                           location=f"tournament {tid}")
+            entries.append(Entry(s.get("rank"), s.get("player")))
+        tournaments.append(CircuitTournament(tid, tuple(entries), ONE if t.get("weight") is None else t["weight"]))
+    return rule, tournaments
+
+
+def _row_json(row: CircuitRow, ranked: bool) -> dict:
+    out = {"rank": row.rank} if ranked else {}
+    out.update({"player": row.player, "total": as_float(row.total),
+                "counted": [as_float(c) for c in row.counted], "played": row.played, "wins": row.wins})
+    return out
+
+
+def circuit_to_json(result: CircuitResult) -> dict:
+    return {"tournaments": [{"id": tid, "points": {p: as_float(v) for p, v in pts.items()}}
+                            for tid, pts in result.points],
+            "standings": [_row_json(r, True) for r in result.standings],
+            "unranked": [_row_json(r, False) for r in result.unranked]}

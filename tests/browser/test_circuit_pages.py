@@ -1,0 +1,51 @@
+"""The organiser creates a circuit on a phone, adds the demo's two tournaments, and the public
+circuit page and a player's history read well at 390x844."""
+import io
+
+import pytest
+from django.core.management import call_command
+
+from circuits.models import Circuit
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_circuit_created_on_a_phone_and_its_public_pages(live_server, phone, login, shot):
+    call_command("load_demo", stdout=io.StringIO())
+    demo = Circuit.objects.get()
+    login(phone, "organizzatore", "torneo-demo")
+    phone.goto(live_server.url + "/gestione/circuiti/")
+    form = phone.locator("form[data-circuit-form]")
+    form.get_by_label("Nome").fill("Circuito di prova")
+    form.get_by_label("Stagione").fill("2026")
+    form.get_by_label("Punti per posizione").fill("10, 6, 4, 3")
+    form.get_by_label("Tornei minimi").fill("2")
+    shot(phone, "circuit_new_phone")
+    form.locator("button[type=submit]").click()
+    phone.wait_for_url("**/gestione/circuiti/*/")
+    circuit = Circuit.objects.exclude(pk=demo.pk).get()
+    for entry in demo.entries.all():
+        add = phone.locator("form[data-circuit-add]")
+        add.get_by_label("Torneo").select_option(str(entry.tournament_id))
+        add.locator("button[type=submit]").click()
+        phone.wait_for_load_state()
+    assert circuit.entries.count() == 2
+    assert phone.locator("[data-circuit-entries] li[data-entry]").count() == 2
+    shot(phone, "circuit_manage_phone")
+
+    phone.goto(live_server.url + f"/circuiti/{circuit.pk}/")
+    rows = phone.locator("table[data-circuit-standings] tbody tr[data-player]")
+    assert rows.count() == 20
+    assert phone.locator("[data-unranked] tr[data-player]").count() == 8  # played one tournament of two
+    assert phone.locator("[data-discarded]").count() == 0  # every result counts
+    assert "RisiKo! è un marchio registrato" in phone.content()
+    shot(phone, "circuit_public_phone")
+    scroll = phone.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= 390, "the page itself does not scroll sideways (the table scrolls in its box)"
+
+    rows.first.get_by_role("link").first.click()
+    phone.wait_for_url("**/giocatori/*/")
+    assert phone.locator("table[data-history] tr[data-tournament]").count() == 2
+    assert phone.locator("[data-history-circuits] li[data-circuit]").count() == 2
+    shot(phone, "player_history_phone")
+    assert phone.console_errors == []

@@ -1,0 +1,201 @@
+"""Composed formats (SCORING.md section 12): direct finalists, semifinal range, repêchage, absent
+qualifiers replaced, played end to end through the services."""
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from phases import draw
+from phases import selectors as phase_selectors
+from phases import services as phase_services
+from tables import services as table_services
+from tables.models import Round
+from tests.factories import report, seat_round
+from tests.formats.helpers import report_order, seated
+from tournaments.models import AuditLog, Registration, Tournament
+
+# Table points of each player in rounds 1-4 (None: absent). Under `punti_tavolo` the points are the
+# table points. One result is discarded. K scores 99 once (3 games); L joins at round 3 (2 games)
+# with the best single game of all, 100, but the repêchage needs 3 games.
+POINTS = {
+    "A": [90, 90, 90, 90], "B": [85, 85, 85, 85], "C": [80, 80, 80, 80], "D": [75, 75, 75, 75],
+    "E": [70, 70, 70, 70], "F": [65, 65, 65, 65], "G": [60, 60, 60, 60], "H": [55, 55, 55, 55],
+    "I": [50, 50, 50, 50], "J": [45, 45, 45, 45], "K": [10, 10, 99, None], "L": [None, None, 100, 40],
+}
+TABLES = [["A", "B", "C", "D"], ["E", "F", "G", "H"], ["I", "J", "K", "L"]]
+
+
+@pytest.fixture
+def club(tournament, organiser):
+    Tournament.objects.filter(pk=tournament.pk).update(formula="punti_tavolo")
+    tournament.refresh_from_db()
+    regs = {name: Registration.objects.create(
+        tournament=tournament, status=Registration.Status.CONFIRMED, present=True,
+        player=_player(name)) for name in POINTS}
+    return tournament, regs
+
+
+def _player(name):
+    from tests.factories import PlayerFactory
+    return PlayerFactory(last_name=name, first_name="X")
+
+
+def _play_evenings(tournament, organiser, regs, rounds=4):
+    for n in range(rounds):
+        tables = [[regs[p] for p in t if POINTS[p][n] is not None] for t in TABLES]
+        rnd = seat_round(tournament, tables)
+        for table, names in zip(rnd.tables.order_by("number"), tables):
+            report(table, [(POINTS[r.player.last_name][n],) for r in names], user=organiser)
+        table_services.round_close(user=organiser, rnd=rnd)
+
+
+def _by_name(regs, ids):
+    names = {r.pk: n for n, r in regs.items()}
+    return [names[i] for i in ids]
+
+
+def _close(rnd, organiser):
+    return table_services.round_close(user=organiser, rnd=Round.objects.get(pk=rnd.pk))
+
+
+def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser):
+    tournament, regs = club
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "evenings_top2_repechage", "games": "4", "discards": "1", "final": "on"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    phases = list(tournament.phases.order_by("order"))
+    assert [p.kind for p in phases] == ["qualifying", "semifinal", "final"]
+    assert phases[0].settings["qualify"]["tiers"][0] == {
+        "up_to": 24, "direct": 2, "semifinal": [3, 9], "repechage": {"seats": 1, "min_games": 3}}
+    assert (tournament.rounds_planned, tournament.discard_worst) == (4, 1)
+
+    _play_evenings(tournament, organiser, regs)
+    # Qualifying standings with the worst result (an absence is a 0) discarded.
+    rows = phase_selectors.qualifying_standings(tournament)
+    totals = {_by_name(regs, [r.player])[0]: r.total for r in rows}
+    assert (totals["A"], totals["K"], totals["L"], totals["J"]) == (270, 119, 140, 135)
+    assert _by_name(regs, [r.player for r in rows]) == list("ABCDEFGHILJK")
+
+    # C is not checked in: the range moves down (L, 10th, plays); the repêchage goes to K (best game 99
+    # among those with 3 games), not to L (100 in 2 games) nor J (45).
+    Registration.objects.filter(pk=regs["C"].pk).update(present=False)
+    client_response = client.post(reverse("manage:phase_action", args=[tournament.pk, 2, "draw"]))
+    assert client_response.status_code == 302
+    semi = tournament.phases.get(order=2)
+    assert _by_name(regs, semi.settings["seeded_to_final"]) == ["A", "B"]
+    assert _by_name(regs, semi.settings["semifinalists"]) == list("DEFGHIL")
+    assert _by_name(regs, semi.settings["repechage"]) == ["K"]
+    assert _by_name(regs, semi.settings["absent"]) == ["C"]
+    notices = [str(m) for m in client.get(reverse("manage:formats", args=[tournament.pk])).context["messages"]]
+    assert any("C X" in m or "X C" in m for m in notices), notices
+    rnd = semi.round_set.get() if hasattr(semi, "round_set") else Round.objects.get(phase=semi)
+    assert seated(rnd) == [["D", "G", "H", "K"], ["E", "F", "I", "L"]]
+    entry = AuditLog.objects.filter(action="phase.draw").latest("pk")
+    assert entry.after["repechage"] == [regs["K"].pk] and entry.after["absent"] == [regs["C"].pk]
+
+    phase_services.phase_publish(user=organiser, phase=semi)
+    t1, t2 = rnd.tables.order_by("number")
+    report_order(t1, [regs["K"], regs["D"], regs["G"], regs["H"]], user=organiser)
+    report_order(t2, [regs["F"], regs["E"], regs["I"], regs["L"]], user=organiser)
+    _close(rnd, organiser)
+
+    final_phase = tournament.phases.get(order=3)
+    final = draw.phase_draw(user=organiser, phase=final_phase, seed=1)
+    assert sorted(seated(final)[0]) == ["A", "B", "F", "K"]
+    phase_services.phase_publish(user=organiser, phase=final_phase)
+    report_order(final.tables.get(), [regs["K"], regs["A"], regs["F"], regs["B"]], user=organiser)
+    _close(final, organiser)
+
+    result = phase_selectors.final_standings(tournament)
+    order = [r.registration.player.last_name for r in result.rows]
+    assert order[:4] == ["K", "A", "F", "B"]
+    assert order[4:] == ["C", "D", "E", "G", "H", "I", "L", "J"]
+    assert [r.phase for r in result.rows[:5]] == ["final"] * 4 + ["qualifying"]
+    assert result.complete
+
+
+def test_one_direct_three_semifinals_of_four_with_the_repechage(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top1_repechage",
+                                games=4, discards=1)
+    _play_evenings(tournament, organiser, regs)
+    semi = tournament.phases.get(order=2)
+    rnd = draw.phase_draw(user=organiser, phase=semi, seed=1)
+    semi.refresh_from_db()
+    # 1st to the final; 2nd-11th (only 12 players: L is 10th, J 11th) plus the repêchage: min 1 game,
+    # the best single game left is K's 99: 11 seats at 3 tables of 4+4+3.
+    assert _by_name(regs, semi.settings["seeded_to_final"]) == ["A"]
+    assert _by_name(regs, semi.settings["semifinalists"]) == list("BCDEFGHILJK")
+    assert semi.settings["repechage"] == []
+    assert sorted(len(t) for t in seated(rnd)) == [3, 4, 4]
+
+
+def test_repechage_with_a_minimum_of_one_game_takes_the_late_joiner(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="composed", games=4, discards=1,
+                                composition={"tiers": [{"up_to": None, "direct": 2, "semifinal": [3, 8],
+                                                        "repechage": {"seats": 2, "min_games": 1}}],
+                                             "final_size": 4})
+    _play_evenings(tournament, organiser, regs)
+    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert _by_name(regs, outcome.result.semifinal) == list("CDEFGH")
+    # L's 100 (2 games) first, then K's 99: in the order of choice.
+    assert _by_name(regs, outcome.result.repechage) == ["L", "K"]
+    assert outcome.games[regs["L"].pk] == [100, 40]
+
+
+def test_settings_by_number_of_participants(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="composed", games=4, discards=1,
+                                composition={"tiers": [
+                                    {"up_to": 11, "direct": 2, "semifinal": [3, 9], "repechage": {"seats": 1, "min_games": 3}},
+                                    {"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 3}}],
+                                    "final_size": 4})
+    _play_evenings(tournament, organiser, regs)
+    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert outcome.participants == 12 and outcome.rules.direct == 1 and outcome.tables == 3
+
+
+@pytest.mark.parametrize("composition, field", [
+    ({"tiers": [{"up_to": None, "direct": 2, "semifinal": [2, 9], "repechage": {"seats": 1, "min_games": 3}}],
+      "final_size": 4}, "semifinal_from"),
+    ({"tiers": [{"up_to": None, "direct": 2, "semifinal": [3, 4], "repechage": {"seats": 0, "min_games": 3}}],
+      "final_size": 4}, "semifinal_to"),
+    ({"tiers": [{"up_to": None, "direct": 4, "semifinal": None, "repechage": {"seats": 0, "min_games": 1}}],
+      "final_size": 5}, "direct"),
+    ({"tiers": [{"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 1}}],
+      "final_size": 6}, "final_size"),
+])
+def test_composed_format_refused_with_the_field_at_fault(tournament, organiser, composition, field):
+    with pytest.raises(ValidationError) as exc:
+        phase_services.format_apply(user=organiser, tournament=tournament, preset="composed", games=5,
+                                    composition=composition)
+    assert list(exc.value.error_dict) == [field]
+    assert not tournament.phases.exists()
+
+
+def test_form_builds_a_composed_format_with_a_threshold(client, tournament, organiser):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "composed", "games": "9", "best_of": "6", "direct": "2",
+        "semifinal_from": "3", "semifinal_to": "9", "repechage_seats": "1", "repechage_min_games": "3",
+        "final_size": "4", "threshold": "24", "direct_above": "1", "semifinal_from_above": "2",
+        "semifinal_to_above": "12", "repechage_seats_above": "1"})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.format_preset, tournament.rounds_planned, tournament.best_of) == ("composed", 9, 6)
+    tiers = tournament.phases.get(order=1).settings["qualify"]["tiers"]
+    assert [t["up_to"] for t in tiers] == [24, None] and tiers[1]["semifinal"] == [2, 12]
+    page = client.get(reverse("manage:formats", args=[tournament.pk]))
+    assert page.context["form"].initial["threshold"] == 24
+
+
+def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "composed", "games": "5", "direct": "2", "semifinal_from": "2",
+        "semifinal_to": "9"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["semifinal_from"]
+    assert not tournament.phases.exists()
