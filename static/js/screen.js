@@ -27,7 +27,7 @@
   function metrics() {
     var size = parseFloat(getComputedStyle(body).fontSize) || 28;
     var height = main.clientHeight || (window.innerHeight * 0.8);
-    var row = Math.ceil(size * 1.25) + 2;
+    var row = Math.ceil(size * 1.4) + 2;  // line height, cell padding and border, with room to spare
     var rows = Math.max(3, Math.floor(height / row));
     var cols = window.innerWidth >= 1600 ? 3 : (window.innerWidth >= 1000 ? 3 : 2);
     return { rows: rows, cols: cols };
