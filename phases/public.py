@@ -5,10 +5,10 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
-from phases.selectors import final_standings, games_by_round, phase_rounds
+from phases.selectors import composition_of, final_standings, games_by_round, phase_rounds, qualifying_outcome
 from scoring.errors import ScoringError
 from scoring.knockout import table_winner
-from tables.models import Seat
+from tables.models import Round, Seat
 from tournaments.models import Phase
 
 KNOCKOUT_KINDS = (Phase.Kind.KNOCKOUT, Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)
@@ -112,3 +112,51 @@ def standings_lead(tournament, published_only=False):
     if not final_rows:
         return None
     return StandingsLead("final", complete, final_rows, [], final_round)
+
+
+@dataclass
+class RepechageHolder:
+    registration: object
+    rank: int
+    best: object          # the best single game (points)
+    played: int           # games played (absences are not games)
+
+
+@dataclass
+class CutLines:
+    """Who would qualify if the qualifying evenings ended now (SCORING.md section 12)."""
+    participants: int
+    direct: int
+    semifinal: tuple | None
+    seats: int
+    min_games: int
+    tables: int
+    final_zone: list          # registrations, best first
+    semifinal_zone: list
+    repechage: list           # RepechageHolder, in the order of choice
+    zone: dict                # registration id -> "final" / "semifinal" / "repechage"
+
+
+def cut_lines(tournament):
+    """The cut lines of a composed format while its qualifying evenings are played; None otherwise
+    (no composed format, no result yet, or the semifinals or the final already seated)."""
+    phases = list(tournament.phases.order_by("order"))
+    composition = composition_of(tournament, phases)
+    if not composition:
+        return None
+    if Round.objects.filter(tournament=tournament, phase__kind__in=[Phase.Kind.SEMIFINAL, Phase.Kind.FINAL]).exists():
+        return None
+    try:
+        outcome = qualifying_outcome(tournament, composition)
+    except ValidationError:
+        return None
+    if not outcome.standings:
+        return None
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    ranks = {row.player: row.rank for row in outcome.standings}
+    q, rules = outcome.result, outcome.rules
+    zone = {**{p: "final" for p in q.final}, **{p: "semifinal" for p in q.semifinal},
+            **{p: "repechage" for p in q.repechage}}
+    holders = [RepechageHolder(regs[p], ranks[p], max(outcome.games[p]), len(outcome.games[p])) for p in q.repechage]
+    return CutLines(outcome.participants, rules.direct, rules.semifinal, rules.repechage_seats, rules.min_games,
+                    outcome.tables, [regs[p] for p in q.final], [regs[p] for p in q.semifinal], holders, zone)

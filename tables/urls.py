@@ -1,16 +1,14 @@
 from django.urls import path
 
-from tables import (
-    arbitration_views,
-    clock_views,
-    export_views,
-    firenze_views,
-    formula_views,
-    offline_views,
-    results_views,
-    standings_views,
-    views,
-)
+from tables.arbitration import views as arbitration_views
+from tables.clock import views as clock_views
+from tables.standings import export_views
+from tables.results import firenze_views
+from tables.standings import formula_views
+from tables.results import offline_views
+from tables.results import views as results_views
+from tables.standings import views as standings_views
+from tables.rounds import views
 from tables.room import views as room_views
 
 public_patterns = [
@@ -53,7 +51,7 @@ arbiter_patterns = [
     path("t/<int:pk>/ricorsi/<int:dispute_pk>/", arbitration_views.dispute_decide, name="dispute"),
 ]
 
-# Round clock and end roll (tables.clock).
+# Round clock and end roll (tables.clock.services).
 public_patterns += [
     path("t/<int:pk>/orologio/", clock_views.clock_public, name="clock"),
 ]

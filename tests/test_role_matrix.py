@@ -167,8 +167,8 @@ def test_every_url_is_in_the_matrix():
     assert sorted(set(MATRIX) - names) == []
 
 
-def _arbiter_without_password(tournament):
-    account = UserFactory(username="senza-password")
+def _arbiter_without_password(tournament, username="senza-password"):
+    account = UserFactory(username=username)
     account.set_unusable_password()
     account.save()
     tournament.arbiters.add(account)
@@ -176,9 +176,11 @@ def _arbiter_without_password(tournament):
     return account
 
 
-@pytest.fixture
-def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
-    club = ClubFactory(name="Club del mondo")
+def _build_world(tournament, organiser, tag=""):
+    """One club's tournament with a round, a penalty, disputes, teams, players and an account of its own."""
+    club = ClubFactory(name=f"Club del mondo{tag}")
+    circuit = Circuit.objects.create(name=f"Circuito{tag}", season="2026", organiser=organiser)
+    CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
     rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
     seat = rnd.tables.get().seats.first()
     Phase.objects.create(tournament=tournament, order=1, kind="qualifying", name="Qualifying", rounds=3)
@@ -189,10 +191,7 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                       captain=captain)
     team_penalty = TeamPenalty.objects.create(tournament=tournament, team=teams[0], day=1, points=1, reason="x",
                                               created_by=organiser)
-    circuit = Circuit.objects.create(name="Circuito", season="2026", organiser=organiser)
-    CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
     return {
-        "circuit": circuit,
         "team": teams[0], "team_penalty": team_penalty,
         "team_dispute": TeamDispute.objects.create(tournament=tournament, about="standing", day=1, raised_by="x",
                                                    text="x", recorded_by=organiser),
@@ -202,13 +201,19 @@ def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
                                           kind="warning", reason="x", created_by=organiser),
         "dispute": Dispute.objects.create(tournament=tournament, about="result", table=seat.table,
                                           raised_by="x", text="x", recorded_by=organiser),
-        "tournament": tournament, "club": club, "empty_club": ClubFactory(name="Club senza giocatori"),
+        "circuit": circuit,
+        "tournament": tournament, "club": club, "empty_club": ClubFactory(name=f"Club senza giocatori{tag}"),
         "registration": RegistrationFactory(tournament=tournament),
         "free_player": PlayerFactory(club=club, created_by=organiser),
-        "link_arbiter": _arbiter_without_password(tournament),
-        "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
-                  "other_organiser": other_organiser, "other_arbiter": other_arbiter},
+        "link_arbiter": _arbiter_without_password(tournament, f"senza-password{tag}"),
     }
+
+
+@pytest.fixture
+def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
+    return {**_build_world(tournament, organiser),
+            "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
+                      "other_organiser": other_organiser, "other_arbiter": other_arbiter}}
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -8,7 +8,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.audit import audit, snapshot
+from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
 from tournaments.text import fold
@@ -145,6 +145,24 @@ def tournament_save(*, user, data, tournament=None):
         before, after = {n: before[n] for n in changed}, {n: after[n] for n in changed}
     audit(user=user, action="tournament.update" if before else "tournament.create", obj=tournament,
           tournament=tournament, before=before, after=after)
+    return tournament
+
+
+def arbiters_to_copy(source):
+    """The arbiters of `source` a copy of it takes along: active accounts, no administrator."""
+    return list(source.arbiters.filter(is_active=True, is_superuser=False).order_by("username"))
+
+
+@transaction.atomic
+def tournament_copy(*, user, data, source):
+    """A new tournament with the settings in `data` (the form, pre-filled from `source`, one of the
+    user's own tournaments) and the arbiters of `source`: one transaction, both audited."""
+    if source.organiser_id != user.pk:
+        raise ValidationError(_("Only one of your own tournaments can be copied."))
+    tournament = tournament_save(user=user, data=data)
+    arbiters = arbiters_to_copy(source)
+    if arbiters:
+        tournament_set_arbiters(user=user, tournament=tournament, arbiters=arbiters)
     return tournament
 
 

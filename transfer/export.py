@@ -85,6 +85,10 @@ def tournament_export(*, tournament):
     for user in get_user_model()._base_manager.filter(pk__in=exporter.users).order_by("pk"):
         entry = {"username": user.get_username(), "organiser": is_organiser(user)}
         entry.update({name: getattr(user, name) for name in USER_FIELDS if hasattr(user, name)})
+        if "email" in entry and user.pk != tournament.organiser_id:
+            # An organiser's download names other people (arbiters, another club's organiser in a shared
+            # player's log entry): their e-mail is theirs, not the file's.
+            entry["email"] = ""
         users.append(entry)
     return {"format": FORMAT, "version": VERSION, "tournament": tournament.pk,
             "exported_at": datetime.datetime.now(datetime.timezone.utc).isoformat(),

@@ -1,10 +1,10 @@
 """Reads for the room's pages: who sits where in the current round, the latest results, each
-player's rank after every round. Standings rows themselves come from tables.selectors."""
+player's rank after every round. Standings rows themselves come from tables.standings.selectors."""
 from dataclasses import dataclass
 
-from tables.clock import clock_state, live_round
+from tables.clock.services import clock_state, live_round
 from tables.models import Round, Seat
-from tables.selectors import rank_after_each_round
+from tables.standings.selectors import rank_after_each_round
 from tournaments.text import fold
 
 

@@ -12,13 +12,13 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tables import engine
-from tables.public_cache import public_page
-from tables.qr import qr_svg
+from tables.standings.cache import public_page
+from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, surname_key,
                                    wall_name)
-from tables.round_selectors import round_of, table_seats
-from tables.standings_views import cached_standings
+from tables.rounds.selectors import round_of, table_seats
+from tables.standings.views import cached_standings
 from tables.templatetags.torneo import points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tables.clock import clock_start
+from tables.clock.services import clock_start
 from tests.factories import PlayerFactory, RegistrationFactory, report, seat_round
 
 pytestmark = pytest.mark.django_db(transaction=True)

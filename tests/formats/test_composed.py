@@ -7,7 +7,7 @@ from django.urls import reverse
 from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.models import Round
 from tests.factories import report, seat_round
 from tests.formats.helpers import report_order, seated
@@ -199,3 +199,106 @@ def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
     assert response.status_code == 400
     assert response.context["form"].errors["semifinal_from"]
     assert not tournament.phases.exists()
+
+
+def _zone(page, zone):
+    import re
+    block = re.search(rf'data-zone="{zone}"[^>]*>(.*?)</(ol|ul)>', page, re.S).group(1)
+    return [int(i) for i in re.findall(r'data-registration="(\d+)"', block)]
+
+
+def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, organiser):
+    tournament, regs = club
+    Tournament.objects.filter(pk=tournament.pk).update(published=True)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    _play_evenings(tournament, organiser, regs, rounds=3)
+    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
+    assert "data-cut-lines" in page
+    assert _zone(page, "final") == [regs["A"].pk, regs["B"].pk]
+    # After 3 evenings (one discarded) K has 109 and is 9th; L (100, shares 10th with I, ahead on
+    # the best game) played 1 game only: I (best game 50, 3 games) holds the repêchage seat.
+    assert _zone(page, "semifinal") == [regs[p].pk for p in "CDEFGHK"]
+    assert _zone(page, "repechage") == [regs["I"].pk]
+    assert "50" in page.split('data-zone="repechage"')[1].split("</ul>")[0]
+    assert "RisiKo! è un marchio registrato" in page
+    lines = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert lines.games[regs["K"].pk] == [10, 10, 99]
+
+
+def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser):
+    from phases.public import cut_lines
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    assert cut_lines(tournament) is None  # no result yet
+    _play_evenings(tournament, organiser, regs)
+    lines = cut_lines(tournament)
+    assert [h.registration for h in lines.repechage] == [regs["K"]]
+    assert (lines.repechage[0].best, lines.repechage[0].played, lines.repechage[0].rank) == (99, 3, 12)
+    draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2), seed=1)
+    assert cut_lines(tournament) is None
+
+
+def test_a_player_joining_at_the_fifth_evening(club, organiser):
+    """Absences before joining score 0 (and can be discarded); the repêchage counts the player once
+    they reach its minimum of games."""
+    from phases.public import cut_lines
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=7, discards=3)
+    members = [regs[n] for n in "ABCDEFGHIJ"]
+    points = {r.pk: 90 - 5 * i for i, r in enumerate(members)}
+    late = regs["K"]
+    late_points = {5: 20, 6: 30, 7: 98}
+
+    def evening(n):
+        seats = members + ([late] if n >= 5 else [])
+        tables = [seats[:4], seats[4:8], seats[8:]] if n >= 5 else [seats[:4], seats[4:7], seats[7:]]
+        rnd = seat_round(tournament, tables)
+        for table, regs_at in zip(rnd.tables.order_by("number"), tables):
+            report(table, [(late_points[n] if r == late else points[r.pk],) for r in regs_at], user=organiser)
+        table_services.round_close(user=organiser, rnd=rnd)
+
+    for n in range(1, 7):
+        evening(n)
+    lines = cut_lines(tournament)
+    assert [h.registration for h in lines.repechage] == [regs["J"]]  # K has 2 games of the 3 needed
+    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    assert list(row.results) == [0, 0, 0, 0, 20, 30] and row.total == 50  # three absences discarded
+    evening(7)
+    lines = cut_lines(tournament)
+    assert [(h.registration, h.best, h.played) for h in lines.repechage] == [(late, 98, 3)]
+    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    assert row.total == 148  # 0 + 20 + 30 + 98: one absence still counts
+
+
+def test_best_of_replaces_the_presets_discards(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, best_of=3)
+    tournament.refresh_from_db()
+    assert (tournament.discard_worst, tournament.best_of) == (0, 3)
+    _play_evenings(tournament, organiser, regs)
+    totals = {r.player: r.total for r in phase_selectors.qualifying_standings(tournament)}
+    assert (totals[regs["K"].pk], totals[regs["L"].pk]) == (119, 140)
+    with pytest.raises(ValidationError) as exc:
+        phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                    games=4, discards=1, best_of=3)
+    assert list(exc.value.error_dict) == ["best_of"]
+
+
+def test_a_forfeited_game_is_not_a_game_for_the_repechage(club, organiser):
+    from tables.arbitration.services import penalty_give
+    from tables.models import Penalty, Seat
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    _play_evenings(tournament, organiser, regs)
+    # K's first game (10) forfeited: K is left with 10 and 99, two games of the three needed.
+    seat = Seat.objects.get(registration=regs["K"], table__round__number=1)
+    penalty_give(user=organiser, tournament=tournament, registration=regs["K"], kind=Penalty.Kind.FORFEIT,
+                 reason="Ritardo", seat=seat)
+    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert outcome.games[regs["K"].pk] == [10, 99]
+    assert _by_name(regs, outcome.result.repechage) == ["J"]  # K has 2 games, L 2: J (45, 4 games)

@@ -5,9 +5,9 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import public_cache
+from tables.standings import cache as public_cache
 from tables.room.charts import rank_chart_svg
-from tables.selectors import rank_after_each_round
+from tables.standings.selectors import rank_after_each_round
 from tests.factories import PlayerFactory, RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
 from tournaments.services import clean_origins, tournament_room_save

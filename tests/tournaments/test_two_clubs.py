@@ -188,3 +188,19 @@ def test_the_migration_gives_existing_accounts_and_players_their_owner(clubs):
     assert owners == {"beppe": "bruno", "vecchio": "bruno"}  # beppe from the audit log; condiviso: nobody
     registered.refresh_from_db()
     assert registered.created_by == clubs["a"]
+
+
+def test_an_export_carries_no_one_elses_email(client, clubs):
+    from transfer.export import tournament_export
+    a, b = clubs["a"], clubs["b"]
+    for user, email in ((a, "olga@example.org"), (b, "bruno@example.org"), (clubs["a_arbiter"], "anna@example.org")):
+        user.email = email
+        user.save()
+    shared = RegistrationFactory(tournament=clubs["ta"]).player
+    RegistrationFactory(tournament=clubs["tb"], player=shared)
+    client.force_login(b)  # B renames a player both tournaments show: logged in A's tournament too, by B
+    client.post(reverse("manage:player_edit", args=[shared.pk]),
+                {"first_name": "Nuovo", "last_name": shared.last_name})
+    assert AuditLog.objects.filter(tournament=clubs["ta"], user=b).exists()
+    users = {u["username"]: u["email"] for u in tournament_export(tournament=clubs["ta"])["users"]}
+    assert users == {"olga": "olga@example.org", "anna": "", "bruno": ""}

@@ -188,6 +188,12 @@ class Tournament(models.Model):
                                      choices=[("", _("Rounds only (no phases)"))] + FORMAT_PRESETS)
     end_roll_variant = models.CharField(_("end of a timed game"), max_length=10, choices=END_ROLL_VARIANTS,
                                         default="standard")
+    # SCORING.md 8.1: the Firenze points sheet's value of a conquered continent (the seed's is lost).
+    firenze_continent_points = models.DecimalField(
+        _("Firenze sheet: points per conquered continent"), max_digits=5, decimal_places=2, default=Decimal("0"),
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text=_("The seed's value is lost: 0 unless the organiser decides otherwise. Announce it before the "
+                    "tournament."))
     # The room (tables.room): what the big screen shows and at what pace; the sites that may frame
     # the standings widget.
     screen_panels = models.CharField(_("big screen panels"), max_length=60, default=SCREEN_PANELS_DEFAULT,
@@ -318,7 +324,7 @@ class AuditLog(models.Model):
 
 class LoginThrottle(models.Model):
     """A counter of login tries in a window, keyed "address:...", "account:..." or "pair:account|address"
-    (see tournaments.throttle)."""
+    (see tournaments.accounts.throttle)."""
 
     key = models.CharField(max_length=255, unique=True)
     count = models.PositiveIntegerField(default=0)
