@@ -15,10 +15,9 @@ from tables import engine
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
-from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, surname_key,
+from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, standings_now,
                                    wall_name)
 from tables.rounds.selectors import round_of, table_seats
-from tables.standings.views import cached_standings
 from tables.templatetags.torneo import points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public
@@ -46,7 +45,7 @@ def screen_data(request, pk):
     tournament = tournament_for_public(pk)
     rnd = current_round(tournament)
     clock = clock_of(rnd)
-    standings = cached_standings(request, tournament)
+    standings = standings_now(tournament)
     data = {
         "tournament": tournament.name,
         "panels": tournament.screen_panel_list,
@@ -111,7 +110,7 @@ def standings_widget(request, pk):
     tournament); with none named the page keeps DENY like every other. Not filed in the public cache,
     whose answers share one policy."""
     tournament = tournament_for_public(pk)
-    standings = cached_standings(request, tournament)
+    standings = standings_now(tournament)
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     response = render(request, "tables/room/widget.html", {
