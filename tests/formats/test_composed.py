@@ -289,7 +289,7 @@ def test_best_of_replaces_the_presets_discards(club, organiser):
 
 
 def test_a_forfeited_game_is_not_a_game_for_the_repechage(club, organiser):
-    from tables.arbitration import penalty_give
+    from tables.arbitration.services import penalty_give
     from tables.models import Penalty, Seat
     tournament, regs = club
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
