@@ -34,6 +34,8 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     if tournament.team_matches.exists():
         raise ValidationError(_("The team schedule is made: the format can no longer change."))
     games = spec.games if games is None else games
+    if discards is None and best_of is not None and spec.qualify:
+        discards = 0  # counting the best N replaces the preset's discards
     discards = spec.discards if discards is None else discards
     low, high = spec.games_range
     if not spec.knockout and not spec.teams and not low <= games <= high:

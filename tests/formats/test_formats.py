@@ -187,6 +187,25 @@ def test_final_and_finalina_are_tables_1_and_2_of_one_round(tournament, organise
     assert [v.status for v in phase_selectors.phases_overview(tournament)] == ["done", "done", "done"]
 
 
+@pytest.mark.parametrize("present, tables", [
+    (6, [["P00", "P01", "P02", "P03"]]),  # 2 left over: no finalina of 2
+    (5, [["P00", "P01", "P02", "P03"]]),  # 1 left over: no finalina of 1
+    (7, [["P00", "P01", "P02", "P03"], ["P04", "P05", "P06"]]),  # 3 left over: a finalina of 3
+])
+def test_a_finalina_needs_at_least_3_players(tournament, organiser, present, tables):
+    regs = players(tournament, 12)
+    strength = strength_of(regs)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_final", games=4, discards=1,
+                         finalina=True)
+    qualifying, final, finalina = _phases(tournament)
+    _qualify(tournament, organiser, strength, qualifying)
+    for reg in regs[present:]:
+        reg.present = False
+        reg.save()
+    rnd = draw.phase_draw(user=organiser, phase=final)
+    assert [sorted(t) for t in seated(rnd)] == tables
+
+
 @pytest.mark.parametrize("plan, seeded, semifinalists", [
     (0, ["P00"], [f"P{i:02d}" for i in range(1, 12)]),
     (1, ["P00", "P01"], [f"P{i:02d}" for i in range(2, 10)]),
