@@ -232,8 +232,10 @@ def _from_entry(request, entry):
     return response
 
 
-def _finish(response, etag, language=None):
+def _finish(response, etag, language=None, cors=False):
     response["ETag"] = etag
+    if cors:  # public data: any site's script may read it, without credentials
+        response["Access-Control-Allow-Origin"] = "*"
     if language:
         response["Content-Language"] = language
     patch_cache_control(response, no_cache=True)
@@ -241,6 +243,7 @@ def _finish(response, etag, language=None):
     return response
 
 
+<<<<<<< HEAD
 def _answer(request, entry, etag, version, language=None):
     """The stored page `entry`, or 304 when the visitor already has it."""
     response = get_conditional_response(request, etag=etag)
@@ -256,6 +259,12 @@ def serve_cached(request, scope, version, render, started=None):
     stored (only a plain 200 is stored) by this request when it takes the page's render lock, or
     the last rendered page within the stale bound while another renders it (see the module's
     docstring). `started`: when `version` was read (now if not given)."""
+=======
+def serve_cached(request, scope, version, render, cors=False):
+    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
+    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
+    stored (only a plain 200 is stored). `cors`: see public_page."""
+>>>>>>> main
     if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
         return render()
     started = _now() if started is None else started
@@ -265,8 +274,12 @@ def serve_cached(request, scope, version, render, started=None):
     etag = _etag(identity, request)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
+<<<<<<< HEAD
         not_modified[VERSION_HEADER] = version
         return _finish(not_modified, etag)
+=======
+        return _finish(not_modified, etag, cors=cors)
+>>>>>>> main
     key = f"page:{identity}"
     entry = _page_get(key)
     if entry is not None:
@@ -300,37 +313,65 @@ def serve_cached(request, scope, version, render, started=None):
             return response
         entry = _entry(response)
         _page_set(key, entry)
+<<<<<<< HEAD
         _rendered(base, version, identity, started)
         logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", scope, version, path,
                     bool(htmx), _now() - started)
     finally:
         cache.delete(f"render:{base}")
     return _answer(request, entry, etag, version)
+=======
+    return _finish(_from_entry(request, entry), etag, cors=cors)
+>>>>>>> main
 
 
-def public_page(view):
-    """Decorate a public GET view taking the tournament's `pk` first."""
+def public_page(view=None, *, cors=False, uncached_params=()):
+    """Decorate a public GET view taking the tournament's `pk` first.
+
+    `cors`: the answer may be read by any site's script (`Access-Control-Allow-Origin: *`, no
+    credentials), for the public JSON. `uncached_params`: query parameters with which the page is
+    rendered for this request alone (a visitor's search): never stored, so free text cannot fill
+    the cache, and never answered from it."""
+    if view is None:
+        return lambda v: public_page(v, cors=cors, uncached_params=uncached_params)
+
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
+<<<<<<< HEAD
         if _has_messages(request):
             return view(request, pk, *args, **kwargs)
         started = _now()  # before the version is read: the render shows every change made until then
         request.standings_version = results_version(pk)
         return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
                             started=started)
+=======
+        if _has_messages(request) or any(request.GET.get(p) for p in uncached_params):
+            # A one-off message, or a visitor's own search: neither stored nor reused.
+            response = view(request, pk, *args, **kwargs)
+            patch_cache_control(response, no_cache=True)
+            if cors:
+                response["Access-Control-Allow-Origin"] = "*"
+            return response
+        request.standings_version = results_version(pk)
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
+                            cors=cors)
+>>>>>>> main
     wrapper.public_page = True
+    wrapper.public_cors = cors
     return wrapper
 
 
 @lru_cache(maxsize=1024)
 def _public_page_pk(path, urlconf):
-    """The tournament of a public page's path, None for any other path (remembered: a path always
-    resolves the same way)."""
+    """The tournament of a public page's path and whether its answer is open to other sites' scripts;
+    (None, False) for any other path (remembered: a path always resolves the same way)."""
     try:
         match = resolve(path, urlconf)
     except Resolver404:
-        return None
-    return match.kwargs.get("pk") if getattr(match.func, "public_page", False) else None
+        return None, False
+    if not getattr(match.func, "public_page", False):
+        return None, False
+    return match.kwargs.get("pk"), getattr(match.func, "public_cors", False)
 
 
 CSP_HEADER = "Content-Security-Policy"
@@ -357,7 +398,7 @@ class PublicPageCacheMiddleware:
         if (request.method != "GET" or request.META.get("QUERY_STRING")
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None
-        pk = _public_page_pk(request.path_info, get_urlconf())
+        pk, cors = _public_page_pk(request.path_info, get_urlconf())
         if pk is None:
             return None
         language = get_language_from_request(request)
@@ -377,8 +418,12 @@ class PublicPageCacheMiddleware:
         if response is None:
             self.csrf.process_request(request)
             response = _from_entry(request, entry)
+<<<<<<< HEAD
         response[VERSION_HEADER] = version
         _finish(response, _etag(identity, request), language)
+=======
+        _finish(response, etag, language, cors=cors)
+>>>>>>> main
         self._add_csp(request, response)
         self.frame.process_response(request, response)
         return self.csrf.process_response(request, response)
