@@ -243,28 +243,21 @@ def _finish(response, etag, language=None, cors=False):
     return response
 
 
-<<<<<<< HEAD
-def _answer(request, entry, etag, version, language=None):
+def _answer(request, entry, etag, version, cors=False):
     """The stored page `entry`, or 304 when the visitor already has it."""
     response = get_conditional_response(request, etag=etag)
     if response is None:
         response = _from_entry(request, entry)
     response[VERSION_HEADER] = version
-    return _finish(response, etag, language)
+    return _finish(response, etag, cors=cors)
 
 
-def serve_cached(request, scope, version, render, started=None):
+def serve_cached(request, scope, version, render, cors=False, started=None):
     """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
     `version`: 304 when the visitor holds it, the stored copy when there is one; else rendered and
     stored (only a plain 200 is stored) by this request when it takes the page's render lock, or
     the last rendered page within the stale bound while another renders it (see the module's
-    docstring). `started`: when `version` was read (now if not given)."""
-=======
-def serve_cached(request, scope, version, render, cors=False):
-    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
-    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
-    stored (only a plain 200 is stored). `cors`: see public_page."""
->>>>>>> main
+    docstring). `cors`: see public_page. `started`: when `version` was read (now if not given)."""
     if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
         return render()
     started = _now() if started is None else started
@@ -274,26 +267,22 @@ def serve_cached(request, scope, version, render, cors=False):
     etag = _etag(identity, request)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
-<<<<<<< HEAD
         not_modified[VERSION_HEADER] = version
-        return _finish(not_modified, etag)
-=======
         return _finish(not_modified, etag, cors=cors)
->>>>>>> main
     key = f"page:{identity}"
     entry = _page_get(key)
     if entry is not None:
-        return _answer(request, entry, etag, version)
+        return _answer(request, entry, etag, version, cors)
     base = _base(scope, path, language, user, htmx)
     stale = _last_rendered(base)
     if stale is not None and stale[3] < _refresh_seconds():
-        return _answer(request, stale[2], _etag(stale[1], request), stale[0])
+        return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
     if not _take_render_lock(base):
         if stale is not None:
-            return _answer(request, stale[2], _etag(stale[1], request), stale[0])
+            return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
         entry = _wait_for(base, key)
         if entry is not None:
-            return _answer(request, entry, etag, version)
+            return _answer(request, entry, etag, version, cors)
     try:
         request.renders_for_cache = True
         try:
@@ -304,7 +293,7 @@ def serve_cached(request, scope, version, render, cors=False):
             entry = last and _page_get(f"page:{last[1]}")
             if not entry:
                 raise
-            return _answer(request, entry, _etag(last[1], request), last[0])
+            return _answer(request, entry, _etag(last[1], request), last[0], cors)
         finally:
             request.renders_for_cache = False
         if response.status_code != 200 or response.streaming or response.cookies:
@@ -313,16 +302,12 @@ def serve_cached(request, scope, version, render, cors=False):
             return response
         entry = _entry(response)
         _page_set(key, entry)
-<<<<<<< HEAD
         _rendered(base, version, identity, started)
         logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", scope, version, path,
                     bool(htmx), _now() - started)
     finally:
         cache.delete(f"render:{base}")
-    return _answer(request, entry, etag, version)
-=======
-    return _finish(_from_entry(request, entry), etag, cors=cors)
->>>>>>> main
+    return _answer(request, entry, etag, version, cors)
 
 
 def public_page(view=None, *, cors=False, uncached_params=()):
@@ -337,14 +322,6 @@ def public_page(view=None, *, cors=False, uncached_params=()):
 
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
-<<<<<<< HEAD
-        if _has_messages(request):
-            return view(request, pk, *args, **kwargs)
-        started = _now()  # before the version is read: the render shows every change made until then
-        request.standings_version = results_version(pk)
-        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
-                            started=started)
-=======
         if _has_messages(request) or any(request.GET.get(p) for p in uncached_params):
             # A one-off message, or a visitor's own search: neither stored nor reused.
             response = view(request, pk, *args, **kwargs)
@@ -352,10 +329,10 @@ def public_page(view=None, *, cors=False, uncached_params=()):
             if cors:
                 response["Access-Control-Allow-Origin"] = "*"
             return response
+        started = _now()  # before the version is read: the render shows every change made until then
         request.standings_version = results_version(pk)
         return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
-                            cors=cors)
->>>>>>> main
+                            cors=cors, started=started)
     wrapper.public_page = True
     wrapper.public_cors = cors
     return wrapper
@@ -418,12 +395,8 @@ class PublicPageCacheMiddleware:
         if response is None:
             self.csrf.process_request(request)
             response = _from_entry(request, entry)
-<<<<<<< HEAD
         response[VERSION_HEADER] = version
-        _finish(response, _etag(identity, request), language)
-=======
-        _finish(response, etag, language, cors=cors)
->>>>>>> main
+        _finish(response, _etag(identity, request), language, cors=cors)
         self._add_csp(request, response)
         self.frame.process_response(request, response)
         return self.csrf.process_response(request, response)
