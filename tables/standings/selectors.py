@@ -175,6 +175,23 @@ def standings_by_formula(tournament, formulas=None, published_only=False):
             for formula in (formulas or list(FORMULAS))}
 
 
+def rank_after_each_round(tournament):
+    """{registration id: [(round number, rank)]}: the standings as they stood after each round with
+    results (the player's chart). Penalties not tied to a game count from the first round on."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    games, totals_penalties = tournament_games(tournament)
+    rounds = standings_rounds(tournament)
+    played = sorted({g.round for g in games} & {number for number, _status in rounds})
+    history = defaultdict(list)
+    for number in played:
+        upto = [r for r in rounds if r[0] <= number]
+        result = _standings(tournament, regs, [g for g in games if g.round <= number], totals_penalties, upto,
+                            tournament.formula)
+        for row in result.rows:
+            history[row.registration_id].append((number, row.rank))
+    return dict(history)
+
+
 def _standings(tournament, regs, games, totals_penalties, rounds, formula):
     result = engine.score(tournament, games, formula=formula, total_penalties=totals_penalties)
     per_round = defaultdict(dict)
