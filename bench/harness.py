@@ -135,10 +135,11 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
-    from tables import results, services
+    from tables.results import services as results
+    from tables.rounds import services
     from tables.models import Round, Seat, Table
     from tournaments.models import Club, Player, Registration, Tournament
-    from tournaments.roles import grant_organiser
+    from tournaments.accounts.services import grant_organiser
 
     rng = random.Random(seed)
     User = get_user_model()

@@ -8,5 +8,5 @@ class CircuitsConfig(AppConfig):
 
     def ready(self):
         from circuits.demo import load_demo_circuit
-        from tournaments.demo import demo_loaded
+        from tournaments.management.demo import demo_loaded
         demo_loaded.connect(load_demo_circuit, dispatch_uid="circuits.demo")

@@ -1,12 +1,12 @@
 """The demo's season circuit: two past Tuesday tournaments of the demo's players, played and
-published, ranked together (connected to `load_demo` through tournaments.demo.demo_loaded)."""
+published, ranked together (connected to `load_demo` through tournaments.management.demo.demo_loaded)."""
 import datetime
 from decimal import Decimal
 
 from circuits import services
 from circuits.models import Circuit
-from tables import services as round_services
-from tables.results import ResultLine, table_result_submit
+from tables.rounds import services as round_services
+from tables.results.services import ResultLine, table_result_submit
 from tournaments import services as tournament_services
 
 CIRCUIT_NAME = "Stagione del Martedì (demo)"

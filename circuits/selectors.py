@@ -10,8 +10,8 @@ from django.core.cache import cache
 from circuits.models import Circuit
 from phases.public import standings_lead
 from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
-from tables.arbitration_selectors import standings_are_final
-from tables.selectors import tournament_standings
+from tables.arbitration.selectors import standings_are_final
+from tables.standings.selectors import tournament_standings
 from tournaments.models import Player, Registration, Tournament
 from tournaments.versions import results_version
 

@@ -6,7 +6,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from circuits.models import Circuit, CircuitTournament
-from tournaments.audit import audit, snapshot
+from tournaments.audit.services import audit, snapshot
 
 CIRCUIT_FIELDS = ("name", "season", "rule", "points_table", "participation", "best_of", "min_tournaments")
 

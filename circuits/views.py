@@ -13,8 +13,8 @@ from circuits.forms import CircuitForm, CircuitTournamentForm
 from circuits.models import Circuit, CircuitTournament
 from circuits.selectors import circuit_standings, circuit_version, player_history, public_tournaments_of
 from scoring.numeric import as_float, shown
-from tables.export_views import _csv_download
-from tables.public_cache import serve_cached
+from tables.standings.export_views import _csv_download
+from tables.standings.cache import serve_cached
 from tournaments.forms import add_service_errors, save_or_errors
 from tournaments.models import Player
 from tournaments.rules import require_organiser, runs_as_organiser

@@ -10,7 +10,7 @@ class PhasesConfig(AppConfig):
         # The public standings page (tables app, below this one) leads with the final order or the
         # knockout's progress (SCORING.md section 6, 4.13).
         from phases.public import standings_lead
-        from tables import standings_views
+        from tables.standings import views as standings_views
         standings_views.register_lead(standings_lead)
         # During the qualifying evenings of a composed format: the cut lines (SCORING.md section 12).
         from phases.public import cut_lines

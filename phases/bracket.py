@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from phases.selectors import PhaseView, games_by_round, phases_overview
 from scoring.errors import ScoringError
-from tables.selectors import round_with_tables
+from tables.standings.selectors import round_with_tables
 from tournaments.models import Phase
 
 

@@ -1,6 +1,6 @@
 """Drawing the next round of a phase: qualifying draws, semifinal plans, finals, knockout games.
 
-Rounds are created by tables.services.round_create: ordinary draws for qualifying rounds and the
+Rounds are created by tables.rounds.services.round_create: ordinary draws for qualifying rounds and the
 first knockout game, method "fixed" with the tables computed here for every later phase. Rounds
 drawn without a phase (from the Rounds page) belong to the first phase."""
 from django.core.exceptions import ValidationError
@@ -13,14 +13,14 @@ from phases.presets import FINAL_SIZE, knockout_specs
 from phases.selectors import (composition_of, games_by_round, knockout_standing, phase_games, phases_overview,
                               present_ids, qualifying_outcome, qualifying_standings, winner_error)
 from scoring.errors import ScoringError
-from scoring.knockout import seconds, table_winner
+from scoring.knockout import seconds_on_one_scale, table_winner
 from scoring.qualify import semifinal_seating
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.seating.como import top_table_applies
-from tables.models import Round, Seat
-from tournaments.audit import audit
+from tables.models import Round
+from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
 
 
@@ -154,20 +154,19 @@ def _composed_tables(tournament, phase, phases, prior, composition, present, by_
 def _best_seconds(prior, games, entrants, present):
     """Seed 003: "basterà riconvocare nella successiva gara i migliori secondi che rimpiazzeranno i
     concorrenti mancanti". Each qualifier absent or withdrawn (not checked in) gives their place to the
-    best second of the previous game still present: 2nd at their table, more table points (the sheet
-    total where the Firenze sheet decided the table), then by name. Returns the entrants and the
-    replacements [{"out": id, "in": id}]."""
+    best second of the previous game still present: 2nd at their table, compared on one scale (their
+    points as a share of their table winner's points: table points, or the sheet totals where the
+    Firenze sheet decided the table; scoring.knockout.seconds_on_one_scale), then by name. Returns
+    the entrants and the replacements [{"out": id, "in": id}]."""
     missing = [p for p in entrants if p not in present]
     if not missing:
         return entrants, []
-    candidates = [p for p, _tp in seconds(games) if p in present and p not in entrants]
-    rows = {s.registration_id: s for s in Seat.objects.filter(table__round__phase=prior,
-                                                              registration_id__in=candidates)
-            .select_related("registration__player")}
+    shares = {p: share for p, share, _points in seconds_on_one_scale(games) if p in present and p not in entrants}
+    players = {r.pk: r.player for r in Registration.objects.filter(pk__in=shares).select_related("player")}
+
     def rank(p):
-        player = rows[p].registration.player
-        return -(rows[p].table_points or 0), player.last_name.lower(), player.first_name.lower()
-    queue = sorted(candidates, key=rank)
+        return -shares[p], players[p].last_name.lower(), players[p].first_name.lower(), p
+    queue = sorted(shares, key=rank)
     replaced, out = [], list(entrants)
     for player in missing:
         if not queue:

@@ -1,4 +1,6 @@
 """Forms of the format page: they parse input; the rules live in the services."""
+from decimal import Decimal
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -115,3 +117,10 @@ class FormatForm(forms.Form):
 class EndRollVariantForm(forms.Form):
     variant = forms.ChoiceField(label=_("End of a timed game"), choices=END_ROLL_VARIANTS,
                                 widget=forms.RadioSelect)
+
+
+class FirenzeContinentsForm(forms.Form):
+    points = forms.DecimalField(label=_("Firenze sheet: points per conquered continent"), min_value=Decimal("0"),
+                                max_value=Decimal("100"), decimal_places=2, widget=NumericInput(),
+                                help_text=_("SCORING.md 8.1: the seed's value is lost, so the default is 0. The "
+                                            "arbiter counts each player's continents on the sheet."))

@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
-from scoring.phases import knockout_stages
+from scoring.phases import knockout_stages, knockout_table_sizes
 from scoring.qualify import QualifyRules, Tier, check_composition
-from tournaments.models import Phase
+from tournaments.models import FORMAT_PRESETS, Phase
 
 # Seed 003 (Firenze knockout): what the application decided where the seed is silent.
 KNOCKOUT_DECISIONS = (
@@ -20,8 +20,10 @@ KNOCKOUT_DECISIONS = (
                  "player eliminated before time gets an empty sheet; a complete draw for first place is settled "
                  "by a lot drawn at the table."),
     gettext_lazy("An absent or withdrawn qualifier (not checked in) is replaced by the best second of the previous "
-                 "game: placed 2nd at their table, more table points (the sheet total where the sheet decided), "
-                 "then by name; the next draw is never blocked."),
+                 "game: placed 2nd at their table; the seconds are compared on one scale, their points as a share "
+                 "of their own table winner's points (table points where the game ended on the board, sheet "
+                 "points where the Firenze sheet decided it), so a sheet's hundreds never win by their size alone; "
+                 "equal shares by name; the next draw is never blocked."),
     gettext_lazy("A published knockout draw is not changed: a swap or a move asks for a confirmation that names "
                  "the players and tables it changes, and is logged."),
 )
@@ -65,12 +67,14 @@ def _tier(up_to, direct, semifinal=None, seats=0, min_games=1):
 
 
 REPECHAGE_DECISIONS = (
-    gettext_lazy("Who qualifies follows SCORING.md section 12: a player absent when the semifinals (or the final) "
+    gettext_lazy("A player absent when the semifinals (or the final) "
                  "are seated gives their seat to the next in the standings; the repêchage takes the best single "
                  "game among the players not yet qualified who played the minimum of games (absences are not "
                  "games)."),
     gettext_lazy("One finalist per semifinal table; the semifinal tables are as even as possible (11 seats: 4+4+3), "
                  "filled in a snake from the standings, the repêchage last."),
+    gettext_lazy("The participants who choose the settings are the players with a result in the qualifying "
+                 "rounds (absences included)."),
 )
 
 
@@ -238,6 +242,35 @@ def knockout_specs(stages, games_before=0, continuing=False):
         else:
             specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": stage.players}))
     return specs
+
+
+# Seed 004 "eliminazione diretta": the numbers of players each knockout presupposes.
+KNOCKOUT_RANGES = {"knockout": (64, 125), "knockout_second_chance": (37, 69)}
+
+
+@dataclass(frozen=True)
+class KnockoutAdvice:
+    """A knockout below the seed's range: what the seed presupposes and the format it offers instead."""
+    low: int
+    high: int
+    players: int
+    alternative: str   # a key of PRESETS
+    table_sizes: tuple  # the first game's tables if drawn anyway
+
+    @property
+    def alternative_label(self):
+        return dict(FORMAT_PRESETS)[self.alternative]
+
+
+def knockout_advice(preset, players, table_size=4):
+    """None when `preset` is not a knockout or `players` reach the seed's range; else the advice:
+    with second chance from 37 players (seed 004), else the one-day format, 3 games and a final."""
+    bounds = KNOCKOUT_RANGES.get(preset)
+    if bounds is None or players >= bounds[0]:
+        return None
+    alternative = "knockout_second_chance" if preset == "knockout" and players >= 37 else "sum3_final"
+    sizes = tuple(knockout_table_sizes(players, table_size)) if players >= 3 else ()
+    return KnockoutAdvice(bounds[0], bounds[1], players, alternative, sizes)
 
 
 def phase_specs(preset, *, games, final, finalina, players, table_size, composition=None):

@@ -15,7 +15,7 @@ from scoring.qualify import Candidate, qualify, rules_for, semifinal_table_count
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round
-from tables.selectors import present_registrations, standings_rounds, tournament_games
+from tables.standings.selectors import present_registrations, standings_rounds, tournament_games
 from tournaments.models import Phase, Registration
 
 
@@ -127,7 +127,8 @@ def qualifying_outcome(tournament, composition, *, present=None, by_round=None, 
     games = defaultdict(list)
     for game in sorted(result.games, key=lambda g: (g.round, g.table)):
         for score in game.players:
-            games[score.player].append(score.points)
+            if not score.void:  # a forfeit is an absence, not a game (SCORING.md section 5)
+                games[score.player].append(score.points)
     participants = len(result.standings)
     rules = rules_for(composition_tiers(composition), participants)
     candidates = [Candidate(row.rank, row.player, tuple(games[row.player]),

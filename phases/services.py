@@ -7,9 +7,9 @@ from django.utils.translation import gettext as _
 
 from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
 from phases.selectors import phases_overview, present_ids
-from tables import services as table_services
-from tables.models import Round
-from tournaments.audit import audit
+from tables.rounds import services as table_services
+from tables.models import Round, Seat
+from tournaments.audit.services import audit
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
 
@@ -34,6 +34,8 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     if tournament.team_matches.exists():
         raise ValidationError(_("The team schedule is made: the format can no longer change."))
     games = spec.games if games is None else games
+    if discards is None and best_of is not None and spec.qualify:
+        discards = 0  # counting the best N replaces the preset's discards
     discards = spec.discards if discards is None else discards
     low, high = spec.games_range
     if not spec.knockout and not spec.teams and not low <= games <= high:
@@ -127,3 +129,22 @@ def phase_publish(*, user, phase):
             raise ValidationError(_("The tables of this phase no longer seat exactly its qualified players "
                                     "(re-seated or drawn again by hand): put them back before publishing."))
     return table_services.round_publish(user=user, rnd=rnd)
+
+
+@transaction.atomic
+def firenze_continent_points_set(*, user, tournament, points):
+    """SCORING.md 8.1: the points of a conquered continent on the Firenze sheet (default 0). Refused
+    once a sheet is saved: the sheets already counted would not add up any more."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = tournament.firenze_continent_points
+    if before == points:
+        return tournament
+    if Seat.objects.filter(table__round__tournament=tournament, firenze__isnull=False).exists():
+        raise ValidationError({"points": _("A Firenze sheet is already saved in this tournament: the points of a "
+                                           "continent can no longer change.")})
+    tournament.firenze_continent_points = points
+    tournament.full_clean()
+    tournament.save(update_fields=["firenze_continent_points"])
+    audit(user=user, action="format.firenze_continents", obj=tournament, tournament=tournament,
+          before={"firenze_continent_points": before}, after={"firenze_continent_points": points})
+    return tournament

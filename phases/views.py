@@ -9,14 +9,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from phases import bracket as brackets
 from phases import draw, selectors, services
-from phases.forms import EndRollVariantForm, FormatForm
-from phases.presets import PRESETS
+from phases.forms import EndRollVariantForm, FirenzeContinentsForm, FormatForm
+from phases.presets import PRESETS, knockout_advice
 
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
-from tables import services as table_services
-from tables.clock import live_round
-from tables.selectors import present_registrations
+from tables.rounds import services as table_services
+from tables.clock.services import live_round
+from tables.standings.selectors import present_registrations
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
 
@@ -43,6 +43,8 @@ def formats_page(request, pk):
         **FormatForm.initial_from(first.settings.get("qualify") if first else None)})
     roll_form = EndRollVariantForm(request.POST if which == "endroll" else None,
                                    initial={"variant": tournament.end_roll_variant})
+    continents_form = FirenzeContinentsForm(request.POST if which == "continents" else None,
+                                            initial={"points": tournament.firenze_continent_points})
     if which == "format" and form.is_valid():
         data = form.cleaned_data
         spec = PRESETS[data["preset"]]
@@ -62,16 +64,31 @@ def formats_page(request, pk):
                                      variant=roll_form.cleaned_data["variant"])
         messages.success(request, _("End-roll variant saved."))
         return redirect("manage:formats", pk=pk)
+    elif which == "continents" and continents_form.is_valid():
+        try:
+            services.firenze_continent_points_set(user=request.user, tournament=tournament,
+                                                  points=continents_form.cleaned_data["points"])
+        except ValidationError as exc:
+            add_service_errors(continents_form, exc)
+        else:
+            messages.success(request, _("Points per continent saved."))
+            return redirect("manage:formats", pk=pk)
     present = len(present_registrations(tournament))
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
+    phases = selectors.phases_overview(tournament)
+    for view in phases:
+        view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
+    # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
+    advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
+              if phases and not any(v.rounds for v in phases) else None)
     return render(request, "formats/formats.html", {
-        "tournament": tournament, "form": form, "roll_form": roll_form,
-        "phases": selectors.phases_overview(tournament), "plans": plans,
+        "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
+        "phases": phases, "plans": plans, "advice": advice,
         "composition_fields": FormatForm.COMPOSITION_FIELDS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},
-        status=400 if which and (form.errors or roll_form.errors) else 200)
+        status=400 if which and (form.errors or roll_form.errors or continents_form.errors) else 200)
 
 
 @login_required
@@ -88,8 +105,14 @@ def phase_action(request, pk, order, action):
                 plan_choice = int(request.POST.get("plan", "0"))
             except ValueError:
                 plan_choice = 0
+            advice = knockout_advice(tournament.format_preset, len(present_registrations(tournament)),
+                                     tournament.table_size) if phase.order == 1 else None
             rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
             messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+            if advice is not None and rnd.number == 1:
+                messages.warning(request, _("Drawn below the seed's range for this knockout (%(low)d-%(high)d "
+                                            "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
+                                                                          "n": advice.players})
             notice = draw.absent_notice(rnd.phase)
             if notice:
                 messages.warning(request, notice)

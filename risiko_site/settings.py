@@ -52,8 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Anonymous visitors' public pages straight from the shared cache (tables/public_cache.py).
-    "tables.public_cache.PublicPageCacheMiddleware",
+    # Anonymous visitors' public pages straight from the shared cache (tables/standings/cache.py).
+    "tables.standings.cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,8 +64,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.middleware.HtmxLoginRedirectMiddleware",
-    "tournaments.middleware.RejectNulMiddleware",
+    "tournaments.accounts.middleware.HtmxLoginRedirectMiddleware",
+    "tournaments.accounts.middleware.RejectNulMiddleware",
 ]
 
 ROOT_URLCONF = "risiko_site.urls"
@@ -82,7 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tables.public_cache.csrf_placeholder",
+                "tables.standings.cache.csrf_placeholder",
             ],
         },
     },
@@ -133,10 +133,10 @@ STORAGES = {
     },
 }
 
-# Login throttling (tournaments.throttle), for the site's login and /admin/login/ alike: failures
+# Login throttling (tournaments.accounts.throttle), for the site's login and /admin/login/ alike: failures
 # allowed per client address in the window; past as many failures on one account, each address
 # waits LOGIN_ACCOUNT_DELAY_S between its tries on that account.
-AUTHENTICATION_BACKENDS = ["tournaments.throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["tournaments.accounts.throttle.ThrottledModelBackend"]
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 15 * 60, minimum=1)
 LOGIN_ACCOUNT_DELAY_S = env_int("LOGIN_ACCOUNT_DELAY_S", 60, minimum=1)
@@ -154,6 +154,8 @@ PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
+# How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
+SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -173,7 +175,7 @@ CONTENT_SECURITY_POLICY = {
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_ENGINE = "tournaments.sessions"
+SESSION_ENGINE = "tournaments.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

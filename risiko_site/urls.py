@@ -7,7 +7,7 @@ from django.views.i18n import set_language
 from circuits import urls as circuits_urls
 from phases import urls as phases_urls
 from tables import urls as tables_urls
-from tournaments import accounts
+from tournaments.accounts import login as accounts
 from tournaments import urls as tournaments_urls
 from transfer import urls as transfer_urls
 

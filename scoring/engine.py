@@ -1,13 +1,15 @@
 """The single entry point the web application calls: `score_tournament`."""
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
 from .formulas import get_formula
 from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result
 from .modifiers import FORFEIT_POINTS, apply_penalty
 from .numeric import engine_context
-from .standings import build_standings
+from .standings import Prepared, standings_from
 
 
 def _score(formula, game: Game, params: Params) -> GameScore:
@@ -29,6 +31,42 @@ def _score(formula, game: Game, params: Params) -> GameScore:
                                    seat.eliminated, seat.risiko, seat.void))
     return GameScore(game.round, game.table, tuple(players),
                      (n, reference) if reference is not None else None)
+
+
+# The formula-independent part of the standings of the last list of games scored: the comparison
+# of every formula scores one list of games twelve times. The games are kept with it, so their ids
+# stay theirs; games are immutable.
+_last_prepared: tuple = (None, None, None)
+
+
+def _prepared(games: Sequence[Game], absences: list) -> Prepared:
+    global _last_prepared
+    try:
+        key = (tuple(map(id, games)), tuple(absences))
+        hash(key)
+    except TypeError:  # an unhashable player id: let the plain path report it
+        return Prepared(games, absences)
+    kept_games, kept_key, prepared = _last_prepared
+    if kept_key == key:
+        return prepared
+    prepared = Prepared(games, absences)
+    _last_prepared = (tuple(games), key, prepared)
+    return prepared
+
+
+@contextmanager
+def _without_cycle_collection():
+    """Scoring a season creates some hundred thousand small objects and no reference cycle; the
+    cyclic garbage collector, triggered by those allocations, would walk everything alive (every
+    game of the season) again and again and cost as much as the scoring itself."""
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def implicit_absences(games: Sequence[Game], given: Iterable[Absence] = ()) -> list[Absence]:
@@ -66,7 +104,8 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
         params = Params(**params)
     params = params or DEFAULT_PARAMS
     absences = [Absence(*a) for a in absences]
-    with engine_context():
-        scores = tuple(_score(formula, game, params) for game in games)
-        standings = build_standings(formula, params, scores, absences + implicit_absences(games, absences))
+    with engine_context(), _without_cycle_collection():
+        scores = tuple([_score(formula, game, params) for game in games])
+        prepared = _prepared(games, absences + implicit_absences(games, absences))
+        standings = standings_from(formula, params, prepared, scores)
     return Result(formula.name, params, scores, tuple(standings))

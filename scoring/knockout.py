@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .errors import InvalidResult
+from .numeric import ZERO, engine_context
 
 
 @dataclass(frozen=True)
@@ -99,4 +100,21 @@ def seconds(games: Sequence) -> list[tuple]:
         seats = game.placement.seats
         if len(seats) > 1 and seats[1].rank == 2 and seats[1].group == 1:
             out.append((seats[1].player, seats[1].tp))
+    return sorted(out, key=lambda item: -item[1])
+
+
+def seconds_on_one_scale(games: Sequence) -> list[tuple]:
+    """Seed 003's best seconds compared on one scale: each second's points as a share of the points of
+    their own table's winner (table points where the table ended on the board, sheet points where the
+    Firenze sheet decided it, SCORING.md 8.1), so that a sheet's hundreds never beat table points by
+    their size alone. Returns (player, share, points) triples, highest share first (ties are ordered
+    by the caller); a winner with 0 points gives a share of 0."""
+    out = []
+    with engine_context():
+        for game in games:
+            seats = game.placement.seats
+            if len(seats) > 1 and seats[1].rank == 2 and seats[1].group == 1:
+                top = seats[0].tp
+                share = seats[1].tp / top if top > 0 else ZERO
+                out.append((seats[1].player, share, seats[1].tp))
     return sorted(out, key=lambda item: -item[1])

@@ -81,6 +81,11 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
         tally.total = apply_penalty(total, tally.penalty)
         tally.shown = shown(tally.total)
 
+    return _rank(formula, params, list(tallies.values()), rounds)
+
+
+def _rank(formula, params, tallies, rounds, plain_results=False):
+    """Order the tallies (primary key of the formula, tie-break chain, shared ranks) into rows."""
     ranking = formula.ranking
     if ranking == "wins":
         def primary(t):
@@ -92,7 +97,7 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
         def primary(t):
             return t.shown
 
-    ordered = sorted(tallies.values(), key=lambda t: id_key(t.player))
+    ordered = sorted(tallies, key=lambda t: id_key(t.player))
     ordered.sort(key=primary, reverse=True)
     chain = params.tiebreak
     rows = []
@@ -105,13 +110,23 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
         groups = _break_ties(ordered[i:j], chain, rounds) if j - i > 1 else [ordered[i:j]]
         for group in groups:
             rank = len(rows) + 1
-            for t in sorted(group, key=lambda t: id_key(t.player)):
-                rows.append(StandingRow(
+            for t in sorted(group, key=lambda t: id_key(t.player)) if len(group) > 1 else group:
+                # StandingRow(...) field by field, without the frozen dataclass's __init__.
+                row = _new_object(StandingRow)
+                row.__dict__.update(
                     rank=rank, player=t.player, total=t.total, shown_total=t.shown, wins=t.wins,
-                    medals=tuple(t.medals), results=tuple(r[2] for r in t.results),
-                    counted=tuple(t.counted), table_points=t.tp, games=len(t.results), penalty=t.penalty))
+                    medals=tuple(t.medals), results=_results(t, plain_results),
+                    counted=tuple(t.counted), table_points=t.tp, games=len(t.results), penalty=t.penalty)
+                rows.append(row)
         i = j
     return rows
+
+
+_new_object = object.__new__
+
+
+def _results(tally, plain):
+    return tuple(tally.results) if plain else tuple(r[2] for r in tally.results)
 
 
 def _break_ties(group, chain, rounds):
@@ -151,6 +166,112 @@ def _criterion_keys(criterion, group, rounds):
         latest = max(common, key=lambda seq: (rounds[seq], seq))
         return {t.player: -t.games[latest] for t in group}
     raise ValueError(criterion)
+
+
+# The same standings, computed for many formulas over one list of games -----------------------------
+#
+# What does not depend on the formula (who played which game, in which round, with which place and
+# TP, the absences) is gathered once per list of games by `prepare`; `standings_from` then needs only
+# each game's final points. `build_standings` above is the plain statement of the rules and the
+# reference these two are tested against.
+
+class Prepared:
+    """The formula-independent part of the standings of one list of scored games."""
+    __slots__ = ("rounds", "players", "orders", "wins", "medals", "tp", "games")
+
+    def __init__(self, games: Sequence, absences: Iterable[Absence] = ()):
+        """`games`: objects with `round` and `placement` (scoring.Game) in the order they are scored."""
+        index: dict = {}        # player -> row in the lists below, in order of first appearance
+        players, entries, wins, medals, tps, played = [], [], [], [], [], []
+        rounds = []
+        medal_places = MEDAL_PLACES
+        for seq, game in enumerate(games):
+            round_ = game.round
+            rounds.append(round_)
+            for i, seat in enumerate(game.placement.seats):
+                player = seat.player
+                row = index.get(player)
+                if row is None:
+                    row = index[player] = len(players)
+                    players.append(player)
+                    entries.append([])
+                    wins.append(0)
+                    medals.append([0] * medal_places)
+                    tps.append(ZERO)
+                    played.append({})
+                entries[row].append((round_, seq, i))
+                if seat.void:
+                    continue
+                tps[row] += seat.tp
+                place = seat.rank
+                if place == 1:
+                    wins[row] += 1
+                if place <= medal_places:
+                    medals[row][place - 1] += 1
+                played[row][seq] = place
+        after_games = len(rounds)
+        for absence in absences:
+            round_, player = absence
+            row = index.get(player)
+            if row is None:
+                row = index[player] = len(players)
+                players.append(player)
+                entries.append([])
+                wins.append(0)
+                medals.append([0] * medal_places)
+                tps.append(ZERO)
+                played.append({})
+            if any(r == round_ for r, _, _ in entries[row]):
+                raise InvalidResult("has a result and an absence in the same round", code="absent_and_played",
+                                    round=round_, player=player, field="absences")
+            entries[row].append((round_, after_games, 0))
+        orders = []
+        for row_entries in entries:
+            row_entries.sort(key=_round_and_game)
+            orders.append(tuple((seq, i) for _, seq, i in row_entries))
+        self.rounds = rounds
+        self.players = players
+        self.orders = orders    # per player: (game sequence, seat index) in round order
+        self.wins = wins
+        self.medals = medals
+        self.tp = tps
+        self.games = played
+
+
+def _round_and_game(entry):
+    return entry[0], entry[1]
+
+
+_ABSENT = ((None, None, None, None, None, None, FORFEIT_POINTS),)  # a seat scoring an absence's 0
+
+
+def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore]) -> list[StandingRow]:
+    """`build_standings` from the `Prepared` part of the same games and their scores."""
+    points = [game.players for game in games]
+    points.append(_ABSENT)  # an absence: game sequence len(games), seat 0
+    penalties = params.tournament_penalties
+    discard = params.discard_worst
+    best_of = params.best_of
+    tallies = []
+    for row, player in enumerate(prepared.players):
+        tally = _Tally.__new__(_Tally)
+        tally.player = player
+        results = [points[seq][i][6] for seq, i in prepared.orders[row]]  # PlayerScore.points
+        tally.results = results
+        ordered = sorted(results, reverse=True)
+        keep = len(ordered) - discard
+        if best_of is not None:
+            keep = min(keep, best_of)
+        counted = tally.counted = ordered[:max(keep, 0)]
+        penalty = tally.penalty = penalties.get(player, ZERO)
+        total = tally.total = apply_penalty(sum(counted, ZERO), penalty)
+        tally.shown = shown(total)
+        tally.wins = prepared.wins[row]
+        tally.medals = prepared.medals[row]
+        tally.tp = prepared.tp[row]
+        tally.games = prepared.games[row]
+        tallies.append(tally)
+    return _rank(formula, params, tallies, prepared.rounds, plain_results=True)
 
 
 # Multi-phase tournaments -------------------------------------------------------------------------

@@ -43,7 +43,18 @@ def _fail(game, detail, code, player=None, field=None, **context):
                         field=field, context=context)
 
 
+# Amounts already found valid, per maximum, by numeric value (validity depends on the value alone:
+# equal Decimals such as 5, 5.0 and 5.00 pass or fail together); a season repeats the same values.
+_VALID_AMOUNTS: dict = {}
+_VALID_AMOUNTS_MAX = 20_000
+
+
 def _check_amount(game, player, value, field, label, maximum, verb):
+    valid = _VALID_AMOUNTS.get(maximum)
+    if valid is None:
+        valid = _VALID_AMOUNTS[maximum] = set()
+    if type(value) is Decimal and value.is_finite() and value in valid:
+        return
     if not isinstance(value, Decimal):
         _fail(game, f"{label} must be a number", f"{field}_type", player, field)
     if not value.is_finite():
@@ -54,6 +65,8 @@ def _check_amount(game, player, value, field, label, maximum, verb):
         _fail(game, f"{label} cannot exceed {maximum}", f"{field}_too_high", player, field, maximum=maximum)
     if value.quantize(CENT, context=ENGINE_CONTEXT) != value:
         _fail(game, f"{label} {verb} at most 2 decimals", f"{field}_decimals", player, field)
+    if type(value) is Decimal and len(valid) < _VALID_AMOUNTS_MAX:
+        valid.add(value)
 
 
 def check_game(game) -> list[Entry]:

@@ -9,6 +9,6 @@ class TablesConfig(AppConfig):
     def ready(self):
         # The tournament settings page (tournaments app, below this one) asks for a confirmation of a
         # scoring change once standings are published, showing the old and the new top 10.
-        from tables.settings_check import scoring_change
+        from tables.standings.settings_check import scoring_change
         from tournaments import settings_checks
         settings_checks.register(scoring_change)

@@ -4,8 +4,6 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.arbitration_selectors import player_games, registration_or_none
-from tables.models import Dispute, Penalty, Table
 from tournaments.forms import NumericInput
 
 SEATING_METHODS = [
@@ -31,6 +29,7 @@ class DrawForm(forms.Form):
     def __init__(self, *args, present=0, **kwargs):
         super().__init__(*args, **kwargs)
         self.present = present
+        self.fields["plan"].show_when = ("method", ["fixed"])
 
     def clean_sizes(self):
         raw = self.cleaned_data["sizes"].strip()
@@ -54,22 +53,63 @@ class DrawForm(forms.Form):
         return data
 
 
+class TablePointsField(forms.DecimalField):
+    """Table points as typed on a phone: "12,5" (the Italian keypad's decimal comma) is 12.5, never 125;
+    letters or any other text are refused with a message, never dropped. A plain text box with the
+    decimal keypad: a number box lets the browser drop what it does not read before the server sees it."""
+
+    default_error_messages = {
+        "invalid": _("Write the table points in digits, e.g. 62 or 12,5: “%(value)s” is not a number."),
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off",
+                                                           "class": "tp-input"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip().replace(" ", "")
+        if text.count(",") == 1 and "." not in text:
+            text = text.replace(",", ".")
+        if not re.fullmatch(r"\d+(\.\d+)?", text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"value": str(value)[:20]})
+        return super().to_python(text)
+
+
+class WholeNumberField(forms.IntegerField):
+    """A small whole number on a phone (order of elimination, place, armies): text box with the digit
+    keypad, anything else than digits refused with a message."""
+
+    default_error_messages = {"invalid": _("Write a whole number in digits: “%(value)s” is not one.")}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not text.isdecimal() or not text.isascii():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid",
+                                        params={"value": text[:20]})
+        return super().to_python(text)
+
+
 class ResultSeatForm(forms.Form):
     """One player's line of a table result (SCORING.md section 2)."""
 
     seat = forms.IntegerField(widget=forms.HiddenInput)
-    table_points = forms.DecimalField(label=_("Table points"), min_value=0, max_value=200, decimal_places=2,
-                                      max_digits=6, required=False,
-                                      widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any",
-                                                                      "class": "tp-input"}))
+    table_points = TablePointsField(label=_("Table points"), min_value=0, max_value=200, decimal_places=2,
+                                    max_digits=6, required=False)
     risiko = forms.BooleanField(label="RisiKo!", required=False)
-    eliminated = forms.IntegerField(label=_("Eliminated (order)"), min_value=1, max_value=5, required=False,
-                                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    place = forms.IntegerField(label=_("Place if tied"), min_value=1, max_value=6, required=False,
-                               widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    eliminated = WholeNumberField(label=_("Eliminated (order)"), min_value=1, max_value=5, required=False)
+    place = WholeNumberField(label=_("Place if tied"), min_value=1, max_value=6, required=False)
     territories = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
-    armies = forms.IntegerField(label=_("Armies on the board (ties)"), min_value=0, max_value=9999, required=False,
-                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    armies = WholeNumberField(label=_("Armies on the board (ties)"), min_value=0, max_value=9999, required=False)
 
     def __init__(self, *args, territory_choices=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -82,81 +122,6 @@ def parse_points(raw):
     except InvalidOperation:
         return None
     return value if value.is_finite() else None
-
-
-def game_label(seat):
-    """A game as the arbiter remembers it: "Round 1, table 3 — with Rossi, Bianchi, Verdi"."""
-    mates = [s.registration.player.last_name for s in seat.table.seats.all() if s.pk != seat.pk]
-    return _("Round %(r)d, table %(t)d — with %(mates)s") % {
-        "r": seat.table.round.number, "t": seat.table.number, "mates": ", ".join(mates)}
-
-
-class PenaltyForm(forms.Form):
-    """A penalty: the game list follows the chosen player (arbiter:penalty_games reloads it)."""
-    registration = forms.ModelChoiceField(label=_("Player"), queryset=None)
-    kind = forms.ChoiceField(label=_("Type"))
-    seat = forms.ModelChoiceField(label=_("Game"), queryset=None, required=False,
-                                  empty_label=_("— whole tournament —"),
-                                  help_text=_("Empty: the whole tournament (a warning about the player's conduct, "
-                                              "points off the tournament total, an expulsion). A disqualification "
-                                              "or a forfeit names its game."))
-    points = forms.DecimalField(label=_("Points"), min_value=0, max_value=10000, decimal_places=2, required=False,
-                                widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "any"}),
-                                help_text=_("E.g. 1 point per army over the 130 limit (Rahal Maut rules, art. 20)."))
-    reason = forms.CharField(label=_("Reason (public)"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
-    internal_note = forms.CharField(label=_("Internal note (arbiters only)"), required=False, max_length=4000,
-                                    widget=forms.Textarea(attrs={"rows": 2}))
-    void_past_results = forms.BooleanField(label=_("Expulsion: void the results already played"), required=False)
-
-    def __init__(self, *args, tournament, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["registration"].queryset = tournament.registrations.select_related("player").order_by(
-            "player__last_name", "player__first_name")
-        self.fields["registration"].label_from_instance = lambda r: r.player.full_name
-        self.fields["kind"].choices = Penalty.Kind.choices
-        chosen = registration_or_none(tournament, self["registration"].value() or "")
-        self.fields["seat"].queryset = player_games(chosen)
-        self.fields["seat"].label_from_instance = game_label
-
-    def clean_points(self):
-        return self.cleaned_data.get("points") or Decimal(0)
-
-
-class PenaltyWithdrawForm(forms.Form):
-    reason = forms.CharField(label=_("Reason for withdrawal"), max_length=2000)
-
-
-class DisputeForm(forms.Form):
-    about = forms.ChoiceField(label=_("Against"))
-    table = forms.ModelChoiceField(label=_("Table"), queryset=None, required=False)
-    penalty = forms.ModelChoiceField(label=_("Penalty"), queryset=None, required=False)
-    raised_by = forms.CharField(label=_("Raised by"), max_length=120)
-    text = forms.CharField(label=_("Text of the dispute"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
-
-    def __init__(self, *args, tournament, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["about"].choices = Dispute.About.choices
-        self.fields["table"].queryset = Table.objects.filter(round__tournament=tournament).select_related(
-            "round").order_by("round__number", "number")
-        self.fields["table"].label_from_instance = lambda t: _("Round %(r)d, table %(t)d") % {
-            "r": t.round.number, "t": t.number}
-        self.fields["penalty"].queryset = Penalty.objects.filter(tournament=tournament, withdrawn=False) \
-            .select_related("registration__player")
-        self.fields["penalty"].label_from_instance = lambda p: f"{p.registration.player.full_name}: " \
-                                                               f"{p.get_kind_display()} {p.points or ''}"
-
-
-class DisputeDecisionForm(forms.Form):
-    state = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect)
-    decision = forms.CharField(label=_("Decision text (public)"), widget=forms.Textarea(attrs={"rows": 3}),
-                               max_length=4000)
-    internal_note = forms.CharField(label=_("Internal note (arbiters only)"), required=False, max_length=4000,
-                                    widget=forms.Textarea(attrs={"rows": 2}))
-    withdraw_penalty = forms.BooleanField(label=_("Withdraw the disputed penalty"), required=False)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["state"].choices = [(Dispute.State.UPHELD, _("upheld")), (Dispute.State.REJECTED, _("rejected"))]
 
 
 class ClockForm(forms.Form):

@@ -1,16 +1,15 @@
 from django.urls import path
 
-from tables import (
-    arbitration_views,
-    clock_views,
-    export_views,
-    firenze_views,
-    formula_views,
-    offline_views,
-    results_views,
-    standings_views,
-    views,
-)
+from tables.arbitration import views as arbitration_views
+from tables.clock import views as clock_views
+from tables.standings import export_views
+from tables.results import firenze_views
+from tables.standings import formula_views
+from tables.results import offline_views
+from tables.results import views as results_views
+from tables.standings import views as standings_views
+from tables.rounds import views
+from tables.room import views as room_views
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -52,7 +51,7 @@ arbiter_patterns = [
     path("t/<int:pk>/ricorsi/<int:dispute_pk>/", arbitration_views.dispute_decide, name="dispute"),
 ]
 
-# Round clock and end roll (tables.clock).
+# Round clock and end roll (tables.clock.services).
 public_patterns += [
     path("t/<int:pk>/orologio/", clock_views.clock_public, name="clock"),
 ]
@@ -67,4 +66,20 @@ arbiter_patterns += [
          name="endroll"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/sdadata/annulla/", clock_views.end_roll_undo,
          name="endroll_undo"),
+]
+
+# The room: big screen, wall list, poster, a table's sheet, embeddable standings (tables.room).
+public_patterns += [
+    path("t/<int:pk>/schermo/", room_views.screen, name="screen"),
+    path("t/<int:pk>/schermo/dati.json", room_views.screen_data, name="screen_data"),
+    path("t/<int:pk>/locandina/", room_views.poster, name="poster"),
+    path("t/<int:pk>/turni/<int:number>/elenco/", room_views.wall_list, name="wall_list"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/scheda/", room_views.table_sheet,
+         name="table_sheet"),
+    path("t/<int:pk>/classifica/widget/", room_views.standings_widget, name="standings_widget"),
+    path("api/tournaments/<int:pk>/players/<int:reg_pk>.json", standings_views.player_json, name="player_json"),
+]
+
+manage_patterns += [
+    path("t/<int:pk>/sala/", room_views.room_settings, name="room"),
 ]

@@ -17,7 +17,7 @@ def empty_cache():
     """Database ids come back between tests (rolled-back sequences): no test sees another's pages."""
     from django.core.cache import caches
 
-    from tables.public_cache import forget_recent_pages
+    from tables.standings.cache import forget_recent_pages
     caches["default"].clear()
     forget_recent_pages()
     yield

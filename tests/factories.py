@@ -4,7 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Club, Player, Registration, Tournament
-from tournaments.roles import grant_organiser
+from tournaments.accounts.services import grant_organiser
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -72,7 +72,7 @@ def seat_round(tournament, tables, number=None, status="published"):
 
 def report(table, results, user=None):
     """Save a table result through the service: results = [(tp, eliminated, risiko), ...] in seat order."""
-    from tables.results import ResultLine, table_result_submit
+    from tables.results.services import ResultLine, table_result_submit
     seats = list(table.seats.order_by("position"))
     lines = []
     for seat, result in zip(seats, results):

@@ -3,6 +3,10 @@
 Layers, each importing only the ones before it: `scoring` (pure), `tables.seating` (pure),
 `tournaments`, `tables`, `phases`, `circuits`, `transfer`, `risiko_site`. A function-level import would hide
 a cycle, so there is none (Django's `AppConfig.ready`, which runs once the apps are loaded, aside).
+
+Inside `tables` and `tournaments` each concern is a sub-package (ARCHITECTURE.md). A sub-package's
+views (`views.py`, `*_views.py`) sit above every service and selector of their app; below them, each
+sub-package lists the parts of its app it may import (SUBPACKAGES) and the parts form no circle.
 """
 import ast
 import pathlib
@@ -111,6 +115,109 @@ def test_pure_packages_import_no_django(layer):
             for line, target, _function in imports(p) if target.split(".")[0] == "django"] == []
 
 
+# Each sub-package's services, selectors and helpers (not its views) and the parts of its own app they
+# may import: a sub-package, or one module at the top of the app.
+SUBPACKAGES = {
+    "tables.seating": set(),
+    "tables.arbitration": {"tables.models", "tournaments.models", "tournaments.audit", "tournaments.disputes",
+                           "tournaments.rules", "tournaments.services"},
+    "tables.results": {"tables.engine", "tables.models", "tournaments.models", "tournaments.audit",
+                       "tournaments.rules"},
+    "tables.standings": {"tables.engine", "tables.arbitration", "tables.models", "tournaments.models",
+                         "tournaments.rules", "tournaments.versions"},
+    "tables.rounds": {"tables.engine", "tables.models", "tables.results", "tables.seating", "tables.standings",
+                      "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
+                      "tournaments.tournament_selectors"},
+    "tables.clock": {"tables.engine", "tables.models", "tables.rounds", "tables.standings", "tournaments.models",
+                     "tournaments.audit", "tournaments.rules"},
+    "tables.templatetags": {"tables.clock", "tables.models"},
+    "tournaments.audit": {"tournaments.models", "tournaments.versions"},
+    "tournaments.accounts": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.text"},
+    "tournaments.registration": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.services",
+                                 "tournaments.text"},
+    "tournaments.teams": {"tournaments.models", "tournaments.audit", "tournaments.disputes", "tournaments.forms",
+                          "tournaments.rules"},
+    "tournaments.management": {"tournaments.models", "tournaments.accounts", "tournaments.services"},
+}
+APPS = ("tables", "tournaments")
+
+
+def is_view(module):
+    """A views module, or the views of a sub-package ("tables.results:views")."""
+    return module.endswith((":views", "_views")) or module.rsplit(".", 1)[-1] == "views"
+
+
+def part_of(module, root=ROOT):
+    """The part of `tables` or `tournaments` a module belongs to: its sub-package (with ":views" for its
+    views), or the module itself at the top of the app; None outside the two apps."""
+    if module.split(".")[0] not in APPS:
+        return None
+    for sub in sorted(SUBPACKAGES, key=len, reverse=True):
+        if module == sub or module.startswith(sub + "."):
+            return sub + ":views" if is_view(module) else sub
+    top = ".".join(module.split(".")[:2])
+    if top in APPS or (root / top.replace(".", "/")).is_dir() or (root / (top.replace(".", "/") + ".py")).exists():
+        return top
+    return None
+
+
+def resolved_imports(path, root=ROOT):
+    """Like imports(), with `from tables.results import views` read as tables.results.views (a
+    package stands for what it holds: its own `__init__` is only read when named alone)."""
+    tree = ast.parse(path.read_text())
+    found = [target for _line, target, _function in imports(path, root)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] in APPS:
+            folder = root / node.module.replace(".", "/")
+            modules = [f"{node.module}.{alias.name}" for alias in node.names
+                       if (folder / alias.name).is_dir() or (folder / f"{alias.name}.py").exists()]
+            if modules and len(modules) == len(node.names):
+                found.remove(node.module)
+            found += modules
+    return [target for target in found if target not in APPS]
+
+
+def part_edges(files, root=ROOT):
+    """{(importing part, imported part): ["path", ...]} between the parts of the two apps."""
+    edges = {}
+    for path in files:
+        source = part_of(module_name(path, root), root)
+        if source is None:
+            continue
+        for target in resolved_imports(path, root):
+            dest = part_of(target, root)
+            if dest is not None and dest != source:
+                edges.setdefault((source, dest), []).append(str(path.relative_to(root)))
+    return edges
+
+
+def test_every_subpackage_exists_and_is_read():
+    assert {part_of(module_name(p)) for p in FILES} >= set(SUBPACKAGES)
+
+
+def test_each_subpackage_imports_only_what_it_lists():
+    """Services, selectors and helpers of a sub-package import only the parts listed for it, never a view."""
+    extra = {edge: where for edge, where in part_edges(FILES).items()
+             if edge[0] in SUBPACKAGES and edge[1] not in SUBPACKAGES[edge[0]] and edge[1].split(".")[0] in APPS}
+    assert extra == {}
+
+
+def test_views_are_imported_only_by_urls():
+    found = {edge: where for edge, where in part_edges(FILES).items()
+             if is_view(edge[1]) and not edge[0].endswith(".urls")}
+    assert found == {}
+
+
+def test_no_circle_between_the_parts_of_an_app():
+    assert cycles(part_edges(FILES)) == []
+
+
+def test_at_most_a_dozen_modules_at_the_top_of_each_app():
+    for app in APPS:
+        modules = [p.name for p in (ROOT / app).glob("*.py") if p.name != "__init__.py"]
+        assert len(modules) <= 12, (app, sorted(modules))
+
+
 def test_the_checks_find_a_function_level_import_and_a_cycle(tmp_path):
     for package, body in {"tables": "def f():\n    from tournaments import models\n",
                           "tournaments": "from tables import engine\n"}.items():
@@ -119,3 +226,18 @@ def test_the_checks_find_a_function_level_import_and_a_cycle(tmp_path):
     files = [tmp_path / "tables/mod.py", tmp_path / "tournaments/mod.py"]
     assert imports(files[0], tmp_path) == [(2, "tournaments", True)]
     assert cycles(package_edges(files, tmp_path)) == [frozenset({"tables", "tournaments"})]
+
+
+def test_the_part_checks_find_a_view_imported_by_a_service_and_a_circle(tmp_path):
+    for path, body in {"tables/results/services.py": "from tables.rounds import views\n",
+                       "tables/rounds/views.py": "from tables.results.services import x\n",
+                       "tables/rounds/services.py": "from tables.results import services\n",
+                       "tables/results/selectors.py": "from tables import rounds\nfrom tables.rounds.services import y\n"
+                       }.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(body)
+    files = sorted(tmp_path.rglob("*.py"))
+    edges = part_edges(files, tmp_path)
+    assert set(edges) == {("tables.results", "tables.rounds:views"), ("tables.rounds:views", "tables.results"),
+                          ("tables.rounds", "tables.results"), ("tables.results", "tables.rounds")}
+    assert cycles(edges) == [frozenset({"tables.results", "tables.rounds", "tables.rounds:views"})]

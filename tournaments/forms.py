@@ -4,7 +4,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.imports import pasted_list_to_csv
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.services import club_find_duplicate
 from tournaments.text import checked_name
@@ -98,35 +97,20 @@ class SignupForm(PlayerForm):
         self.fields["email"].required = True
 
 
-class CsvUploadForm(forms.Form):
-    file = forms.FileField(label=_("CSV file"), help_text=_(
-        "Columns: name, surname, nickname, club, city, email (nickname, club, city and email may be empty). "
-        "Comma or semicolon separated, UTF-8."))
-
-    MAX_BYTES = 1024 * 1024
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        return self.decode(upload.read())
-
-    @staticmethod
-    def decode(raw):
-        # A NUL byte is no text a spreadsheet writes as CSV (UTF-16 files are full of them), and
-        # PostgreSQL refuses it in a text column: the file is refused before any row is read.
-        if b"\x00" in raw:
-            raise forms.ValidationError(_("The file holds a NUL character: it is not a CSV text file. "
-                                          "Save it again as CSV UTF-8."))
-        for encoding in ("utf-8-sig", "cp1252"):
-            try:
-                return raw.decode(encoding)
-            except UnicodeDecodeError:
-                continue
-        raise forms.ValidationError(_("The file is not text (UTF-8 expected)."))
-
-
 TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
+
+
+# Seed 004 ("Formule per un Torneo Ufficiale"): the formulas clubs use for each kind of tournament.
+# A suggestion only: every formula stays available.
+FORMULA_SUGGESTIONS = _(
+    "What official clubs use (seed 004), any formula allowed: one day (3 games, or 3 + final): conversion 150 "
+    "or 200, table points + win bonus, standard points; a few evenings (4 to 6 games, 1 or 2 discards): a "
+    "conversion, table points + win bonus, standard points, Spartaco; Campionato (8 evenings or more, 2 "
+    "discards or more): standard points, Faenza method, Spartaco, Olympic medal table.")
+TIEBREAK_DEFAULT_HELP = _(
+    "A new tournament starts with \"best results\" (the best single results compared in turn). The scoring "
+    "engine's command line (python -m scoring, SCORING.md section 9) applies no tie-break unless its document "
+    "names one: there players level on points share the rank.")
 
 
 class TournamentForm(forms.ModelForm):
@@ -153,12 +137,47 @@ class TournamentForm(forms.ModelForm):
             "dispute_window_minutes": NumericInput(decimals=False),
         }
 
+    # A new tournament's first screen: what every club evening sets; the rest under "More settings".
+    FIRST_SCREEN = ("name", "start_date", "formula")
+    # Settings that only some formulas read: shown only when the formula chosen needs them.
+    FORMULA_FIELDS = {"bonus": ["bonus50", "vittorie"], "spartaco_malus": ["spartaco"]}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         chain = list(self.instance.tiebreak_chain) if self.instance.pk else ["best_results"]
         for i, name in enumerate(chain[:4], start=1):
             self.fields[f"tiebreak_{i}"].initial = name
         self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
+        self.fields["formula"].help_text = FORMULA_SUGGESTIONS
+        self.fields["tiebreak_1"].help_text = TIEBREAK_DEFAULT_HELP
+        if not self.instance.pk:
+            self.fields["published"].initial = True   # a new tournament is public unless unticked
+        for name, formulas in self.FORMULA_FIELDS.items():
+            if name in self.fields:
+                self.fields[name].show_when = ("formula", formulas)
+
+    @classmethod
+    def initial_from(cls, source):
+        """Every setting of `source` (an earlier tournament) as the initial values of a new one: the
+        formula and its parameters, tie-breaks, rounds, discards... but not its dates."""
+        initial = {name: getattr(source, name) for name in cls._meta.fields
+                   if name not in ("start_date", "end_date") and hasattr(source, name)}
+        initial["club"] = source.club_id
+        for i, name in enumerate(list(source.tiebreak_chain)[:4], start=1):
+            initial[f"tiebreak_{i}"] = name
+        for i in range(len(list(source.tiebreak_chain)) + 1, 5):
+            initial[f"tiebreak_{i}"] = ""
+        return initial
+
+    def first_fields(self):
+        return [self[name] for name in self.FIRST_SCREEN + tuple(self.FORMULA_FIELDS) if name in self.fields]
+
+    def more_fields(self):
+        first = set(self.FIRST_SCREEN) | set(self.FORMULA_FIELDS)
+        return [field for field in self.visible_fields() if field.name not in first]
+
+    def more_has_errors(self):
+        return any(field.errors for field in self.more_fields())
 
     def clean_name(self):
         return _required_text(self.cleaned_data.get("name"))
@@ -201,7 +220,7 @@ class ArbitersForm(forms.Form):
 
     def __init__(self, *args, candidates=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # The organiser's own people only (tournaments.account_selectors.arbiter_candidates): never the
+        # The organiser's own people only (tournaments.accounts.selectors.arbiter_candidates): never the
         # server's list of users.
         if candidates is not None:
             self.fields["arbiters"].queryset = candidates
@@ -223,33 +242,3 @@ class ArbiterByNameForm(forms.Form):
 class RegistrationAddForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.select_related("club"))
     fee_paid = forms.BooleanField(label=_("Fee paid"), required=False)
-
-
-class RegistrationImportForm(forms.Form):
-    """A CSV file or a pasted list of names, registered straight into the tournament."""
-
-    file = forms.FileField(label=_("CSV file"), required=False, help_text=_(
-        "Columns: name, surname, nickname, club, city, email. Comma or semicolon separated, UTF-8."))
-    names = forms.CharField(label=_("Or paste a list"), required=False, max_length=100_000,
-                            widget=forms.Textarea(attrs={"rows": 5, "placeholder": _("Marco Rossi; Club Lario")}),
-                            help_text=_("One player a line: name and surname, then the club after a semicolon."))
-
-    def clean_file(self):
-        upload = self.cleaned_data.get("file")
-        if not upload:
-            return ""
-        if upload.size > CsvUploadForm.MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 1 MB."))
-        return CsvUploadForm.decode(upload.read())
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        if data.get("file"):
-            data["text"] = data["file"]
-        elif (data.get("names") or "").strip():
-            data["text"] = pasted_list_to_csv(data["names"])
-        else:
-            raise forms.ValidationError(_("Choose a CSV file or paste a list of names."))
-        return data

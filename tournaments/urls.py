@@ -1,13 +1,11 @@
 from django.urls import path
 
-from tournaments import (
-    account_views,
-    registration_views,
-    roster_views,
-    team_arbitration_views,
-    teams_views,
-    views,
-)
+from tournaments import views
+from tournaments.accounts import views as account_views
+from tournaments.registration import views as registration_views
+from tournaments.registration import roster_views
+from tournaments.teams import arbitration_views as team_arbitration_views
+from tournaments.teams import views as teams_views
 
 public_patterns = [
     path("", views.home, name="home"),
@@ -48,7 +46,7 @@ manage_patterns = [
     path("giocatori/importa/", roster_views.player_import, name="player_import"),
 ]
 
-# 2vs2 teams (tournaments.teams).
+# 2vs2 teams (tournaments.teams.services).
 public_patterns += [
     path("t/<int:pk>/squadre/", teams_views.team_standings, name="team_standings"),
 ]

@@ -1,6 +1,6 @@
 """The version of what a tournament's public pages show, kept in the shared cache.
 
-Every change those pages show is audited (tournaments.audit), and the audit writer bumps the
+Every change those pages show is audited (tournaments.audit.services), and the audit writer bumps the
 tournament's version: at once, and again when the change commits, so a page rendered from the
 data before the commit is never filed under the version that follows it. A poll that finds
 nothing new then costs one cache lookup. When the cache has no entry (first request, eviction,

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
-from tournaments.account_selectors import arbiters_of
-from tournaments.audit_labels import action_label, diff_rows, kind_label
+from tournaments.accounts.selectors import arbiters_of
+from tournaments.audit.labels import action_label, diff_rows, kind_label
 from tournaments.forms import SignupForm, TournamentForm, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -24,7 +24,7 @@ from tournaments.rules import (
     tournament_for_organiser,
     tournament_for_public,
 )
-from tournaments.throttle import signup_take
+from tournaments.accounts.throttle import signup_take
 from tournaments.tournament_selectors import (
     arbitrated_tournaments,
     audit_entries,
@@ -100,15 +100,31 @@ def manage_home(request):
 
 @login_required
 def tournament_create(request):
+    """A new tournament: name, date and formula on one short screen, the rest under "More settings";
+    "copy from an earlier tournament" (one of the organiser's own) fills every setting and brings its
+    arbiters along."""
     require_organiser(request.user)
-    form = TournamentForm(request.POST or None)
+    earlier = organised_tournaments(request.user).order_by("-start_date", "-pk")
+    source = _copy_source(earlier, request.POST.get("copy_from") if request.method == "POST"
+                          else request.GET.get("copia"))
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(source) if source else None)
     if request.method == "POST" and form.is_valid():
-        tournament = save_or_errors(form, services.tournament_save, user=request.user)
+        tournament = save_or_errors(form, services.tournament_copy if source else services.tournament_save,
+                                    user=request.user, **({"source": source} if source else {}))
         if tournament:
             _fee_warning(request, tournament)
             messages.success(request, _("Tournament created."))
             return redirect("manage:tournament", pk=tournament.pk)
-    return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": None})
+    return render(request, "tournaments/tournament_form.html", {
+        "form": form, "tournament": None, "earlier": earlier[:30], "source": source,
+        "copied_arbiters": services.arbiters_to_copy(source) if source else []})
+
+
+def _copy_source(earlier, pk):
+    """The tournament to copy from: one of the organiser's own (`earlier`), else None."""
+    if not (pk or "").isdecimal() or len(pk) > 12:
+        return None
+    return earlier.filter(pk=int(pk)).first()
 
 
 def _fee_warning(request, tournament):

@@ -5,7 +5,7 @@ from django.core.management.color import no_style
 from django.db import connection
 
 from tournaments.models import AuditLog, Club, Player, Tournament
-from tournaments.roles import grant_organiser, username_clean
+from tournaments.accounts.services import grant_organiser, username_clean
 from tournaments.services import player_find_duplicate
 from tournaments.text import checked_name, clean_name
 from transfer.owned import USER_FIELDS, TransferError

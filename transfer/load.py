@@ -3,8 +3,8 @@ from scoring.errors import ScoringError
 from scoring.territories import check_held_once
 from tables import engine
 from tables.models import Seat
-from tables.selectors import standings_by_formula, tournament_games
-from tournaments.audit import audit
+from tables.standings.selectors import standings_by_formula, tournament_games
+from tournaments.audit.services import audit
 from tournaments.forms import TournamentForm
 from tournaments.models import AuditLog, Tournament
 from transfer.importer import Importer

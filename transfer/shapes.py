@@ -1,7 +1,7 @@
 """JSON fields of an imported row hold what the pages that read them expect."""
 from scoring.errors import ScoringError
 from scoring.territories import territory
-from tables.firenze import COUNTS
+from tables.results.firenze import COUNTS
 from tables.models import Seat
 from transfer.owned import TransferError
 
@@ -24,7 +24,7 @@ def check_shape(obj, where):
     sheet = obj.firenze
     if sheet is None:
         return
-    # What tables.firenze stores: the counts, the sheet's total ("points") and whether a lot decided.
+    # What tables.results.firenze stores: the counts, the sheet's total ("points") and whether a lot decided.
     if not isinstance(sheet, dict) or set(sheet) - set(COUNTS) - {"points", "lot"} or not all(
             isinstance(sheet[k], int) and not isinstance(sheet[k], bool) and sheet[k] >= 0
             for k in COUNTS if k in sheet):

@@ -74,14 +74,19 @@
   }
 
   let flushing = null;
-  // Send every pending save, one after the other; stops at the first network failure.
+  // Send every pending save, one after the other; stops at the first network failure. Resolves to
+  // the saves the server now has ([{url, status}], status "saved" or "duplicate"), so that the page
+  // can say so and show the round's tables as the server has them.
   function flush() {
     if (flushing) { return flushing; }
+    const sent = [];
     function sendAll() {
       return all().then(function (items) {
         const pending = items.filter(function (i) { return i.state === "pending"; });
         return pending.reduce(function (chain, item) {
-          return chain.then(function () { return send(item); });
+          return chain.then(function () { return send(item); }).then(function (status) {
+            if (status === "saved" || status === "duplicate") { sent.push({ url: item.url, status: status }); }
+          });
         }, Promise.resolve());
       });
     }
@@ -89,9 +94,9 @@
     // the second finds what the first sent already gone and never sends it twice at once.
     const locks = self.navigator && self.navigator.locks;
     flushing = (locks ? locks.request("torneo-queue-flush", sendAll) : sendAll())
-      .catch(function () { return null; }).then(function (value) {
+      .catch(function () { return null; }).then(function () {
       flushing = null;
-      return value;
+      return sent;
     });
     return flushing;
   }

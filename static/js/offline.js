@@ -36,9 +36,42 @@
     });
   }
 
-  function flush() {
+  function flush(refresh) {
     if (!navigator.onLine) { return show(); }
-    return Queue.flush().then(show);
+    return Queue.flush().then(function (sent) {
+      if (sent && sent.length) { return announceSent(sent).then(refreshTables); }
+      return refresh === true ? refreshTables() : show();
+    });
+  }
+
+  // "Result of table 2 sent": what the queue delivered, said on the page until the next page.
+  const sentNote = document.getElementById("offline-sent");
+  const announced = [];
+  function announceSent(sent) {
+    sent.forEach(function (s) {
+      const match = /tavoli\/(\d+)\/$/.exec(s.url);
+      if (match && announced.indexOf(match[1]) === -1) { announced.push(match[1]); }
+    });
+    if (sentNote && announced.length) {
+      sentNote.textContent = announced.length === 1 ? sentNote.dataset.sentOne.replace("{tables}", announced[0])
+        : sentNote.dataset.sentMany.replace("{tables}", announced.join(", "));
+      sentNote.hidden = false;
+    }
+    return Promise.resolve();
+  }
+
+  // The round's list as the server has it now (the copy kept on the phone may be older than results
+  // saved since, by this phone or another): fetched again and put in place of the list shown.
+  function refreshTables() {
+    const list = document.querySelector("[data-round-tables]");
+    if (!list || !navigator.onLine) { return show(); }
+    return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok) { return null; }
+      return response.text().then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-round-tables]");
+        if (fresh) { list.replaceWith(document.importNode(fresh, true)); }
+      });
+    }).catch(function () { return null; }).then(show);
   }
 
   // Keep what the arbiter needs offline: this page, every table of the round, scripts and styles.
@@ -55,6 +88,7 @@
   // The worker says when the round's pages are kept: from then on they open without network.
   navigator.serviceWorker.addEventListener("message", function (event) {
     if (event.data && event.data.type === "kept") { status.dataset.kept = String(event.data.count); }
+    if (event.data && event.data.type === "sent") { announceSent(event.data.sent).then(refreshTables); }
   });
 
   navigator.serviceWorker.register(text.worker, { scope: text.scope }).then(function () {
@@ -144,7 +178,9 @@
     });
   });
 
-  window.addEventListener("online", flush);
+  // Back online: send what waits, and show the round's tables as the server has them even when
+  // nothing was waiting (results saved meanwhile by other arbiters).
+  window.addEventListener("online", function () { flush(true); });
   window.addEventListener("offline", show);
   setInterval(flush, 20000);
   flush();

@@ -51,12 +51,20 @@ self.addEventListener("message", function (event) {
       if (event.source) { event.source.postMessage({ type: "forgotten" }); }
     }));
   } else if (data.type === "flush") {
-    event.waitUntil(self.TorneoQueue.flush());
+    event.waitUntil(self.TorneoQueue.flush().then(tellSent));
   }
 });
 
+// Saves sent by the worker (background sync): the open pages say so and show the tables anew.
+function tellSent(sent) {
+  if (!sent || !sent.length) { return null; }
+  return self.clients.matchAll({ type: "window" }).then(function (pages) {
+    pages.forEach(function (page) { page.postMessage({ type: "sent", sent: sent }); });
+  });
+}
+
 self.addEventListener("sync", function (event) {
-  if (event.tag === "torneo-results") { event.waitUntil(self.TorneoQueue.flush()); }
+  if (event.tag === "torneo-results") { event.waitUntil(self.TorneoQueue.flush().then(tellSent)); }
 });
 
 function fromNetwork(request) {

@@ -59,7 +59,7 @@ def test_arbiter_gives_a_penalty_then_records_and_rejects_a_dispute(live_server,
 
 def test_arbiter_correcting_a_published_round_is_sent_to_the_disputes(live_server, phone, shot, tournament,
                                                                       organiser, arbiter):
-    from tables import services
+    from tables.rounds import services
     regs = [RegistrationFactory(tournament=tournament, player__first_name="Gioc", player__last_name=n)
             for n in ["Rossi", "Bianchi", "Ferrari", "Romano"]]
     rnd = seat_round(tournament, [regs])

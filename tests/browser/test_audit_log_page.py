@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import pytest
 
-from tables import arbitration
+from tables.arbitration import services as arbitration
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments import services
 

@@ -1,5 +1,7 @@
 """A club evening set up in minutes: the organiser's actions from "Nuovo torneo" to round 1 published for
-23 players (their CSV included), and the arbiter's taps per table typing table points. Both printed."""
+23 players (their CSV included), and the arbiter's taps per table typing table points. Both printed;
+the test fails above 15 organiser actions or 7 taps per table (counting the tap a phone may need to
+open its keypad on the first field)."""
 import pytest
 
 from tests.browser.conftest import CHROMIUM, PHONE  # noqa: F401 (the device the figures are taken on)
@@ -40,7 +42,7 @@ class Counter:
         self.page.press(selector, key)
 
 
-def test_club_evening_in_at_most_25_actions_and_6_taps_per_table(live_server, browser, phone, login, shot,
+def test_club_evening_in_at_most_15_actions_and_7_taps_per_table(live_server, browser, phone, login, shot,
                                                                  organiser, arbiter, tmp_path):
     page = phone
     login(page, "olga")
@@ -106,5 +108,6 @@ def test_club_evening_in_at_most_25_actions_and_6_taps_per_table(live_server, br
     for number, n, count in taps:
         print(f"ARBITER TAPS table {number} ({n} players): {count} "
               f"(the first field is focused on opening; {count + 1} where a phone's keypad needs a tap on it)")
-    assert organiser_actions <= 25
-    assert max(count for _, _, count in taps) <= 6
+    assert organiser_actions <= 15, f"{organiser_actions} organiser actions: at most 15"
+    worst = max(count + 1 for _, _, count in taps)   # + the tap a phone's keypad may need on the first field
+    assert worst <= 7, f"{worst} taps on a table: at most 7"

@@ -4,7 +4,7 @@ import pytest
 
 from tables.models import Round
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
-from tournaments import teams
+from tournaments.teams import services as teams
 from tournaments.models import TeamMatch
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -3,7 +3,7 @@ from django.urls import reverse
 
 from phases import draw
 from phases import services as phase_services
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tests.formats.helpers import play, players, strength_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

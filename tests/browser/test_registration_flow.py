@@ -16,6 +16,7 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
     page.click("text=Nuovo torneo")
     page.fill("#id_name", "Coppa del Lario")
     page.fill("#id_start_date", "2026-12-01")
+    page.click("#more-settings summary")
     page.fill("#id_entry_fee", "-5")
     page.click("main button[type=submit]")
     assert page.locator(".has-error .field-error").first.inner_text() == \
@@ -23,7 +24,7 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
     shot(page, "02-tournament-form-error")
     assert Tournament.objects.count() == 0
     page.fill("#id_entry_fee", "8")
-    page.check("#id_published")
+    assert page.is_checked("#id_published")   # a new tournament is public by default
     page.click("main button[type=submit]")
     page.wait_for_selector("text=Torneo creato.")
     shot(page, "03-tournament-overview")

@@ -12,10 +12,10 @@ from django.urls import reverse
 from circuits import services
 from circuits.models import Circuit
 from circuits.selectors import circuit_standings, final_order
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tests.factories import OrganiserFactory, PlayerFactory, RegistrationFactory, TournamentFactory, report, seat_round
 from tournaments.models import AuditLog
-from tournaments.roster import player_merge
+from tournaments.registration.services import player_merge
 
 NOTICE = "RisiKo! è un marchio registrato ® Editrice Giochi Srl - Tutti i diritti riservati."
 

@@ -1,5 +1,5 @@
 """Helpers of the formats tests: players of known strength and rounds played to that strength."""
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tests.factories import RegistrationFactory, report
 
 TP = [80, 60, 40, 25, 15, 10]

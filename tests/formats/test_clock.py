@@ -1,4 +1,4 @@
-"""tables.clock: the round clock and the end roll of timed games (SCORING.md section 10)."""
+"""tables.clock.services: the round clock and the end roll of timed games (SCORING.md section 10)."""
 import datetime
 
 import pytest
@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import clock
+from tables.clock import services as clock
 from tables.models import Round
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog, EndRoll

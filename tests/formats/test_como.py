@@ -1,9 +1,9 @@
 """Como (seed 000, rules 4-5 and art. 44.1) set up from the format page and scored on the public pages."""
 from django.urls import reverse
 
-from tables import services
+from tables.rounds import services
 from tests.factories import report, seat_round
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tests.formats.helpers import players, report_by_strength
 
 

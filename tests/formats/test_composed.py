@@ -7,7 +7,7 @@ from django.urls import reverse
 from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.models import Round
 from tests.factories import report, seat_round
 from tests.formats.helpers import report_order, seated
@@ -87,8 +87,12 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
     assert _by_name(regs, semi.settings["semifinalists"]) == list("DEFGHIL")
     assert _by_name(regs, semi.settings["repechage"]) == ["K"]
     assert _by_name(regs, semi.settings["absent"]) == ["C"]
-    notices = [str(m) for m in client.get(reverse("manage:formats", args=[tournament.pk])).context["messages"]]
+    formats_page = client.get(reverse("manage:formats", args=[tournament.pk]))
+    notices = [str(m) for m in formats_page.context["messages"]]
     assert any("C X" in m or "X C" in m for m in notices), notices
+    # The notice stays on the phase's card.
+    assert [v.notice for v in formats_page.context["phases"] if v.notice] == [notices[-1]]
+    assert "data-absent-notice" in formats_page.content.decode()
     rnd = semi.round_set.get() if hasattr(semi, "round_set") else Round.objects.get(phase=semi)
     assert seated(rnd) == [["D", "G", "H", "K"], ["E", "F", "I", "L"]]
     entry = AuditLog.objects.filter(action="phase.draw").latest("pk")
@@ -271,3 +275,34 @@ def test_a_player_joining_at_the_fifth_evening(club, organiser):
     assert [(h.registration, h.best, h.played) for h in lines.repechage] == [(late, 98, 3)]
     row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
     assert row.total == 148  # 0 + 20 + 30 + 98: one absence still counts
+
+
+def test_best_of_replaces_the_presets_discards(club, organiser):
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, best_of=3)
+    tournament.refresh_from_db()
+    assert (tournament.discard_worst, tournament.best_of) == (0, 3)
+    _play_evenings(tournament, organiser, regs)
+    totals = {r.player: r.total for r in phase_selectors.qualifying_standings(tournament)}
+    assert (totals[regs["K"].pk], totals[regs["L"].pk]) == (119, 140)
+    with pytest.raises(ValidationError) as exc:
+        phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                    games=4, discards=1, best_of=3)
+    assert list(exc.value.error_dict) == ["best_of"]
+
+
+def test_a_forfeited_game_is_not_a_game_for_the_repechage(club, organiser):
+    from tables.arbitration.services import penalty_give
+    from tables.models import Penalty, Seat
+    tournament, regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
+                                games=4, discards=1)
+    _play_evenings(tournament, organiser, regs)
+    # K's first game (10) forfeited: K is left with 10 and 99, two games of the three needed.
+    seat = Seat.objects.get(registration=regs["K"], table__round__number=1)
+    penalty_give(user=organiser, tournament=tournament, registration=regs["K"], kind=Penalty.Kind.FORFEIT,
+                 reason="Ritardo", seat=seat)
+    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    assert outcome.games[regs["K"].pk] == [10, 99]
+    assert _by_name(regs, outcome.result.repechage) == ["J"]  # K has 2 games, L 2: J (45, 4 games)

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from phases import selectors as phase_selectors
-from tournaments import teams
+from tournaments.teams import services as teams
 from tournaments.models import Tournament
 
 

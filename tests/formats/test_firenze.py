@@ -198,3 +198,25 @@ def test_the_formats_page_states_the_knockout_decisions(client_for, tournament, 
     page = html.unescape(client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode())
     assert "An absent or withdrawn qualifier (not checked in) is replaced by the best second" in page
     assert "its totals may exceed 200 and the places follow the sheet" in page
+
+
+def test_an_absent_best_second_gives_the_place_to_the_next_second_present(tournament, organiser, client_for,
+                                                                         knockout):
+    strength = strength_of(knockout)
+    rnd = _round1(tournament)
+    report_by_strength(rnd, strength)
+    client = client_for(organiser)
+    client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
+    by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
+    winners = [seats[0].registration for seats in by_table]
+    seconds = sorted((seats[1] for seats in by_table), key=lambda s: -s.table_points)
+    for registration in (winners[1], seconds[0].registration):  # a qualifier and the best second are away
+        registration.present = False
+        registration.save()
+    response = client.post(reverse("manage:phase_action", args=[tournament.pk, 2, "draw"]))
+    assert response.status_code == 302
+    final = tournament.rounds.get(number=2).tables.get()
+    assert {s.registration_id for s in final.seats.all()} == {winners[0].pk, winners[2].pk,
+                                                              seconds[1].registration_id}
+    entry = AuditLog.objects.filter(action="phase.draw").order_by("pk").last()
+    assert entry.after["best_seconds"] == [{"out": winners[1].pk, "in": seconds[1].registration_id}]

@@ -8,9 +8,9 @@ from phases import bracket as brackets
 from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tables.models import Round, Seat
-from tables.selectors import standings_rounds, tournament_standings
+from tables.standings.selectors import standings_rounds, tournament_standings
 from tests.factories import report, seat_round
 from tests.formats.helpers import play, players, report_by_strength, report_order, seated, strength_of
 from tournaments.models import AuditLog, Phase, Tournament
@@ -143,7 +143,7 @@ def test_qualifying_standings_ignore_the_final_table(tournament, organiser):
 
 
 def test_knockout_rounds_count_for_standings_and_the_final_does_not_in_every_reader(tournament, organiser):
-    """One rule (tables.selectors.standings_rounds) decides which rounds add points: the public
+    """One rule (tables.standings.selectors.standings_rounds) decides which rounds add points: the public
     standings and the phases' qualifying order count the knockout game and ignore the final."""
     regs = players(tournament, 16)
     strength = strength_of(regs)
@@ -185,6 +185,25 @@ def test_final_and_finalina_are_tables_1_and_2_of_one_round(tournament, organise
         (5, "P07", "finalina"), (6, "P06", "finalina"), (7, "P05", "finalina"), (8, "P04", "finalina"),
         (9, "P08", "qualifying"), (10, "P09", "qualifying"), (11, "P10", "qualifying"), (12, "P11", "qualifying")]
     assert [v.status for v in phase_selectors.phases_overview(tournament)] == ["done", "done", "done"]
+
+
+@pytest.mark.parametrize("present, tables", [
+    (6, [["P00", "P01", "P02", "P03"]]),  # 2 left over: no finalina of 2
+    (5, [["P00", "P01", "P02", "P03"]]),  # 1 left over: no finalina of 1
+    (7, [["P00", "P01", "P02", "P03"], ["P04", "P05", "P06"]]),  # 3 left over: a finalina of 3
+])
+def test_a_finalina_needs_at_least_3_players(tournament, organiser, present, tables):
+    regs = players(tournament, 12)
+    strength = strength_of(regs)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_final", games=4, discards=1,
+                         finalina=True)
+    qualifying, final, finalina = _phases(tournament)
+    _qualify(tournament, organiser, strength, qualifying)
+    for reg in regs[present:]:
+        reg.present = False
+        reg.save()
+    rnd = draw.phase_draw(user=organiser, phase=final)
+    assert [sorted(t) for t in seated(rnd)] == tables
 
 
 @pytest.mark.parametrize("plan, seeded, semifinalists", [
@@ -355,7 +374,7 @@ def test_como_draws_at_random_with_fewer_than_nine_present(tournament, organiser
 
 
 def test_como_counts_the_best_3_of_4_and_breaks_ties_on_the_best_result(tournament, organiser):
-    from tables.selectors import tournament_standings
+    from tables.standings.selectors import tournament_standings
     regs = players(tournament, 10, present=False)
     tournament = phase_services.format_apply(user=organiser, tournament=tournament, preset="como")
     a, b = regs[:5], regs[5:]
@@ -371,7 +390,7 @@ def test_como_counts_the_best_3_of_4_and_breaks_ties_on_the_best_result(tourname
 
 
 def test_como_corrective_scales_a_four_player_table_by_four_fifths(tournament, organiser):
-    from tables.selectors import tournament_standings
+    from tables.standings.selectors import tournament_standings
     regs = players(tournament, 9, present=False)
     tournament = phase_services.format_apply(user=organiser, tournament=tournament, preset="como")
     rnd = seat_round(tournament, [regs[:5], regs[5:]])

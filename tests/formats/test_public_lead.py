@@ -6,7 +6,7 @@ import io
 from django.test import Client
 from django.urls import reverse
 
-from tables import services as table_services
+from tables.rounds import services as table_services
 from tests.formats.helpers import players, report_by_strength, strength_of
 
 

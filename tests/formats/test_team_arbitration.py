@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import RegistrationFactory
-from tournaments import teams
+from tournaments.teams import services as teams
 from tournaments.models import AuditLog, TeamDay, TeamDispute, TeamMatch, TeamPenalty
 
 

@@ -4,7 +4,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory
-from tournaments import team_arbitration, teams
+from tournaments.teams import arbitration as team_arbitration
+from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Team, TeamDispute, TeamMatch, TeamPenalty
 
 

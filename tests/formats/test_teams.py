@@ -1,4 +1,4 @@
-"""tournaments.teams: 2vs2 teams, round robin, lineups, match results and team standings (seed 001)."""
+"""tournaments.teams.services: 2vs2 teams, round robin, lineups, match results and team standings (seed 001)."""
 from decimal import Decimal
 
 import pytest
@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory, TournamentFactory
-from tournaments import teams
+from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Registration, TeamMatch
 
 

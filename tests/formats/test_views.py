@@ -94,7 +94,7 @@ def test_public_format_pages_do_not_grow_queries_with_players(client, tournament
         regs = players(t, n)
         phase_services.format_apply(user=organiser, tournament=t, preset="sum3_final")
         first = draw.phase_draw(user=organiser, phase=t.phases.get(order=1), seed=1)
-        from tables import services as table_services
+        from tables.rounds import services as table_services
         table_services.round_publish(user=organiser, rnd=first)
         report_by_strength(first, strength_of(regs))
         with CaptureQueriesContext(connection) as queries:

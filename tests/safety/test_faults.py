@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tables import results
+from tables.results import services as results
 from tables.models import Seat, Table
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tables.templatetags.torneo import points as shown
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory, report, seat_round
 from tournaments.models import AuditLog

@@ -7,8 +7,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tables import services
-from tables.public_cache import forget_recent_pages
+from tables.rounds import services
+from tables.standings.cache import forget_recent_pages
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
 
@@ -220,3 +220,36 @@ def test_a_host_outside_allowed_hosts_gets_400_even_when_the_page_is_cached(page
                                                      headers={"HX-Request": "true"} if page == "standings_poll" else {})
     assert response.status_code == 400
     assert b"Gioc" not in response.content
+
+
+@pytest.mark.parametrize("status", [404, 302, 301, 403, 410])
+def test_only_a_plain_200_is_stored(rf, status):
+    """A 404 page or a redirect is rendered again for every visitor: stored, it would outlive the
+    page's coming into existence for as long as the version does not change."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpResponse
+
+    from tables.standings.cache import serve_cached
+
+    renders = []
+
+    def render(answer):
+        def inner():
+            renders.append(answer)
+            response = HttpResponse(f"answer {answer}", status=answer)
+            if answer in (301, 302):
+                response["Location"] = "/altrove/"
+            return response
+        return inner
+
+    def ask(answer):
+        request = rf.get("/t/424242/classifica/")
+        request.user = AnonymousUser()
+        return serve_cached(request, 424242, "v1", render(answer))
+
+    assert [ask(status).status_code for _ in range(2)] == [status, status]
+    assert renders == [status, status]
+    forget_recent_pages()
+    # The same page once it answers 200: rendered once, then stored (the first answer left nothing).
+    assert [ask(200).status_code for _ in range(2)] == [200, 200]
+    assert renders == [status, status, 200]

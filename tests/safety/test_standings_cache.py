@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from tables import standings_views
+from tables.standings import views as standings_views
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments import services
 
@@ -95,7 +95,7 @@ def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, 
 
     from django.utils import timezone
 
-    from tables import services
+    from tables.rounds import services
     rnd = table.round
     report(table, [(40,), (30,), (20,), (0, 1)])
     services.round_close(user=organiser, rnd=rnd)

@@ -17,11 +17,13 @@ from django.db import connection, transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tables import arbitration, results, services
+from tables.arbitration import services as arbitration
+from tables.results import services as results
+from tables.rounds import services
 from tables.models import Dispute, Penalty, Round, Seat, Table
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
-from tournaments import teams
+from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Club, Formula, Phase, Player, Registration, Tournament
 from tournaments.rules import is_organiser
 from transfer.owned import owned_models

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from tables.models import Table
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tests.safety.test_transfer import _counts, _empty_database, _export, _import, _rows, played  # noqa: F401
 from tournaments.models import Tournament
 from tournaments.rules import is_organiser
@@ -168,7 +168,7 @@ def test_import_refuses_phase_settings_that_are_not_an_object(document, tmp_path
 def test_a_knockout_decided_by_the_firenze_sheet_travels_whole(tournament, organiser, arbiter, client_for,
                                                               tmp_path):
     from phases import services as phase_services
-    from tables import firenze
+    from tables.results import firenze
     from tables.models import Seat
     from tests.formats.helpers import players
 

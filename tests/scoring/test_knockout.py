@@ -2,7 +2,7 @@
 import pytest
 
 from scoring import InvalidResult
-from scoring.knockout import KnockoutOutcome, knockout_phase, table_winner
+from scoring.knockout import KnockoutOutcome, knockout_phase, seconds, table_winner
 
 from .builders import game, p
 
@@ -46,3 +46,21 @@ def test_knockout_second_chance_only_for_losers():
     with pytest.raises(InvalidResult) as info:
         knockout_phase(first_phase(), second, with_second_chance=True)
     assert str(info.value) == "round 2 table 1 player A: only the losers of the first game play the second chance"
+
+
+def test_seconds_are_listed_best_first_by_table_points():
+    games = [game(1, 1, p("A", 70), p("B", 20), p("C", 10), p("D", 0, eliminated=1)),
+             game(1, 2, p("E", 80), p("F", 55), p("G", 30), p("H", 5)),
+             game(1, 3, p("I", 60), p("J", 35), p("K", 30), p("L", 0, eliminated=1)),
+             game(1, 4, p("M", 10, risiko=True), p("N", 65), p("O", 40), p("P", 0, eliminated=1))]
+    # N is second behind a RisiKo! with 65 table points of their own.
+    assert seconds(games) == [("N", 65), ("F", 55), ("J", 35), ("B", 20)]
+
+
+def test_a_shared_second_place_gives_no_best_second():
+    games = [game(1, 1, p("A", 70), p("B", 40), p("C", 40), p("D", 0, eliminated=1)),
+             game(1, 2, p("E", 80), p("F", 25), p("G", 10), p("H", 5))]
+    assert seconds(games) == [("F", 25)]
+    # Settled at the table with places, the tie gives its second again.
+    settled = game(1, 1, p("A", 70), p("B", 40, place=3), p("C", 40, place=2), p("D", 0, eliminated=1))
+    assert seconds([settled, games[1]]) == [("C", 40), ("F", 25)]

@@ -6,9 +6,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from tables import arbitration, arbitration_selectors, services
+from tables.arbitration import services as arbitration
+from tables.arbitration import selectors as arbitration_selectors
+from tables.rounds import services
 from tables.models import Dispute, Penalty
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog, Registration
 

@@ -1,8 +1,8 @@
 """Seed 000 rule 4 through the draw service and the draw page: table 1 of a Como evening is the current top five."""
 from django.urls import reverse
 
-from tables import services
-from tables.selectors import tournament_standings
+from tables.rounds import services
+from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
 
 

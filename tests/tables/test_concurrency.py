@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection, connections
 
-from tables import results
+from tables.results import services as results
 from tables.models import Table
 from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
 from tournaments.models import AuditLog

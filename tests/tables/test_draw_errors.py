@@ -8,10 +8,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from tables import engine, services
+from tables import engine
+from tables.rounds import services
 from tables.models import Round, Seat
 from tables.seating import SeatingError
-from tables.selectors import present_registrations
+from tables.standings.selectors import present_registrations
 from tests.factories import RegistrationFactory
 from tournaments.models import Registration
 

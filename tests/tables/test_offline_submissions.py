@@ -5,7 +5,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from tables import results
+from tables.results import services as results
 from tables.models import ResultSubmission, Table
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog

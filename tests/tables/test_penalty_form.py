@@ -3,7 +3,7 @@ tournament; withdrawing an expulsion reinstates only a player the expulsion with
 import pytest
 from django.urls import reverse
 
-from tables import arbitration
+from tables.arbitration import services as arbitration
 from tables.models import Penalty
 from tests.factories import RegistrationFactory, seat_round
 from tournaments import services

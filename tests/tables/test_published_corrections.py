@@ -7,7 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import arbitration, services
+from tables.arbitration import services as arbitration
+from tables.rounds import services
 from tables.models import Seat
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
@@ -112,7 +113,7 @@ def test_firenze_sheet_follows_the_same_rule(tournament, arbiter, organiser, cli
     from django.utils import timezone
 
     from phases import services as phase_services
-    from tables import firenze
+    from tables.results import firenze
     from tables.models import Round
     from tests.formats.helpers import players
 

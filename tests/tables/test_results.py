@@ -4,9 +4,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import engine, results, services
+from tables import engine
+from tables.results import services as results
+from tables.rounds import services
 from tables.models import Round, Seat, Table
-from tables.selectors import tournament_standings
+from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
 

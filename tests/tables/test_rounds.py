@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import services
+from tables.rounds import services
 from tables.models import Round, Seat
 from tests.factories import ClubFactory, RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog

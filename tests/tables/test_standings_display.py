@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from tables import services
+from tables.rounds import services
 from tables.engine import params_for
-from tables.selectors import tournament_games
+from tables.standings.selectors import tournament_games
 from tests.factories import RegistrationFactory, report, seat_round
 
 

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from tables.models import Dispute, Penalty
 from tests.factories import RegistrationFactory, seat_round
-from tournaments.audit_labels import ACTION_LABELS, FIELD_LABELS, diff_rows, value_text
+from tournaments.audit.labels import ACTION_LABELS, FIELD_LABELS, diff_rows, value_text
 from tournaments.models import TeamDispute
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
-from tournaments import imports, services
+from tournaments import services
+from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def test_split_full_name(line, expected):
 
 def test_pasted_list_becomes_a_csv_with_clubs():
     text = imports.pasted_list_to_csv("Marco Rossi; Lario\n\n  Luca De Santis\nAnna Neri\tComo\n")
-    assert text.splitlines() == ["name;surname;club", "Marco;Rossi;Lario", "Luca;De Santis;", "Anna;Neri;Como"]
+    assert text.splitlines() == ["name;surname;club", "Marco;Rossi;Lario", ";;", "Luca;De Santis;", "Anna;Neri;Como"]
 
 
 def test_list_registers_known_players_and_creates_new_ones(organiser, tournament):
@@ -107,3 +108,66 @@ def test_htmx_check_in_answers_the_row_and_the_count(client, organiser, tourname
     assert 'hx-swap-oob="true">1 present · 2 registered</span>' in " ".join(body.split())
     reg.refresh_from_db()
     assert reg.present is True
+
+
+PASTED = "Marco Rossi; Lario\nAnna Neri\n\nmarco rossi; Lario\nLuca Bianchi\nX\n"
+
+
+def test_pasted_list_rows_are_numbered_from_the_first_name(tournament):
+    preview = imports.players_csv_preview(imports.pasted_list_to_csv(PASTED), tournament=tournament, pasted=True)
+    assert [(r.line, r.errors) for r in preview.rows] == [
+        (1, []), (2, []), (4, ["same player as line 1"]), (5, []), (6, ["surname is empty"])]
+    assert preview.error_lines == [4, 6]
+
+
+def test_a_pasted_list_with_bad_rows_stays_in_the_box_with_the_rows_marked(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    response = client.post(url, {"names": PASTED})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert tournament.registrations.count() == 0
+    assert response.context["import_form"]["names"].value() == PASTED      # not emptied
+    assert body.count("data-row-error") == 2
+    assert 'data-line="4" data-row-error' in body and 'data-line="6" data-row-error' in body
+    assert "Register the 3 valid rows" in body
+
+
+def test_registering_the_valid_rows_leaves_the_bad_lines_in_the_box(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    preview = client.post(url, {"names": PASTED}).context
+    post = {"confirm": "1", "valid_only": "1", "source": "paste", "csv_text": preview["csv_text"],
+            "names": preview["names"]}
+    response = client.post(url, post)
+    assert sorted(r.player.full_name for r in tournament.registrations.all()) == [
+        "Anna Neri", "Luca Bianchi", "Marco Rossi"]
+    assert response.context["import_form"]["names"].value() == "marco rossi; Lario\nX"
+    body = response.content.decode()
+    assert "3 players registered (3 new)." in body
+    assert "The 2 lines with errors are left in the box" in body
+    # The same action sent twice registers nobody twice.
+    client.post(url, post)
+    assert tournament.registrations.count() == 3
+    assert AuditLog.objects.filter(action="registration.add", tournament=tournament).count() == 3
+
+
+def test_a_csv_file_with_bad_rows_registers_its_valid_rows_in_one_action(client, organiser, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    upload = SimpleUploadedFile("club.csv", b"nome;cognome\nMarco;Rossi\n;Neri\nPia;Verdi\n", "text/csv")
+    response = client.post(url, {"file": upload})
+    assert response.status_code == 400
+    assert 'data-line="3" data-row-error' in response.content.decode()    # the header is line 1
+    response = client.post(url, {"confirm": "1", "valid_only": "1", "csv_text": response.context["csv_text"]},
+                           follow=True)
+    assert sorted(r.player.full_name for r in tournament.registrations.all()) == ["Marco Rossi", "Pia Verdi"]
+    assert "Line 3 of the file was not registered" in response.content.decode()
+
+
+def test_without_valid_only_a_list_with_errors_still_registers_nobody(organiser, tournament):
+    with pytest.raises(ValidationError):
+        imports.registrations_import(user=organiser, tournament=tournament,
+                                     text=imports.pasted_list_to_csv(PASTED), pasted=True)
+    assert tournament.registrations.count() == 0

@@ -1,4 +1,4 @@
-"""Login throttling (tournaments.throttle): per-address lock, per-account slow-down, never a lockout
+"""Login throttling (tournaments.accounts.throttle): per-address lock, per-account slow-down, never a lockout
 of an account's owner by someone guessing from elsewhere; the same rule on /admin/login/."""
 import threading
 from datetime import timedelta
@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.factories import UserFactory
 from tournaments.models import LoginThrottle
-from tournaments.throttle import client_address, normalise_username
+from tournaments.accounts.throttle import client_address, normalise_username
 
 PASSWORD = "pw-for-tests-123"
 ADMIN_LOGIN = "/admin/login/"

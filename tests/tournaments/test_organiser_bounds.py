@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, UserFactory
-from tournaments import roles
-from tournaments.account_selectors import arbiter_candidates
+from tournaments.accounts import services as roles
+from tournaments.accounts.selectors import arbiter_candidates
 from tournaments.models import AccountOwner, AuditLog, Club, Player
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables.selectors import round_with_tables
+from tables.standings.selectors import round_with_tables
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, report, seat_round
-from tournaments import roster, services
+from tournaments import services
+from tournaments.registration import services as roster
 from tournaments.models import AuditLog, Club, Player, Registration
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
-from tournaments import imports, services
+from tournaments import services
+from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
 
 
@@ -48,7 +49,7 @@ def test_audit_log_refuses_delete_and_update(organiser):
 @pytest.mark.django_db(transaction=True)
 def test_audit_outside_transaction_is_refused():
     from tests.factories import UserFactory
-    from tournaments.audit import audit
+    from tournaments.audit.services import audit
     organiser = UserFactory()
     with pytest.raises(RuntimeError):
         audit(user=organiser, action="x")

@@ -172,7 +172,7 @@ def test_service_refuses_a_second_registration_of_a_player(organiser, open_tourn
 
 
 def test_player_lists_are_read_with_the_same_name_rules(organiser, open_tournament):
-    from tournaments import imports
+    from tournaments.registration import imports
     preview = imports.players_csv_preview("name;surname;club\nMаrco;Rossi;Lario\nＰｉａ\u200b;Ver\u202edi;\n")
     assert [(r.values["name"], r.values["surname"], r.errors) for r in preview.rows] == [
         ("Mаrco", "Rossi", ["name mixes letters of different alphabets that look alike"]),

@@ -1,5 +1,5 @@
-"""Models of the formats: 2vs2 teams and their matches, the end roll of a timed game (tournaments.teams,
-tables.clock), and the 2vs2 arbitration: team penalties, published days, disputes (tournaments.team_arbitration)."""
+"""Models of the formats: 2vs2 teams and their matches, the end roll of a timed game (tournaments.teams.services,
+tables.clock.services), and the 2vs2 arbitration: team penalties, published days, disputes (tournaments.teams.arbitration)."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -95,7 +95,7 @@ class EndRoll(models.Model):
         ordering = ["table", "pk"]
 
 
-# --- 2vs2 arbitration: team penalties, published days, disputes (tournaments.team_arbitration) -------
+# --- 2vs2 arbitration: team penalties, published days, disputes (tournaments.teams.arbitration) -------
 
 class TeamPenalty(models.Model):
     """Match points taken off a team's standings (seed 001 art. 20 on teams): never below 0."""

@@ -17,14 +17,15 @@ from phases import draw
 from phases import selectors as phase_selectors
 from phases import services as phase_services
 from scoring.endroll import end_roll
-from tables import clock
-from tables import results as table_results
-from tables import services as table_services
+from tables.clock import services as clock
+from tables.results import services as table_results
+from tables.rounds import services as table_services
 from tables.models import Round
-from tournaments import services, teams
+from tournaments import services
+from tournaments.teams import services as teams
 from tournaments.management.commands.load_demo import DEMO_PASSWORD, PLAYERS
 from tournaments.models import Club, Phase, TeamMatch, Tournament
-from tournaments.roles import grant_organiser
+from tournaments.accounts.services import grant_organiser
 
 # preset -> (players, format options, tournament settings)
 DEMOS = {

@@ -6,9 +6,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import services
-from tournaments.demo import demo_loaded
+from tournaments.management.demo import demo_loaded
 from tournaments.models import Club, Tournament
-from tournaments.roles import grant_organiser
+from tournaments.accounts.services import grant_organiser
 
 DEMO_PASSWORD = "torneo-demo"
 CLUBS = [("RisiKo Club Lariano", "Como"), ("Carri Armati Milano", "Milano"), ("I Maialini", "Modena"),

@@ -1,0 +1,275 @@
+"""The round clock and the end roll ("sdadata") of timed games (SCORING.md section 10; seeds 004, 000, 003).
+
+The organiser starts the clock of a published round (default 90 minutes); when it runs out, each
+table plays the end roll: the arbiter records every roll until one ends the game. The rules (which
+sums end the game in which extra round) come from scoring.endroll.
+"""
+import datetime
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.endroll import ROUNDS_BEFORE_ROLLING, end_roll, roll_order
+from tables.models import Round, Table
+from tournaments.audit.services import audit
+from tournaments.models import EndRoll, Registration
+
+DEFAULT_MINUTES = 90
+MAX_MINUTES = 300
+
+INSTRUCTIONS = {
+    "standard": gettext_lazy("The round in progress when time runs out is the second-to-last. After the last "
+                             "round each player, at the end of their turn, rolls two dice. A player who "
+                             "conquered 3 or more territories in the turn does not roll."),
+    "or_less": gettext_lazy("The round in progress when time runs out is the second-to-last. After the last "
+                            "round each player, at the end of their turn, rolls two dice. A player who "
+                            "conquered 3 or more territories in the turn does not roll."),
+    "lariana": gettext_lazy("When time runs out, play 3 more rounds (the one in progress included); then each "
+                            "player, at the end of their turn, rolls two dice, starting with the player whose "
+                            "turn it was when time ran out: choose them for the first roll."),
+    "firenze": gettext_lazy("When time runs out, the players finish the round in progress; then the arbiter "
+                            "rolls one die at the end of every round."),
+}
+
+
+@dataclass
+class ClockState:
+    started_at: datetime.datetime | None
+    minutes: int
+    deadline: datetime.datetime | None
+    remaining_seconds: int | None
+    expired: bool
+
+    @property
+    def running(self):
+        return self.started_at is not None and not self.expired
+
+
+def clock_state(rnd, now=None):
+    """Where the round clock stands: not started, running (seconds left) or run out."""
+    now = now or timezone.now()
+    if rnd.clock_started_at is None:
+        return ClockState(None, rnd.clock_minutes, None, None, False)
+    deadline = rnd.clock_started_at + datetime.timedelta(minutes=rnd.clock_minutes)
+    remaining = max(0, int((deadline - now).total_seconds()))
+    return ClockState(rnd.clock_started_at, rnd.clock_minutes, deadline, remaining, now >= deadline)
+
+
+def live_round(tournament):
+    """The round in play (seating published, not closed), else the latest published one."""
+    rounds = tournament.rounds.exclude(status=Round.Status.DRAFT)
+    return rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first() or \
+        rounds.order_by("-number").first()
+
+
+@transaction.atomic
+def clock_start(*, user, rnd, minutes=DEFAULT_MINUTES, started_at=None):
+    """Start (or restart) the round clock: seed 004, games last 90 to 105 minutes.
+
+    `started_at`: when the round really began, for a clock started late (default: now)."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("The clock runs only for a round whose seating is published and not closed."))
+    if not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES:
+        raise ValidationError({"minutes": _("Minutes from 1 to %(max)d.") % {"max": MAX_MINUTES}})
+    now = timezone.now()
+    if started_at is not None and started_at > now:
+        raise ValidationError(_("The clock cannot start in the future."))
+    before = {"started_at": rnd.clock_started_at, "minutes": rnd.clock_minutes}
+    rnd.clock_started_at = started_at or now
+    rnd.clock_minutes = minutes
+    rnd.save(update_fields=["clock_started_at", "clock_minutes"])
+    audit(user=user, action="clock.start", obj=rnd, tournament=rnd.tournament, before=before,
+          after={"started_at": rnd.clock_started_at, "minutes": minutes, "round": rnd.number})
+    return rnd
+
+
+@transaction.atomic
+def clock_stop(*, user, rnd):
+    """Stop and reset the clock (started by mistake, or to start it again)."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    if rnd.clock_started_at is None:
+        raise ValidationError(_("The clock of this round is not running."))
+    before = {"started_at": rnd.clock_started_at, "minutes": rnd.clock_minutes}
+    rnd.clock_started_at = None
+    rnd.save(update_fields=["clock_started_at"])
+    audit(user=user, action="clock.stop", obj=rnd, tournament=rnd.tournament, before=before,
+          after={"started_at": None, "round": rnd.number})
+    return rnd
+
+
+# --- end roll --------------------------------------------------------------------------------------
+
+def ending_label(rule):
+    """'4', '4, 5', '5 or less', '1 or 2' (die): what ends the game in an extra round."""
+    faces = sorted(rule.ending)
+    if rule.variant == "or_less":
+        return _("%(n)d or less") % {"n": faces[-1]}
+    if len(faces) == 1:
+        return str(faces[0])
+    return _("%(list)s or %(last)d") % {"list": ", ".join(str(f) for f in faces[:-1]), "last": faces[-1]}
+
+
+@dataclass
+class EndRollState:
+    variant: str
+    rolls: list
+    ended: bool
+    extra_round: int            # the extra round of the next roll (of the suggested player)
+    rule: object                # scoring.endroll.EndRoll for that round
+    next_registration: object   # whose roll it is (None: the arbiter rolls, or nobody is left)
+    rounds_before_rolling: int
+    out: frozenset = frozenset()  # registration ids eliminated
+
+    @property
+    def ending(self):
+        return ending_label(self.rule)
+
+    @property
+    def probability_percent(self):
+        return round(float(self.rule.probability) * 100, 1)
+
+    @property
+    def instructions(self):
+        return INSTRUCTIONS[self.variant]
+
+
+def _events(rolls):
+    return [(r.registration_id, "out" if r.eliminated else "skip" if r.roll is None else "roll")
+            for r in rolls if r.registration_id is not None]
+
+
+def _order(rolls, seats, by_arbiter):
+    """scoring.endroll.roll_order of the table: seats in turn order, the last seat last."""
+    if by_arbiter:
+        return None
+    return roll_order([s.registration_id for s in seats], _events(rolls))
+
+
+def end_roll_state(table, variant, seats=None):
+    """The end roll of one table: rolls so far, whether the game is over, whose roll it is next and in
+    which extra round (seed 004 and its casebook, scoring.endroll.roll_order)."""
+    rolls = list(EndRoll.objects.filter(table=table).select_related("registration__player").order_by("pk"))
+    seats = seats if seats is not None else list(table.seats.select_related("registration__player")
+                                                 .order_by("position"))
+    by_arbiter = end_roll(variant, 1).by_arbiter
+    order = _order(rolls, seats, by_arbiter)
+    if order is None:
+        extra = rolls[-1].extra_round + 1 if rolls else 1
+        next_reg, out = None, frozenset()
+    else:
+        registrations = {s.registration_id: s.registration for s in seats}
+        extra, next_reg, out = order.next_extra_round, registrations.get(order.next_player), order.out
+    return EndRollState(variant, rolls, any(r.ends_game for r in rolls), extra, end_roll(variant, extra),
+                        next_reg, ROUNDS_BEFORE_ROLLING[variant], out)
+
+
+def _locked_table(table):
+    """The table, locked, once checked that its end roll can go on."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if table.round.status != Round.Status.PUBLISHED:
+        raise ValidationError(_("The round is not in play."))
+    if not clock_state(table.round).expired:
+        raise ValidationError(_("The round's time is not up yet: the end roll starts when the clock runs out."))
+    if table.reported:
+        raise ValidationError(_("This table already has its result."))
+    rolls = list(EndRoll.objects.filter(table=table).order_by("pk"))
+    if any(r.ends_game for r in rolls):
+        raise ValidationError(_("The game is already over: enter the table's result."))
+    return table, rolls
+
+
+def _seated(table):
+    return list(table.seats.order_by("position"))
+
+
+@transaction.atomic
+def end_roll_record(*, user, table, registration=None, roll=None, skipped=False):
+    """Record one roll of the end of a timed game; the game ends on a sum of the extra round's list
+    (seed 004: 4; 4-5; 4-6; 4-7; variants "or less", Lariana, Firenze). A player who conquered 3 or
+    more territories in the turn does not roll (`skipped`). The extra round follows the turn order of
+    the players still in the game (scoring.endroll.roll_order)."""
+    table, rolls = _locked_table(table)
+    rnd, tournament = table.round, table.round.tournament
+    variant = tournament.end_roll_variant
+    by_arbiter = end_roll(variant, 1).by_arbiter
+    if by_arbiter:
+        registration, skipped = None, False
+        if roll is None or not 1 <= roll <= 6:
+            raise ValidationError({"roll": _("The arbiter rolls one die: 1 to 6.")})
+        extra = rolls[-1].extra_round + 1 if rolls else 1
+    else:
+        seats = _seated(table)
+        if registration is None or registration.pk not in {s.registration_id for s in seats}:
+            raise ValidationError({"registration": _("Choose a player of this table.")})
+        order = roll_order([s.registration_id for s in seats], _events(rolls) + [(registration.pk, "roll")])
+        if registration.pk in order.out:
+            raise ValidationError({"registration": _("%(name)s is out of the game.")
+                                   % {"name": registration.player.full_name}})
+        if skipped:
+            roll = None
+        elif roll is None or not 2 <= roll <= 12:
+            raise ValidationError({"roll": _("Two dice make 2 to 12.")})
+        extra = order.extra_rounds[-1]
+    ends = roll is not None and roll in end_roll(variant, extra).ending
+    entry = EndRoll.objects.create(table=table, extra_round=extra, registration=registration, roll=roll,
+                                   ends_game=ends, variant=variant, recorded_by=user)
+    audit(user=user, action="endroll.record", obj=entry, tournament=tournament,
+          player=registration.player if registration else None, table_label=f"{rnd.number}/{table.number}",
+          after={"extra_round": extra, "roll": roll, "skipped": skipped, "ends_game": ends, "variant": variant})
+    return entry
+
+
+@transaction.atomic
+def end_roll_player_out(*, user, table, registration):
+    """Record that a player was eliminated (before or during the end roll): they leave the turn order.
+    Seed 004 casebook: when the last player of the round is out, the player before them takes their
+    place as the first to roll, or starts the next extra round if the rolls have begun."""
+    table, rolls = _locked_table(table)
+    tournament = table.round.tournament
+    if end_roll(tournament.end_roll_variant, 1).by_arbiter:
+        raise ValidationError(_("The arbiter rolls for the whole table: eliminations do not change the roll."))
+    seats = _seated(table)
+    if registration is None or registration.pk not in {s.registration_id for s in seats}:
+        raise ValidationError({"registration": _("Choose a player of this table.")})
+    order = roll_order([s.registration_id for s in seats], _events(rolls))
+    if registration.pk in order.out:
+        raise ValidationError({"registration": _("%(name)s is out of the game.")
+                               % {"name": registration.player.full_name}})
+    if len(seats) - len(order.out) <= 2:
+        raise ValidationError(_("Only one player would be left: the game is over, enter the table's result."))
+    extra = rolls[-1].extra_round if rolls else 0
+    entry = EndRoll.objects.create(table=table, extra_round=extra, registration=registration, roll=None,
+                                   eliminated=True, variant=tournament.end_roll_variant, recorded_by=user)
+    audit(user=user, action="endroll.out", obj=entry, tournament=tournament, player=registration.player,
+          table_label=table.audit_label, after={"eliminated": True, "extra_round": extra})
+    return entry
+
+
+@transaction.atomic
+def end_roll_undo(*, user, table):
+    """Take back the last roll recorded at a table (a typing mistake); the log keeps both."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if table.reported:
+        raise ValidationError(_("This table already has its result."))
+    last = EndRoll.objects.filter(table=table).select_related("registration__player").order_by("-pk").first()
+    if last is None:
+        raise ValidationError(_("No roll to take back."))
+    before = {"extra_round": last.extra_round, "roll": last.roll, "ends_game": last.ends_game,
+              "eliminated": last.eliminated, "player": last.registration.player.full_name if last.registration else None}
+    last.delete()
+    audit(user=user, action="endroll.undo", obj=table, tournament=table.round.tournament,
+          table_label=table.audit_label, before=before, after=None)
+    return table
+
+
+def registration_of_table(table, registration_id):
+    """The registration seated at `table` with this id, or None."""
+    try:
+        return Registration.objects.get(pk=registration_id, seats__table=table)
+    except (Registration.DoesNotExist, ValueError, TypeError):
+        return None

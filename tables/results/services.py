@@ -1,0 +1,183 @@
+"""The one writer of seat results (SCORING.md section 2): typed table points, the territory
+calculator, the offline queue's saves (`table_result_submit`), the Firenze sheet
+(`tables.results.firenze`) and a seating change's erasing (`results_clear`) all write a seat's result
+fields through `write_seat_results`. Also: saving on the version the form was loaded with, and who may
+correct a table once the round's standings are published."""
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tables import engine
+from tables.models import Dispute, ResultSubmission, Round, Table
+from tournaments.audit.services import audit
+
+@dataclass
+class ResultLine:
+    seat_id: int
+    table_points: Decimal | None
+    risiko: bool = False
+    eliminated: int | None = None
+    place: int | None = None
+    territories: tuple = ()
+    armies: int | None = None
+
+
+class AlreadyApplied(Exception):
+    """This submission (the phone's id for one save) was applied before: nothing more to do."""
+
+    def __init__(self, table):
+        super().__init__("already applied")
+        self.table = table
+
+
+def submission_applied(table, submission):
+    """This table already took this phone's save. An id is looked up on its own table only: an id
+    naming another table's save never answers for this one."""
+    return submission is not None and ResultSubmission.objects.filter(table=table, key=submission).exists()
+
+
+class StaleResult(Exception):
+    """The table was saved by someone else since the form was loaded."""
+
+    def __init__(self, table):
+        super().__init__("stale result")
+        self.table = table
+
+
+def questions(lines):
+    """What to ask the arbiter before saving a result the rules accept but that is most likely a slip:
+    everybody at 0 table points, or players level on table points with no place given to tell them
+    apart (no order of elimination, no armies counted). Empty: nothing to ask."""
+    typed = [line for line in lines if line.table_points is not None or line.territories]
+    asked = []
+    if typed and len(typed) == len(lines) and all(not line.table_points and not line.territories
+                                                 and not line.risiko for line in lines):
+        asked.append(_("Every player has 0 table points."))
+    level = {}
+    for line in lines:
+        if line.table_points and line.eliminated is None and not line.risiko:
+            level.setdefault(Decimal(line.table_points), []).append(line)
+    for points, tied in sorted(level.items(), reverse=True):
+        if len(tied) > 1 and any(line.place is None for line in tied) and \
+                any(line.armies is None for line in tied):
+            asked.append(_("%(n)d players are level on %(points)s table points and no place is given.")
+                         % {"n": len(tied), "points": f"{points.normalize():f}"})
+    return asked
+
+
+RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies", "firenze")
+
+
+def seat_result(seat):
+    return {f: getattr(seat, f) for f in RESULT_FIELDS}
+
+
+def write_seat_results(*, user, table, results, audit_entry=None):
+    """The one place a seat's result fields are written. `results`: (seat, {field: value}) pairs, the
+    fields among RESULT_FIELDS; `audit_entry(seat, before, after)` gives the seat's audit entry
+    (action, before, after) or None for no entry, where before/after are the seat's RESULT_FIELDS.
+    Call it inside the transaction of the change."""
+    for seat, values in results:
+        before = seat_result(seat)
+        for field, value in values.items():
+            setattr(seat, field, value)
+        seat.save(update_fields=list(values))
+        entry = audit_entry(seat, before, seat_result(seat)) if audit_entry else None
+        if entry is not None:
+            action, entry_before, entry_after = entry
+            audit(user=user, action=action, obj=seat, tournament=table.round.tournament,
+                  player=seat.registration.player, table_label=table.audit_label, before=entry_before,
+                  after=entry_after)
+
+
+BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],
+                "armies": None, "firenze": None}
+
+
+def results_clear(table_ids):
+    """A confirmed change of seating voids the results of the tables it touches: they are entered again.
+
+    Returns what was erased, {"round/table": {player: {field: value}}}, for the seating change's audit
+    entry (the caller writes it)."""
+    reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False).select_related("round")
+    erased = {}
+    for table in reported.order_by("number"):
+        seats = list(table.seats.select_related("registration__player").order_by("position"))
+        for seat in seats:
+            erased.setdefault(table.audit_label, {})[seat.registration.player.full_name] = seat_result(seat)
+        write_seat_results(user=None, table=table, results=[(seat, {**BLANK_RESULT, "territories": []}) for seat in seats])
+    if erased:
+        reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
+    return erased
+
+
+def claim_version(*, table, version, user):
+    """Mark the table reported by `user` on the next version, if it is still on `version`; else StaleResult
+    with what was saved. One UPDATE: of two concurrent saves on the same version exactly one wins."""
+    updated = Table.objects.filter(pk=table.pk, version=version).update(
+        version=F("version") + 1, reported_at=timezone.now(), reported_by=user)
+    if updated != 1:
+        table.refresh_from_db()
+        raise StaleResult(table)
+
+
+def require_correction_allowed(*, user, table):
+    """Once a round's standings are published, its results change only through the arbitration: the
+    organiser (or an administrator) corrects, or an arbiter corrects a table while a dispute about its
+    result (or about the published standings) is open, and upholding that dispute links the
+    correction. Otherwise the arbiter is refused with the rule."""
+    rnd = table.round
+    if rnd.standings_published_at is None:
+        return
+    tournament = rnd.tournament
+    if user is not None and (user.is_superuser or user.pk == tournament.organiser_id):
+        return
+    open_dispute = Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).filter(
+        Q(about=Dispute.About.RESULT, table=table) | Q(about=Dispute.About.STANDING)).exists()
+    if not open_dispute:
+        raise ValidationError(_(
+            "The standings of round %(round)d are published: a correction of table %(table)d is a dispute "
+            "decision. Record the dispute about this table's result first, or ask the organiser.")
+            % {"round": rnd.number, "table": table.number})
+
+
+@transaction.atomic
+def table_result_submit(*, user, table, lines, version, submission=None):
+    """Save a table's result (SCORING.md section 2), refusing a save made on an older version.
+
+    Of two concurrent saves on the same version exactly one wins; the other gets StaleResult with
+    what the winner saved (`claim_version`).
+    `submission` is the phone's id for this save (a UUID): one already applied raises
+    AlreadyApplied and changes nothing; it is stored, and written in the save's audit entries."""
+    table = Table.objects.select_related("round", "round__tournament").get(pk=table.pk)
+    if submission_applied(table, submission):
+        raise AlreadyApplied(table)
+    if table.round.status == Round.Status.DRAFT:
+        raise ValidationError(_("The seating of this round is not published yet."))
+    require_correction_allowed(user=user, table=table)
+    seats = {s.pk: s for s in table.seats.select_related("registration__player")}
+    if sorted(seats) != sorted(line.seat_id for line in lines):
+        raise ValidationError(_("The result must list exactly the players of the table."))
+    lines = engine.settle_result(table=table, seats=seats, lines=lines)
+    claim_version(table=table, version=version, user=user)
+    if submission is not None:
+        ResultSubmission.objects.create(key=submission, table=table, user=user if user.is_authenticated else None)
+
+    def entry(seat, before, after):
+        if before == after:
+            return None
+        return ("result.correct" if before["table_points"] is not None else "result.enter", before,
+                {**after, "submission": str(submission)} if submission is not None else after)
+
+    # Typed table points replace a Firenze sheet (tables.results.firenze).
+    write_seat_results(user=user, table=table, audit_entry=entry, results=[
+        (seats[line.id], {"table_points": line.table_points, "risiko": line.risiko, "eliminated": line.eliminated,
+                          "place": line.place, "territories": list(line.territories), "armies": line.armies,
+                          "firenze": None}) for line in lines])
+    table.refresh_from_db()
+    return table

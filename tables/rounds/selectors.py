@@ -1,0 +1,135 @@
+"""Reads of rounds, tables and seats for the pages. A round, table or seat that is not the
+tournament's is a 404, like a tournament the user may not see."""
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from scoring.phases import PREFERRED_SIZES
+from tables.models import Penalty, Round, Seat, Table
+from tables.seating import meetings_matrix as times_met
+from tables.standings.selectors import past_tables, round_with_tables
+from tournaments.models import Registration
+from tournaments.registration.selectors import text_matches
+from tournaments.tournament_selectors import published_rounds
+
+VISIBLE = (Round.Status.PUBLISHED, Round.Status.CLOSED)
+
+
+def tournament_rounds(tournament):
+    """The rounds in order, each with `table_count` and `reported_count` (its tables with a result)."""
+    return tournament.rounds.order_by("number").annotate(
+        table_count=Count("tables", distinct=True),
+        reported_count=Count("tables", filter=Q(tables__reported_at__isnull=False), distinct=True))
+
+
+def open_round(rounds):
+    """The round still open (drafted or published, not closed) among `rounds`, or None: the next
+    round is drawn only once it is closed."""
+    return next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+
+
+def round_of(tournament, number, published=False):
+    """Round `number` of the tournament (`published`: only once its seating is public), else 404."""
+    rounds = tournament.rounds.filter(status__in=VISIBLE) if published else tournament.rounds
+    return get_object_or_404(rounds, number=number)
+
+
+def latest_published_round(tournament):
+    """The latest round whose seating was published, or None."""
+    return published_rounds(tournament).last()
+
+
+def table_of(tournament, number, table_number):
+    """(round, table) of the tournament, else 404."""
+    rnd = round_of(tournament, number)
+    return rnd, get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+
+
+def table_seats(table):
+    """The table's seats in order, with players and clubs."""
+    return list(table.seats.select_related("registration__player__club").order_by("position"))
+
+
+def seat_of_round(rnd, seat_id):
+    """The seat of `rnd` with this id (as posted: text), else 404."""
+    if not str(seat_id).isdecimal():
+        raise Http404
+    return get_object_or_404(Seat, pk=int(seat_id), table__round=rnd)
+
+
+def off_size_tables(rnd):
+    """The sizes of the round's tables other than the preferred 4 and 5 (SEATING.md section 1)."""
+    return sorted({t.seats.count() for t in rnd.tables.all()} - set(PREFERRED_SIZES))
+
+
+@dataclass(frozen=True)
+class MeetingsMatrix:
+    regs: list  # the registrations that sat at a table, by name
+    rows: list  # (registration, [times met each registration of `regs`, None for the player]) per registration
+    worst: int  # the most meetings of one pair
+    repeats: int  # meetings beyond the first of every pair
+
+
+def meetings_matrix(tournament):
+    """Who met whom, how often: the organiser's check of the rematches the optimiser avoids."""
+    met = times_met(past_tables(tournament))  # {id: {id: times}}, ids as text
+    regs = list(tournament.registrations.filter(seats__isnull=False).distinct()
+                .select_related("player").order_by("player__last_name", "player__first_name"))
+    rows = [(a, [None if a.pk == b.pk else met.get(str(a.pk), {}).get(str(b.pk), 0) for b in regs]) for a in regs]
+    pairs = [k for row in met.values() for k in row.values()]  # every pair twice
+    return MeetingsMatrix(regs=regs, rows=rows, worst=max(pairs, default=0),
+                          repeats=sum(k - 1 for k in pairs if k > 1) // 2)
+
+
+def public_round_tables(rnd, query=""):
+    """A published round's tables; with a query, each table says whether a player's name or club matches."""
+    tables = round_with_tables(rnd)
+    if query:
+        for table in tables:
+            table.match = any(text_matches(query, f"{s.registration.player.display_name} "
+                                                  f"{s.registration.player.club or ''}") for s in table.seats.all())
+    return tables
+
+
+def round_tables_with_players(rnd):
+    """The round's tables by number, each with its seats, players and clubs (prefetched)."""
+    return rnd.tables.prefetch_related("seats__registration__player__club").order_by("number")
+
+
+def tournament_registration(tournament, reg_id):
+    """The tournament's registration with this id (text or number) and its player and club, else 404."""
+    if not str(reg_id).isdecimal():
+        raise Http404
+    return get_object_or_404(Registration.objects.select_related("player", "player__club"), pk=int(reg_id),
+                             tournament=tournament)
+
+
+def player_seats(reg):
+    """The registration's seats in published rounds, oldest first, each with its table mates as `opponents`."""
+    seats = list(Seat.objects.filter(registration=reg).exclude(table__round__status=Round.Status.DRAFT)
+                 .select_related("table__round").order_by("table__round__number"))
+    for seat in seats:
+        seat.opponents = [s.registration.player for s in seat.table.seats.select_related("registration__player")
+                          .exclude(pk=seat.pk)]
+    return seats
+
+
+def player_penalties(reg):
+    """The registration's penalties still standing."""
+    return Penalty.objects.filter(registration=reg, withdrawn=False).select_related("seat__table__round")
+
+
+def tournament_seats(tournament):
+    """Every seat of the tournament by round, table and seat, with players and clubs (the results CSV)."""
+    return (Seat.objects.filter(table__round__tournament=tournament)
+            .select_related("table__round", "registration__player__club")
+            .order_by("table__round__number", "table__number", "position"))
+
+
+def final_to_play(tournament):
+    """A final planned and not closed yet: the standings page keeps refreshing until its order is in."""
+    return bool(tournament.format_preset) and (
+        tournament.phases.filter(kind="final").exists()
+        and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())

@@ -1,0 +1,269 @@
+"""Whole public responses cached in the shared cache, keyed by what changes them.
+
+A public page (standings, their htmx poll, print view, player page, JSON) is filed under the
+tournament's results version (tournaments.versions: bumped by every audited change), the full
+path with its query, the language, the login state (the user's id, or "anon") and whether htmx
+asked. A poll that finds nothing new is answered 304 from the version alone; a new visitor gets
+the stored response without a template being rendered. A saved result changes the version, so
+the next request anywhere renders anew.
+
+Anonymous visitors (no session cookie, no pending message) are answered by
+PublicPageCacheMiddleware, placed right after the static files: it finds the page the same way
+and answers it with the headers the rest of the chain would add (CSRF cookie, CSP, frame
+options), without the session, authentication and messages machinery or the URL's view.
+
+A page filed under a version never changes, so each process also keeps the pages it served last
+in memory (a small LRU, `_recent`): the shared cache is still asked for the version every time,
+so a change made through any process shows at once, but a big page is not fetched again.
+
+An anonymous visitor's page carries nothing of the visitor (the language switch needs no token),
+so it is stored twice: as rendered and gzip-compressed, and a browser that accepts gzip gets the
+compressed copy as it is, like a compressed static file. A logged-in visitor's page carries a CSRF
+token (the log-out form, htmx headers); a stored page would hand one visitor's token to every
+other, so such pages are rendered with a placeholder in its place and each response gets the
+requesting visitor's own token; they are not compressed (a secret in a compressed body is what
+BREACH reads).
+"""
+import gzip
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from functools import lru_cache, wraps
+
+from csp.middleware import CSPMiddleware
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
+from django.http import HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.urls import Resolver404, get_urlconf, resolve
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language, get_language_from_request
+
+from tournaments.versions import results_version
+
+# Entries are found again by version, so they never go stale; this only bounds the cache's size.
+PAGE_CACHE_SECONDS = 15 * 60
+CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c"
+_PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+
+
+_RECENT_PAGES = 64
+_recent = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+def _page_get(key):
+    with _recent_lock:
+        entry = _recent.get(key)
+        if entry is not None:
+            _recent.move_to_end(key)
+            return entry
+    entry = cache.get(key)
+    if entry is not None:
+        _remember(key, entry)
+    return entry
+
+
+def _remember(key, entry):
+    with _recent_lock:
+        _recent[key] = entry
+        _recent.move_to_end(key)
+        while len(_recent) > _RECENT_PAGES:
+            _recent.popitem(last=False)
+
+
+def _page_set(key, entry):
+    cache.set(key, entry, PAGE_CACHE_SECONDS)
+    _remember(key, entry)
+
+
+def forget_recent_pages():
+    """Empty this process's copies (tests empty the shared cache between them)."""
+    with _recent_lock:
+        _recent.clear()
+
+
+def csrf_placeholder(request):
+    """Context processor: while a page is rendered for the cache, its CSRF token is the placeholder."""
+    return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, "renders_for_cache", False) else {}
+
+
+def _has_messages(request):
+    storage = getattr(request, "_messages", None)
+    return storage is not None and len(storage) > 0
+
+
+def _identity(pk, path, version, language, user, htmx):
+    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))))
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+def _with_token(request, body):
+    return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads Accept-Encoding
+
+
+def _accepts_gzip(request):
+    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+
+def _etag(identity, request):
+    """Weak when the answer may be compressed: the two encodings of one page are equivalent."""
+    return f'W/"{identity}"' if _accepts_gzip(request) else f'"{identity}"'
+
+
+def _entry(response):
+    """What is stored of a rendered page: its type, its body and, when the body carries nothing of
+    its visitor, the body compressed."""
+    body = response.content
+    packed = None if _PLACEHOLDER_BYTES in body else gzip.compress(body, compresslevel=6, mtime=0)
+    return response["Content-Type"], body, packed
+
+
+def _from_entry(request, entry):
+    content_type, body, packed = entry
+    if packed is not None and _accepts_gzip(request):
+        response = HttpResponse(packed, content_type=content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(_with_token(request, body), content_type=content_type)
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def _finish(response, etag, language=None, cors=False):
+    response["ETag"] = etag
+    if cors:  # public data: any site's script may read it, without credentials
+        response["Access-Control-Allow-Origin"] = "*"
+    if language:
+        response["Content-Language"] = language
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language", "Accept-Encoding", "HX-Request"))
+    return response
+
+
+def serve_cached(request, scope, version, render, cors=False):
+    """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
+    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
+    stored (only a plain 200 is stored). `cors`: see public_page."""
+    if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
+        return render()
+    user = request.user.pk if request.user.is_authenticated else "anon"
+    identity = _identity(scope, request.get_full_path(), version, get_language(), user,
+                         getattr(request, "htmx", False))
+    etag = _etag(identity, request)
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        return _finish(not_modified, etag, cors=cors)
+    key = f"page:{identity}"
+    entry = _page_get(key)
+    if entry is None:
+        request.renders_for_cache = True
+        try:
+            response = render()
+        finally:
+            request.renders_for_cache = False
+        if response.status_code != 200 or response.streaming or response.cookies:
+            if not response.streaming:
+                response.content = _with_token(request, response.content)
+            return response
+        entry = _entry(response)
+        _page_set(key, entry)
+    return _finish(_from_entry(request, entry), etag, cors=cors)
+
+
+def public_page(view=None, *, cors=False, uncached_params=()):
+    """Decorate a public GET view taking the tournament's `pk` first.
+
+    `cors`: the answer may be read by any site's script (`Access-Control-Allow-Origin: *`, no
+    credentials), for the public JSON. `uncached_params`: query parameters with which the page is
+    rendered for this request alone (a visitor's search): never stored, so free text cannot fill
+    the cache, and never answered from it."""
+    if view is None:
+        return lambda v: public_page(v, cors=cors, uncached_params=uncached_params)
+
+    @wraps(view)
+    def wrapper(request, pk, *args, **kwargs):
+        if _has_messages(request) or any(request.GET.get(p) for p in uncached_params):
+            # A one-off message, or a visitor's own search: neither stored nor reused.
+            response = view(request, pk, *args, **kwargs)
+            patch_cache_control(response, no_cache=True)
+            if cors:
+                response["Access-Control-Allow-Origin"] = "*"
+            return response
+        request.standings_version = results_version(pk)
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
+                            cors=cors)
+    wrapper.public_page = True
+    wrapper.public_cors = cors
+    return wrapper
+
+
+@lru_cache(maxsize=1024)
+def _public_page_pk(path, urlconf):
+    """The tournament of a public page's path and whether its answer is open to other sites' scripts;
+    (None, False) for any other path (remembered: a path always resolves the same way)."""
+    try:
+        match = resolve(path, urlconf)
+    except Resolver404:
+        return None, False
+    if not getattr(match.func, "public_page", False):
+        return None, False
+    return match.kwargs.get("pk"), getattr(match.func, "public_cors", False)
+
+
+CSP_HEADER = "Content-Security-Policy"
+
+
+class PublicPageCacheMiddleware:
+    """Answer an anonymous GET of a cached public page before the rest of the chain runs."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.csrf = CsrfViewMiddleware(get_response)
+        self.csp = CSPMiddleware(get_response)
+        self.csp_header = None  # the policy has no per-request part (no nonce): built once
+        self.frame = XFrameOptionsMiddleware(get_response)
+
+    def __call__(self, request):
+        return self._cached(request) or self.get_response(request)
+
+    def _cached(self, request):
+        try:
+            request.get_host()  # a Host outside ALLOWED_HOSTS: the chain below answers 400, cache or not
+        except DisallowedHost:
+            return None
+        if (request.method != "GET" or request.META.get("QUERY_STRING")
+                or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
+            return None
+        pk, cors = _public_page_pk(request.path_info, get_urlconf())
+        if pk is None:
+            return None
+        language = get_language_from_request(request)
+        identity = _identity(pk, request.get_full_path(), results_version(pk), language, "anon",
+                             request.headers.get("HX-Request") == "true")
+        etag = _etag(identity, request)
+        response = get_conditional_response(request, etag=etag)
+        if response is None:
+            entry = _page_get(f"page:{identity}")
+            if entry is None:
+                return None  # rendered by the view, which stores it
+            self.csrf.process_request(request)
+            response = _from_entry(request, entry)
+        _finish(response, etag, language, cors=cors)
+        self._add_csp(request, response)
+        self.frame.process_response(request, response)
+        return self.csrf.process_response(request, response)
+
+    def _add_csp(self, request, response):
+        if self.csp_header is None:
+            self.csp.process_request(request)
+            self.csp.process_response(request, response)
+            self.csp_header = response.get(CSP_HEADER)
+        elif CSP_HEADER not in response:
+            response[CSP_HEADER] = self.csp_header

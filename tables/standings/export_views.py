@@ -1,0 +1,112 @@
+"""The organiser's downloads: standings and results as CSV (the whole tournament as JSON is in
+`transfer.views`).
+
+CSV cells that a spreadsheet would run as a formula (OWASP "CSV injection": a text starting with
+= + - @, a tab or a carriage return) are written with a leading apostrophe, in every CSV export.
+Two CSV formats: "csv" (comma, decimal point) and "excel-it" (semicolon, decimal comma: what a
+spreadsheet set to Italian opens in columns); ?format= chooses, else the page's language does.
+"""
+import csv
+from decimal import Decimal
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from scoring.numeric import shown
+from tables.rounds.selectors import tournament_seats
+from tables.standings.selectors import tournament_standings
+from tables.standings.views import standings_lead
+from tournaments.rules import tournament_for_organiser
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMATS = {"csv": {"delimiter": ",", "decimal": "."}, "excel-it": {"delimiter": ";", "decimal": ","}}
+
+
+def safe_cell(text):
+    """A text cell a spreadsheet shows as text, never runs as a formula."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def csv_format(request):
+    chosen = request.GET.get("format", "")
+    if chosen in FORMATS:
+        return chosen
+    return "excel-it" if (get_language() or "").startswith("it") else "csv"
+
+
+class SafeCsvWriter:
+    """csv.writer that escapes formula-like text and writes decimals in the chosen format."""
+
+    def __init__(self, stream, fmt):
+        self.decimal = FORMATS[fmt]["decimal"]
+        self.writer = csv.writer(stream, delimiter=FORMATS[fmt]["delimiter"])
+
+    def cell(self, value):
+        if value is None:
+            return ""
+        if isinstance(value, str):
+            return safe_cell(value)
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, (Decimal, float)):
+            return format(value, "f").replace(".", self.decimal)
+        return value
+
+    def writerow(self, row):
+        self.writer.writerow([self.cell(value) for value in row])
+
+
+def _csv_download(request, filename):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so that spreadsheet programs read UTF-8
+    return response, SafeCsvWriter(response, csv_format(request))
+
+
+def _phase_label(phase):
+    return {"final": _("final"), "finalina": _("finalina")}.get(phase, _("qualifying"))
+
+
+@login_required
+@require_GET
+def standings_csv(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    result = tournament_standings(tournament)
+    response, writer = _csv_download(request, f"classifica-{tournament.pk}.csv")
+    medals = result.shows_medals
+    lead = standings_lead(tournament)
+    final = {row.registration.pk: row for row in lead.final_rows} if lead is not None else {}
+    rows = result.rows
+    if final:
+        # SCORING.md section 6: the final order first, then everyone else in qualifying order.
+        order = {reg_id: i for i, reg_id in enumerate(final)}
+        rows = sorted(rows, key=lambda r: order.get(r.registration_id, len(order)))
+    writer.writerow(([_("Final position"), _("Decided by")] if final else [])
+                    + [_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
+                    + ([_("%(n)s° places") % {"n": n} for n in result.medal_places] if medals else [])
+                    + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
+    for r in rows:
+        decided = final.get(r.registration_id)
+        writer.writerow(([decided.position, _phase_label(decided.phase)] if decided else [None, None] if final else [])
+                        + [r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
+                        + (list(r.medals) if medals else [])
+                        + [None if p is None else shown(p) for p in r.rounds])
+    return response
+
+
+@login_required
+@require_GET
+def results_csv(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    response, writer = _csv_download(request, f"risultati-{tournament.pk}.csv")
+    writer.writerow([_("Round"), _("Table"), _("Seat"), _("Player"), _("Club"), _("Table points"), "RisiKo!",
+                     _("Eliminated (order)"), _("Place if tied"), _("Objective territories held")])
+    for s in tournament_seats(tournament):
+        player = s.registration.player
+        writer.writerow([s.table.round.number, s.table.number, s.position, player.full_name,
+                         player.club.name if player.club else "", s.table_points,
+                         int(s.risiko), s.eliminated or "", s.place or "", "; ".join(s.territories)])
+    return response

@@ -1,0 +1,75 @@
+"""Formula help pages (rule, source, interpretations, worked example computed live) and the
+side-by-side page of a tournament's standings under every formula."""
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from scoring.catalogue import CATALOGUE
+from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
+from tables.standings.selectors import standings_by_formula
+from tournaments.rules import tournament_for_organiser
+
+
+def _lang():
+    return get_language() or "it"
+
+
+@require_GET
+def formula_list(request):
+    lang = _lang()
+    items = [{"key": key, "name": info.name.get(lang), "summary": info.summary.get(lang)}
+             for key, info in CATALOGUE.items()]
+    return render(request, "tables/formula_list.html", {"formulas": items})
+
+
+@require_GET
+def formula_detail(request, key):
+    info = CATALOGUE.get(key)
+    if info is None:
+        raise Http404
+    lang = _lang()
+    examples = []
+    for index, example in enumerate(info.examples):
+        result = info.run_example(index)
+        players = sorted({p.id for g in example.games for p in g.players}, key=str)
+        examples.append({
+            "title": example.title.get(lang),
+            "games": [{"round": g.round, "table": g.table,
+                       "rows": [{"player": s.player, "place": s.place, "tp": s.table_points, "points": s.points,
+                                 "eliminated": s.eliminated, "risiko": s.risiko} for s in g.players]}
+                      for g in result.games],
+            "standings": result.standings, "players": players,
+            "multi_round": len({g.round for g in example.games}) > 1,
+        })
+    return render(request, "tables/formula_detail.html", {
+        "info": info, "name": info.name.get(lang), "summary": info.summary.get(lang),
+        "rules": [r.get(lang) for r in info.rules],
+        "interpretations": [t.get(lang) for t in info.interpretations],
+        "general": [t.get(lang) for t in GENERAL_INTERPRETATIONS],
+        "sources": info.sources,
+        "parameters": [{"label": PARAMETERS[p].label.get(lang), "help": PARAMETERS[p].help.get(lang),
+                        "default": PARAMETERS[p].default} for p in info.parameters if p in PARAMETERS],
+        "examples": examples})
+
+
+@login_required
+@require_GET
+def formulas_compared(request, pk):
+    """The current standings under every formula at once: one column of ranks per formula."""
+    tournament = tournament_for_organiser(request.user, pk)
+    by_formula = standings_by_formula(tournament)
+    lang = _lang()
+    keys = list(CATALOGUE)
+    ranks = {key: {row.registration_id: row for row in by_formula[key].rows} for key in keys}
+    base = by_formula[tournament.formula].rows
+    rows = [{"player": row.player, "club": row.club,
+             "cells": [{"rank": ranks[k][row.registration_id].rank, "total": ranks[k][row.registration_id].total,
+                        "moved": ranks[k][row.registration_id].rank - row.rank} for k in keys]}
+            for row in base]
+    podiums = [{"key": k, "name": CATALOGUE[k].name.get(lang),
+                "top": [r.player.full_name for r in by_formula[k].rows if r.rank <= 3][:3]} for k in keys]
+    return render(request, "tables/formulas_compared.html", {
+        "tournament": tournament, "keys": keys, "names": [CATALOGUE[k].name.get(lang) for k in keys],
+        "rows": rows, "podiums": podiums, "current": tournament.formula})

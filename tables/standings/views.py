@@ -1,0 +1,305 @@
+"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
+import time
+from dataclasses import replace
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from scoring.numeric import as_float
+from tables.arbitration.selectors import standings_are_final
+from tables.standings.cache import public_page
+from tables.rounds.qr import qr_svg
+from tables.room.charts import rank_chart_svg
+from tables.room.selectors import my_table, rank_history
+from tables.rounds.selectors import (final_to_play, player_penalties, player_seats, round_of,
+                                    round_tables_with_players, tournament_registration)
+from tables.standings.selectors import tournament_standings
+from tournaments.rules import tournament_for_public
+from tournaments.registration.selectors import text_matches
+from tournaments.versions import results_version
+
+# What leads the page in a tournament with phases (after a final, the final order; a knockout's
+# progress), provided by the app of tournament formats, which sits above this one.
+_LEAD_PROVIDERS = []
+
+
+def register_lead(provider):
+    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
+    if provider not in _LEAD_PROVIDERS:
+        _LEAD_PROVIDERS.append(provider)
+
+
+# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
+# repêchage holders), provided by the app of tournament formats as well.
+_CUT_LINE_PROVIDERS = []
+
+
+def register_cut_lines(provider):
+    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
+    if provider not in _CUT_LINE_PROVIDERS:
+        _CUT_LINE_PROVIDERS.append(provider)
+
+
+def standings_cut_lines(tournament):
+    for provider in _CUT_LINE_PROVIDERS:
+        lines = provider(tournament)
+        if lines is not None:
+            return lines
+    return None
+
+
+def standings_lead(tournament, published_only=False):
+    for provider in _LEAD_PROVIDERS:
+        lead = provider(tournament, published_only=published_only)
+        if lead is not None:
+            return lead
+    return None
+
+
+# Computed standings are kept this long in Django's cache, under the tournament's results version.
+STANDINGS_CACHE_SECONDS = 15 * 60
+
+
+def _cache_key(request, tournament):
+    """The version is read before the standings, so a cached entry is never older than its key.
+    The tournament's creation time is in the key because a restored database may reuse its pk."""
+    if getattr(request, "standings_version", None) is None:
+        request.standings_version = results_version(tournament.pk)
+    return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
+
+
+# While one worker computes the standings of a new version (or renders their table), the others
+# asking for the same version wait for its result (checking every STANDINGS_WAIT_STEP s, at most
+# STANDINGS_WAIT s) instead of computing it again each: at a Raduno every phone's poll asks for the
+# new version at once.
+STANDINGS_WAIT, STANDINGS_WAIT_STEP = 5.0, 0.02
+
+
+def _computed_elsewhere(key):
+    waited = 0.0
+    while waited < STANDINGS_WAIT and cache.get(f"{key}:computing") is not None:
+        time.sleep(STANDINGS_WAIT_STEP)
+        waited += STANDINGS_WAIT_STEP
+        result = cache.get(key)
+        if result is not None:
+            return result
+    return None
+
+
+def _computed_once(key, compute):
+    """compute(), filed under `key`: by this worker unless another is already computing it."""
+    result = cache.get(key)
+    if result is None and not cache.add(f"{key}:computing", 1, int(STANDINGS_WAIT) + 1):
+        result = _computed_elsewhere(key)
+    if result is None:
+        try:
+            result = compute()
+            cache.set(key, result, STANDINGS_CACHE_SECONDS)
+        finally:
+            cache.delete(f"{key}:computing")
+    return result
+
+
+def cached_standings(request, tournament):
+    """tournament_standings, computed once per version of the results rather than per request."""
+    key = _cache_key(request, tournament)
+
+    def compute():
+        result = tournament_standings(tournament)
+        cache.set(f"{key}:provisional", result.provisional, STANDINGS_CACHE_SECONDS)
+        return result
+    return _computed_once(key, compute)
+
+
+def _provisional(request, tournament):
+    """Whether a round is still open, without loading the cached standings: unpickling 200 rows
+    costs more than the rest of a request answered from the cache."""
+    provisional = cache.get(f"{_cache_key(request, tournament)}:provisional")
+    return cached_standings(request, tournament).provisional if provisional is None else provisional
+
+
+def _status(tournament, provisional):
+    """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
+    return "final" if not provisional and standings_are_final(tournament) else "provisional"
+
+
+def _standings_table(request, tournament, context):
+    """The standings table as HTML, rendered once per version, language and status: rendering 200
+    rows of 10 rounds costs more than computing them."""
+    key = (f"{_cache_key(request, tournament)}:html:{get_language()}:{context['status']}:{context['poll']}:"
+           f"{context['poll_seconds']}")
+
+    def render_table():
+        return render_to_string("tables/standings.html#standings-table", {
+            **context, "standings": cached_standings(request, tournament), "lead": standings_lead(tournament),
+            "cut_lines": standings_cut_lines(tournament)},
+            request)
+    # Rendered here from the template; a cache backend may not keep the safe type.
+    return mark_safe(_computed_once(key, render_table))
+
+
+def _filtered_table(request, tournament, context, query):
+    """The standings table with only the rows whose player or club matches `query` (the search
+    without JavaScript): rendered for this request, never stored."""
+    result = cached_standings(request, tournament)
+    rows = [r for r in result.rows if text_matches(query, f"{r.player.display_name} {r.club}")]
+    return render_to_string("tables/standings.html#standings-table", {
+        **context, "standings": replace(result, rows=rows), "lead": None,
+        "cut_lines": standings_cut_lines(tournament)}, request)
+
+
+@require_GET
+@public_page(uncached_params=("q",))
+def standings(request, pk):
+    tournament = tournament_for_public(pk)
+    provisional = _provisional(request, tournament)
+    status = _status(tournament, provisional)
+    query = request.GET.get("q", "").strip()[:60]
+    context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
+               "poll": (provisional or status != "final" or final_to_play(tournament)) and not query,
+               "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query}
+    if query and not request.htmx:
+        table = mark_safe(_filtered_table(request, tournament, context, query))
+    else:
+        table = _standings_table(request, tournament, {**context, "query": ""})
+    if request.htmx:
+        return HttpResponse(table)
+    url = request.build_absolute_uri(reverse("public:standings", args=[pk]))
+    context.update(standings_table=table, qr=cache.get_or_set(f"qr:{url}", lambda: qr_svg(url, box_size=6), None))
+    return render(request, "tables/standings.html", context)
+
+
+@require_GET
+@public_page
+def standings_print(request, pk):
+    tournament = tournament_for_public(pk)
+    result = cached_standings(request, tournament)
+    return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
+                                                           "status": _status(tournament, result.provisional),
+                                                           "lead": standings_lead(tournament)})
+
+
+@require_GET
+@public_page
+def player_page(request, pk, reg_pk):
+    """A player's games: round, table, opponents, table points, tournament points, penalties."""
+    tournament = tournament_for_public(pk)
+    reg = tournament_registration(tournament, reg_pk)
+    result = cached_standings(request, tournament)
+    row = next((r for r in result.rows if r.registration_id == reg.pk), None)
+    points = dict(zip(result.round_numbers, row.rounds)) if row else {}
+    games = [{"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
+              "opponents": seat.opponents, "points": points.get(seat.table.round.number),
+              "reported": seat.table.reported} for seat in player_seats(reg)]
+    penalties = player_penalties(reg)
+    medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
+    mine = my_table(reg)
+    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
+    return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
+                                                  "penalties": penalties, "medals": medals, "mine": mine,
+                                                  "rank_chart": chart})
+
+
+@require_GET
+@public_page(cors=True)
+def player_json(request, pk, reg_pk):
+    """A player's page as data: rank and total, the table of the round in play, every game."""
+    tournament = tournament_for_public(pk)
+    reg = tournament_registration(tournament, reg_pk)
+    result = tournament_standings(tournament, published_only=True)
+    row = next((r for r in result.rows if r.registration_id == reg.pk), None)
+    mine = my_table(reg)
+    current = None
+    if mine is not None:
+        current = {"round": mine.round.number, "table": mine.table.number,
+                   "players": [p.full_name for p in mine.mates]}
+    games = [{"round": seat.table.round.number, "table": seat.table.number,
+              "opponents": [o.full_name for o in seat.opponents],
+              "table_points": _number(seat.table_points) if seat.table.reported else None}
+             for seat in player_seats(reg)]
+    return JsonResponse({"player": reg.player.full_name,
+                         "club": reg.player.club.name if reg.player.club else "",
+                         "rank": row.rank if row else None, "total": _number(row.total) if row else None,
+                         "current_table": current, "games": games},
+                        json_dumps_params={"ensure_ascii": False})
+
+
+def _number(value):
+    return None if value is None else as_float(value)
+
+
+@require_GET
+@public_page(cors=True)
+def standings_json(request, pk):
+    """Published standings for club websites: only rounds whose standings the organiser published."""
+    tournament = tournament_for_public(pk)
+    result = tournament_standings(tournament, published_only=True)
+    lead = standings_lead(tournament, published_only=True)
+    if lead is not None and lead.kind == "knockout":
+        data = [_knockout_json_row(r) for r in lead.knockout_rows]
+    else:
+        data = [_json_row(result, r) for r in result.rows]
+        if lead is not None and lead.final_rows:
+            data = _with_final(data, result, lead)
+    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+def _with_final(data, result, lead):
+    """SCORING.md section 6: after the final the rows follow the final order; `position` is the
+    final position, `decided_by` "final", "finalina" or "qualifying", `rank` stays the qualifying rank."""
+    by_reg = {r.registration_id: row for r, row in zip(result.rows, data)}
+    out = []
+    for final in lead.final_rows:
+        reg = final.registration
+        row = by_reg.get(reg.pk) or {"rank": None, "player": reg.player.full_name,
+                                     "club": reg.player.club.name if reg.player.club else "", "total": None,
+                                     "rounds": []}
+        out.append({"position": final.position, "decided_by": final.phase, **row})
+    return out
+
+
+def _knockout_json_row(r):
+    """A knockout (SCORING.md 4.13): who is still in, the phase reached or lost, the final position."""
+    status = "second_chance" if r.waiting_second_chance else "in" if r.still_in else "out"
+    return {"position": r.position, "player": r.registration.player.full_name,
+            "club": r.registration.player.club.name if r.registration.player.club else "",
+            "status": status, "phase": r.phase}
+
+
+def _json_row(result, r):
+    """One standings row as the JSON of the public API; like the contract (SCORING.md section 9), the
+    rows of `vittorie` / `triestino` carry `wins`, those of `medagliere` carry `medals` (places 1-5)."""
+    row = {"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total),
+           "rounds": [_number(p) for p in r.rounds]}
+    if result.shows_wins:
+        row["wins"] = r.wins
+    if result.shows_medals:
+        row["medals"] = list(r.medals)
+    return row
+
+
+@require_GET
+@public_page(cors=True)
+def tables_json(request, pk, number):
+    tournament = tournament_for_public(pk)
+    rnd = round_of(tournament, number, published=True)
+    tables = []
+    for table in round_tables_with_players(rnd):
+        players = []
+        for seat in table.seats.all():
+            entry = {"player": seat.registration.player.full_name,
+                     "club": seat.registration.player.club.name if seat.registration.player.club else ""}
+            if table.reported:
+                entry.update({"table_points": _number(seat.table_points), "risiko": seat.risiko,
+                              "eliminated": seat.eliminated})
+            players.append(entry)
+        tables.append({"table": table.number, "reported": table.reported, "players": players})
+    return JsonResponse({"round": rnd.number, "status": rnd.status, "tables": tables},
+                        json_dumps_params={"ensure_ascii": False})

@@ -1,0 +1,114 @@
+"""`score_tournament` computes what the formula-independent part of the standings needs once per
+list of games (`scoring.standings.Prepared`) and builds the standings from it; these tests check
+that it gives exactly what the plain statement of the rules (`build_standings` over every game's
+score) gives, on random tournaments, formulas and parameters."""
+import dataclasses
+import os
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import FORMULAS, Absence, Game, Params, score_tournament
+from scoring.engine import _score, implicit_absences
+from scoring.errors import InvalidResult
+from scoring.formulas import get_formula
+from scoring.numeric import engine_context
+from scoring.standings import build_standings
+
+from .test_properties import tables
+
+SETTINGS = settings(max_examples=int(os.environ.get("SCORING_EXAMPLES", 80)), deadline=None)
+IDS = [f"P{i}" for i in range(10)] + [3, 11]  # integer ids too: they sort apart from strings
+
+
+def simple(formula, params, games, absences=()):
+    """The plain path: every game scored, then `build_standings` over the scores."""
+    formula = get_formula(formula)
+    absences = [Absence(*a) for a in absences]
+    with engine_context():
+        scores = tuple(_score(formula, game, params) for game in games)
+        standings = build_standings(formula, params, scores, absences + implicit_absences(games, absences))
+    return scores, tuple(standings)
+
+
+@st.composite
+def seasons(draw):
+    rounds = draw(st.integers(1, 5))
+    games = []
+    for r in range(1, rounds + 1):
+        present = draw(st.permutations(IDS))[:draw(st.sampled_from([6, 8, 9, 10, 12]))]
+        sizes = {6: [3, 3], 8: [4, 4], 9: [4, 5], 10: [5, 5], 12: [6, 6]}[len(present)]
+        start = 0
+        for table, size in enumerate(sizes, 1):
+            game = draw(tables(r, table, penalties=draw(st.booleans()), ids=present[start:start + size]))
+            if draw(st.booleans()):  # a forfeited seat
+                void = draw(st.integers(0, size - 1))
+                game = Game(r, table, tuple(dataclasses.replace(p, void=True) if i == void else p
+                                            for i, p in enumerate(game.players)))
+            games.append(game)
+            start += size
+    order = draw(st.permutations(range(len(games))))
+    return [games[i] for i in order]
+
+
+@st.composite
+def parameters(draw):
+    return Params(
+        discard_worst=draw(st.integers(0, 2)),
+        best_of=draw(st.sampled_from([None, 1, 3])),
+        como_reference=draw(st.sampled_from([None, 4, 5])),
+        tiebreak=draw(st.lists(st.sampled_from(["best_results", "wins", "table_points", "head_to_head"]),
+                               max_size=4, unique=True)),
+        tournament_penalties=draw(st.dictionaries(st.sampled_from(IDS), st.integers(0, 300), max_size=3)),
+    )
+
+
+@SETTINGS
+@given(games=seasons(), params=parameters(), name=st.sampled_from(list(FORMULAS)), data=st.data())
+def test_property_standings_equal_the_plain_path(games, params, name, data):
+    played = sorted({g.round for g in games})
+    # Explicit absences of players who did not play that round (or in no round at all).
+    absent = data.draw(st.lists(st.tuples(st.sampled_from(played), st.sampled_from(IDS + ["X1"])), max_size=3))
+    absences = [a for a in dict.fromkeys(absent)
+                if not any(g.round == a[0] and a[1] in [p.id for p in g.players] for g in games)]
+    scores, standings = simple(name, params, games, absences)
+    result = score_tournament(name, params, games, absences=absences)
+    assert result.games == scores
+    assert result.standings == standings
+    # Twice on the same list (the formula-independent part is then reused), and under a second
+    # formula: still the plain path's answer.
+    again = score_tournament(name, params, games, absences=absences)
+    assert again.standings == standings
+    other = "medagliere" if name != "medagliere" else "vittorie"
+    assert score_tournament(other, params, games, absences=absences).standings == simple(other, params, games,
+                                                                                          absences)[1]
+
+
+def test_reused_part_follows_a_changed_list_and_changed_absences():
+    from .builders import game, p
+    first = [game(1, 1, p("A", 60), p("B", 40), p("C", 20), p("D", 10)),
+             game(2, 1, p("A", 10), p("B", 40), p("C", 20), p("E", 60))]
+    a = score_tournament("punti_tavolo", None, first)
+    assert [(r.player, r.total) for r in a.standings] == [
+        ("B", Decimal(80)), ("A", Decimal(70)), ("E", Decimal(60)), ("C", Decimal(40)), ("D", Decimal(10))]
+    # The same list object changed in place: a new game for D in round 2 replaces E's.
+    first[1] = game(2, 1, p("A", 10), p("B", 40), p("C", 20), p("D", 60))
+    b = score_tournament("punti_tavolo", None, first)
+    assert [(r.player, r.total, r.games) for r in b.standings] == [
+        ("B", Decimal(80), 2), ("A", Decimal(70), 2), ("D", Decimal(70), 2), ("C", Decimal(40), 2)]
+    # Same games, an explicit absence added for a player who never played.
+    c = score_tournament("punti_tavolo", None, first, absences=[(1, "Z")])
+    assert [(r.player, r.results) for r in c.standings][-1] == ("Z", (Decimal(0),))
+
+
+def test_absence_and_result_in_one_round_is_refused_by_both_paths():
+    from .builders import game, p
+    games = [game(1, 1, p("A", 60), p("B", 40), p("C", 20), p("D", 10))]
+    for attempt in range(2):  # the second time the list is the one scored before
+        try:
+            score_tournament("standard", None, games, absences=[(1, "B")])
+        except InvalidResult as exc:
+            assert (exc.code, exc.player) == ("absent_and_played", "B")
+        else:
+            raise AssertionError("an absence beside a result was accepted")

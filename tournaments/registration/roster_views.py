@@ -1,0 +1,129 @@
+"""Clubs and players shared by every organiser: lists with search, edit, merge, delete, CSV import."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import services
+from tournaments.registration import imports
+from tournaments.registration import services as roster
+from tournaments.feedback import run_with_message
+from tournaments.forms import ClubForm, PlayerForm, save_or_errors
+from tournaments.registration.forms import CsvUploadForm
+from tournaments.rules import may_open_player, may_read_player, player_for_organiser, require_organiser
+from tournaments.registration.selectors import club_or_404, clubs_matching, player_registrations, players_matching
+
+
+@login_required
+@require_GET
+def club_list(request):
+    require_organiser(request.user)
+    query = request.GET.get("q", "").strip()[:80]
+    return render(request, "tournaments/club_list.html", {"clubs": clubs_matching(query), "query": query})
+
+
+@login_required
+def club_edit(request, club_pk=None):
+    require_organiser(request.user)
+    club = club_or_404(club_pk) if club_pk else None
+    form = ClubForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        saved = save_or_errors(form, services.club_save, user=request.user, club=club)
+        if saved:
+            messages.success(request, _("Club saved."))
+            return redirect("manage:clubs")
+    return render(request, "tournaments/club_form.html", {"form": form, "club": club})
+
+
+@login_required
+@require_GET
+def player_list(request):
+    require_organiser(request.user)
+    query = request.GET.get("q", "").strip()[:80]
+    page = Paginator(players_matching(query), 50).get_page(request.GET.get("page"))
+    template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
+    return render(request, template, {"page": page, "query": query, "duplicates": roster.duplicate_name_keys()})
+
+
+@login_required
+def player_edit(request, player_pk=None):
+    require_organiser(request.user)
+    player = player_for_organiser(request.user, player_pk) if player_pk else None
+    form = PlayerForm(request.POST or None, instance=player)
+    if player is not None and not may_read_player(request.user, player):
+        del form.fields["email"]  # a shared player nobody owns: their e-mail stays unread (and unchanged)
+    if request.method == "POST" and form.is_valid():
+        if player:
+            player.refresh_from_db()
+        saved = save_or_errors(form, services.player_save, user=request.user, player=player)
+        if saved:
+            messages.success(request, _("Player saved."))
+            return redirect("manage:players")
+    context = {"form": form, "player": player}
+    if player:
+        context.update(candidates=[c for c in roster.merge_candidates(player) if may_open_player(request.user, c)],
+                       registered=[r for r in player_registrations(player)
+                                   if request.user.is_superuser or r.tournament.organiser_id == request.user.pk])
+    return render(request, "tournaments/player_form.html", context)
+
+
+@login_required
+@require_POST
+def player_merge(request, player_pk):
+    """This player is the same person as the one chosen: their registrations and results move there."""
+    drop = player_for_organiser(request.user, player_pk)
+    keep = player_for_organiser(request.user, request.POST.get("into", ""))
+    merged = run_with_message(request, roster.player_merge, _(
+        "%(drop)s merged into %(keep)s: registrations and results kept.") % {"drop": drop, "keep": keep},
+        user=request.user, keep=keep, drop=drop)
+    return redirect("manage:player_edit", player_pk=keep.pk if merged else drop.pk)
+
+
+@login_required
+@require_POST
+def player_delete(request, player_pk):
+    player = player_for_organiser(request.user, player_pk)
+    if run_with_message(request, roster.player_delete, _("%(p)s deleted.") % {"p": player}, user=request.user,
+                        player=player):
+        return redirect("manage:players")
+    return redirect("manage:player_edit", player_pk=player.pk)
+
+
+@login_required
+@require_POST
+def club_delete(request, club_pk):
+    require_organiser(request.user)
+    club = club_or_404(club_pk)
+    if run_with_message(request, roster.club_delete, _("%(c)s deleted.") % {"c": club}, user=request.user,
+                        club=club):
+        return redirect("manage:clubs")
+    return redirect("manage:club_edit", club_pk=club.pk)
+
+
+@login_required
+def player_import(request):
+    """Upload a CSV, see every row with its errors, then confirm (all rows or none)."""
+    require_organiser(request.user)
+    preview, text = None, ""
+    form = CsvUploadForm()
+    if request.method == "POST" and "confirm" in request.POST:
+        text = request.POST.get("csv_text", "")
+        try:
+            created = imports.players_import_csv(user=request.user, text=text)
+        except ValidationError:
+            preview = imports.players_csv_preview(text)
+        else:
+            messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.", len(created))
+                             % {"n": len(created)})
+            return redirect("manage:players")
+    elif request.method == "POST":
+        form = CsvUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            text = form.cleaned_data["file"]
+            preview = imports.players_csv_preview(text)
+    return render(request, "tournaments/player_import.html", {"form": form, "preview": preview, "csv_text": text},
+                  status=400 if preview is not None and not preview.ok else 200)

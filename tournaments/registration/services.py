@@ -1,0 +1,90 @@
+"""Tidying the players' list: merging two records of one person, deleting an unused player or club."""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count
+from django.utils.translation import gettext as _
+
+from tournaments.audit.services import audit, snapshot
+from tournaments.models import AuditLog, Club, Player, Registration, Tournament
+from tournaments.services import (
+    CLUB_FIELDS,
+    PLAYER_FIELDS,
+    audit_everywhere,
+    require_may_change,
+    showing_tournaments,
+)
+
+# Left empty on the player kept, these are taken from the merged one.
+FILLED_ON_MERGE = ("nickname", "club", "city", "email")
+
+
+def duplicate_name_keys():
+    """Names (folded) that more than one listed player bears: possible duplicates, shown with a flag."""
+    return set(Player.objects.values("name_key").annotate(n=Count("pk")).filter(n__gt=1)
+               .values_list("name_key", flat=True))
+
+
+def merge_candidates(player):
+    """Other players with the same surname, accents and case aside: the likely other record."""
+    surname = player.name_key.split(" ")[-1] if player.name_key else ""
+    return (Player.objects.select_related("club").exclude(pk=player.pk)
+            .filter(name_key__endswith=f" {surname}")[:50]) if surname else Player.objects.none()
+
+
+@transaction.atomic
+def player_merge(*, user, keep, drop):
+    """`drop` is the same person as `keep`: their registrations (and with them every result, penalty
+    and team place) move to `keep`; `drop` leaves the lists and stays in the database for the log."""
+    keep = Player.objects.select_for_update().get(pk=keep.pk)
+    drop = Player.objects.select_for_update().get(pk=drop.pk)
+    if keep.pk == drop.pk:
+        raise ValidationError(_("Choose another player to merge with."))
+    shown = {player: showing_tournaments(player) for player in (keep, drop)}
+    for player, tournaments in shown.items():
+        require_may_change(user, player, tournaments)
+    tournaments = sorted({t.pk: t for ts in shown.values() for t in ts}.values(), key=lambda t: t.pk)
+    both = Tournament.objects.filter(registrations__player=keep).filter(registrations__player=drop).first()
+    if both is not None:
+        raise ValidationError(_("Both players are registered in %(t)s: withdraw one of the two registrations "
+                                "there first.") % {"t": both})
+    before = {"kept": snapshot(keep, PLAYER_FIELDS), "merged": snapshot(drop, PLAYER_FIELDS),
+              "registrations": sorted(Registration.objects.filter(player=drop).values_list("pk", flat=True))}
+    for name in FILLED_ON_MERGE:
+        if not getattr(keep, name) and getattr(drop, name):
+            setattr(keep, name, getattr(drop, name))
+    keep.save()
+    Registration.objects.filter(player=drop).update(player=keep)
+    drop.removed, drop.merged_into = True, keep
+    drop.save(update_fields=["removed", "merged_into"])
+    audit_everywhere(tournaments=tournaments, user=user, action="player.merge", obj=keep, player=keep,
+                     before=before, after={"kept": snapshot(keep, PLAYER_FIELDS), "merged_into": keep.pk})
+    return keep
+
+
+@transaction.atomic
+def player_delete(*, user, player):
+    """Delete a player who was never registered. Named by the audit log, they stay there, unlisted."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if Registration.objects.filter(player=player).exists():
+        raise ValidationError(_("%(p)s has registrations: they cannot be deleted (merge them instead).")
+                              % {"p": player})
+    before, player_pk = snapshot(player, PLAYER_FIELDS), player.pk
+    if AuditLog.objects.filter(player=player).exists():
+        player.removed = True
+        player.save(update_fields=["removed"])
+    else:
+        player.delete()
+    audit(user=user, action="player.delete", obj=None, before={**before, "id": player_pk})
+
+
+@transaction.atomic
+def club_delete(*, user, club):
+    """Delete a club no listed player and no tournament belongs to."""
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if Player.objects.filter(club=club).exists() or Tournament.objects.filter(club=club).exists():
+        raise ValidationError(_("%(c)s has players or tournaments: it cannot be deleted.") % {"c": club})
+    before = snapshot(club, CLUB_FIELDS)
+    Player.all_players.filter(club=club, removed=True).update(club=None)
+    club_pk = club.pk
+    club.delete()
+    audit(user=user, action="club.delete", obj=None, before={**before, "id": club_pk})

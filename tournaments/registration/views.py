@@ -1,0 +1,209 @@
+"""The organiser's registrations: the list, adding players (search, ticked, new, CSV or pasted list),
+approvals and withdrawals, fees, check-in."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import services
+from tournaments.registration import imports
+from tournaments.feedback import run_with_message
+from tournaments.forms import PlayerForm, save_or_errors
+from tournaments.registration.forms import RegistrationImportForm
+from tournaments.rules import tournament_for_organiser
+from tournaments.registration.selectors import player_or_404, players_by_ids, players_to_register
+from tournaments.tournament_selectors import checked_in_counts, confirmed_registrations, registration_of
+from tournaments.tournament_selectors import registrations as registrations_of
+
+
+def _registrations_context(tournament, query="", **extra):
+    regs = registrations_of(tournament)
+    context = {"tournament": tournament, "registrations": regs, "player_form": PlayerForm(),
+               "search": players_to_register(tournament, query), "import_form": RegistrationImportForm(),
+               "counts": checked_in_counts(regs)}
+    context.update(extra)
+    return context
+
+
+def _back(request, fallback, pk):
+    """Back to the page the form came from (its `next`, on this site only), else to `fallback`."""
+    next_url = request.POST.get("next", "")
+    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return redirect(next_url)
+    return redirect(fallback, pk=pk)
+
+
+@login_required
+@require_GET
+def registrations(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, request.GET.get("q", "")))
+
+
+@login_required
+@require_GET
+def registration_search(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    return render(request, "tournaments/registrations.html#search-results", {
+        "tournament": tournament, "search": players_to_register(tournament, request.GET.get("q", ""))})
+
+
+@login_required
+@require_POST
+def registration_add_selected(request, pk):
+    """'Register selected': the players ticked in the search results or the club's list."""
+    tournament = tournament_for_organiser(request.user, pk)
+    players = players_by_ids(request.POST.getlist("players"))
+    if not players:
+        messages.error(request, _("Tick at least one player to register."))
+        return redirect("manage:registrations", pk=pk)
+    added = services.registrations_add_players(user=request.user, tournament=tournament, players=players)
+    messages.success(request, ngettext("%(n)d player registered.", "%(n)d players registered.", len(added))
+                     % {"n": len(added)})
+    return redirect("manage:registrations", pk=pk)
+
+
+@login_required
+@require_POST
+def registration_import(request, pk):
+    """A CSV file or a pasted list of names, straight into the tournament: preview, then confirm.
+
+    A list with bad rows stays in the box with those rows marked; "register the valid rows" adds the
+    others in one action and puts the bad lines of a pasted list back in the box to be corrected."""
+    tournament = tournament_for_organiser(request.user, pk)
+    pasted = request.POST.get("source") == "paste"
+    if "confirm" in request.POST:
+        text = request.POST.get("csv_text", "")
+        names = request.POST.get("names", "")
+        form = RegistrationImportForm(initial={"names": names} if pasted else None)
+        try:
+            registered, created = imports.registrations_import(
+                user=request.user, tournament=tournament, text=text, pasted=pasted,
+                valid_only=request.POST.get("valid_only") == "1")
+        except ValidationError as exc:
+            preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, imports.import_summary(registered, created))
+            left = imports.players_csv_preview(text, tournament=tournament, pasted=pasted).error_lines
+            if not left:
+                return redirect("manage:registrations", pk=pk)
+            if not pasted:
+                messages.warning(request, ngettext(
+                    "Line %(lines)s of the file was not registered: correct it in the file and import it again.",
+                    "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
+                    len(left)) % {"lines": ", ".join(map(str, left))})
+                return redirect("manage:registrations", pk=pk)
+            # The bad lines of a pasted list go back in the box, checked again, to be corrected.
+            names = imports.lines_of(names, left)
+            messages.warning(request, ngettext(
+                "The line with an error is left in the box: correct it and preview again.",
+                "The %(n)d lines with errors are left in the box: correct them and preview again.",
+                len(left)) % {"n": len(left)})
+            form = RegistrationImportForm(initial={"names": names})
+            text = imports.pasted_list_to_csv(names)
+            preview = imports.players_csv_preview(text, tournament=tournament, pasted=True)
+    else:
+        form = RegistrationImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return render(request, "tournaments/registrations.html",
+                          _registrations_context(tournament, import_form=form, import_open=True), status=400)
+        text = form.cleaned_data["text"]
+        pasted = not form.cleaned_data.get("file")
+        names = form.cleaned_data.get("names", "") if pasted else ""
+        preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, preview=preview, csv_text=text, import_open=True,
+                                         import_form=form, pasted=pasted, names=names),
+                  status=200 if preview.ok else 400)
+
+
+@login_required
+@require_POST
+def checkin_all(request, pk):
+    """'Everybody present': every confirmed player is checked in."""
+    tournament = tournament_for_organiser(request.user, pk)
+    done = services.registrations_check_in_all(user=request.user, tournament=tournament)
+    messages.success(request, ngettext("%(n)d player checked in.", "%(n)d players checked in.", len(done))
+                     % {"n": len(done)})
+    return _back(request, "manage:checkin", pk)
+
+
+@login_required
+@require_POST
+def registration_add(request, pk):
+    tournament = tournament_for_organiser(request.user, pk)
+    player = player_or_404(request.POST.get("player", ""))
+    run_with_message(request, services.registration_add, _("%(player)s registered.") % {"player": player},
+                     user=request.user, tournament=tournament, player=player,
+                     fee_paid=request.POST.get("fee_paid") == "on")
+    return redirect("manage:registrations", pk=pk)
+
+
+@login_required
+@require_POST
+def registration_add_new(request, pk):
+    """Create a player and register them in one step."""
+    tournament = tournament_for_organiser(request.user, pk)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        player = save_or_errors(form, services.player_save, user=request.user, tournament=tournament)
+        if player:
+            services.registration_add(user=request.user, tournament=tournament, player=player,
+                                      fee_paid=request.POST.get("fee_paid") == "on")
+            messages.success(request, _("%(player)s registered.") % {"player": player})
+            return redirect("manage:registrations", pk=pk)
+    return render(request, "tournaments/registrations.html",
+                  _registrations_context(tournament, player_form=form), status=400)
+
+
+REGISTRATION_ACTIONS = {
+    "approve": lambda user, reg, post: services.registration_approve(user=user, registration=reg),
+    "withdraw": lambda user, reg, post: services.registration_withdraw(user=user, registration=reg),
+    "reject": lambda user, reg, post: services.registration_reject(user=user, registration=reg),
+    "reinstate": lambda user, reg, post: services.registration_reinstate(user=user, registration=reg),
+    "paid": lambda user, reg, post: services.registration_set_fee_paid(user=user, registration=reg,
+                                                                        paid=post.get("value") == "1"),
+    "checkin": lambda user, reg, post: services.registration_check_in(user=user, registration=reg,
+                                                                       present=post.get("value") == "1"),
+}
+
+
+@login_required
+@require_POST
+def registration_action(request, pk, reg_pk, action):
+    tournament = tournament_for_organiser(request.user, pk)
+    reg = registration_of(tournament, reg_pk)
+    handler = REGISTRATION_ACTIONS.get(action)
+    if handler is None:
+        return redirect("manage:registrations", pk=pk)
+    error = None
+    try:
+        reg = handler(request.user, reg, request.POST)
+    except ValidationError as exc:
+        error = " ".join(exc.messages)
+    if request.htmx:
+        reg = registration_of(tournament, reg.pk)
+        regs = registrations_of(tournament)
+        template = ("tournaments/checkin.html#checkin-row" if request.POST.get("row") == "checkin"
+                    else "tournaments/registrations.html#registration-row")
+        return render(request, template, {"tournament": tournament, "reg": reg, "row_error": error,
+                                          "counts": checked_in_counts(regs), "oob": True})
+    if error:
+        messages.error(request, error)
+    return _back(request, "manage:registrations", pk)
+
+
+@login_required
+@require_GET
+def checkin(request, pk):
+    """Who is present before the next round: one tap per player."""
+    tournament = tournament_for_organiser(request.user, pk)
+    regs = confirmed_registrations(tournament)
+    return render(request, "tournaments/checkin.html", {"tournament": tournament, "registrations": regs,
+                                                        "counts": checked_in_counts(regs)})
