@@ -73,6 +73,8 @@ REPECHAGE_DECISIONS = (
                  "games)."),
     gettext_lazy("One finalist per semifinal table; the semifinal tables are as even as possible (11 seats: 4+4+3), "
                  "filled in a snake from the standings, the repêchage last."),
+    gettext_lazy("The participants who choose the settings are the players with a result in the qualifying "
+                 "rounds (absences included)."),
 )
 
 

@@ -76,6 +76,8 @@ def formats_page(request, pk):
     present = len(present_registrations(tournament))
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     phases = selectors.phases_overview(tournament)
+    for view in phases:
+        view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
     # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
     advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
               if phases and not any(v.rounds for v in phases) else None)

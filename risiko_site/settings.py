@@ -154,6 +154,8 @@ PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
+# How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
+SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

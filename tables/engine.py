@@ -10,8 +10,8 @@ from django.utils.translation import ngettext
 
 import scoring
 from scoring.errors import ScoringError
-from scoring.territories import (check_held_once, continents, places_by_armies, table_points_from_territories,
-                                 territories_by_continent)
+from scoring.table_result import EnteredResult, settle_table
+from scoring.territories import continents, territories_by_continent
 from scoring.validation import MAX_PENALTY
 from tables.seating import Player, SeatingError, evaluate, forced_club_pairs, reseat as reseat_draft, seat_round
 from tables.seating.contract import parse as parse_seating
@@ -95,17 +95,33 @@ def score(tournament, games, *, formula=None, total_penalties=None):
     return scoring.score_tournament(formula or tournament.formula, params_for(tournament, total_penalties), games)
 
 
-def validate_game(*, table, seats, lines):
-    """Check one table's result with the engine's rules (SCORING.md section 2)."""
-    game = scoring.Game(round=table.round.number, table=table.number, players=[
-        scoring.PlayerResult(id=line.seat_id, table_points=line.table_points, risiko=line.risiko,
-                             eliminated=line.eliminated, place=line.place) for line in lines])
+def settle_result(*, table, seats, lines):
+    """One table's result through the scoring core, once: the lines (seat ids, as entered, territories
+    and armies included) become one pure game, which `scoring.table_result.settle_table` fills (table
+    points from the territories, places by armies), validates and places. Returns the settled lines;
+    a broken rule is a ResultError naming the player of `seats` at fault."""
     try:
-        game.placement
+        settled = settle_table(table.round.number, table.number, [
+            EnteredResult(id=line.seat_id, table_points=line.table_points, risiko=line.risiko,
+                          eliminated=line.eliminated, place=line.place, territories=tuple(line.territories),
+                          armies=line.armies) for line in lines])
     except ScoringError as exc:
-        seat = seats.get(exc.player) if exc.player is not None else None
-        name = seat.registration.player.full_name if seat else None
-        raise ResultError(result_detail(exc), player=exc.player, field=exc.field, name=name) from None
+        raise _result_error(exc, seats) from None
+    return settled.lines
+
+
+def _result_error(exc, seats):
+    seat = seats.get(exc.player) if exc.player is not None else None
+    if exc.code == "table_points_missing":
+        return ResultError(_("enter the table points of %(name)s") % {"name": seat.registration.player.full_name},
+                           player=exc.player, field="table_points")
+    if exc.code == "territory_twice":
+        other = seats[exc.context["other"]]
+        return ResultError(_("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.") % {
+            "territory": exc.context["territory"], "a": other.registration.player.full_name,
+            "b": seat.registration.player.full_name}, player=exc.player, field="territories")
+    name = seat.registration.player.full_name if seat else None
+    return ResultError(result_detail(exc), player=exc.player, field=exc.field, name=name)
 
 
 def result_detail(exc):
@@ -122,30 +138,6 @@ def territory_groups():
     return [{"key": key, "name": names[key].name,
              "territories": [{"name": t.name, "value": t.value} for t in group]}
             for key, group in territories_by_continent().items()]
-
-
-def check_territories(*, seats, lines):
-    """Seed 002: a territory ticked in the calculator belongs to one player of the table."""
-    try:
-        check_held_once({line.seat_id: line.territories for line in lines})
-    except ScoringError as exc:
-        seat, other = seats[exc.player], seats[exc.context["other"]]
-        raise ResultError(_("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.") % {
-            "territory": exc.context["territory"], "a": other.registration.player.full_name,
-            "b": seat.registration.player.full_name}, player=exc.player, field="territories") from None
-
-
-def army_places(lines):
-    """Seed 002: the places of players tied on table points, decided by the armies entered (seat id ->
-    place); players with a place typed by the arbiter keep it."""
-    first = 1 + sum(1 for line in lines if line.risiko)
-    survivors = [(line.seat_id, line.table_points, line.armies) for line in lines
-                 if line.eliminated is None and not line.risiko]
-    return places_by_armies(survivors, first)
-
-
-def territories_total(names):
-    return Decimal(table_points_from_territories(names).total)
 
 
 # --- seating -----------------------------------------------------------------------------------

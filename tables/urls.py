@@ -9,6 +9,7 @@ from tables.results import offline_views
 from tables.results import views as results_views
 from tables.standings import views as standings_views
 from tables.rounds import views
+from tables.room import views as room_views
 
 public_patterns = [
     path("formule/", formula_views.formula_list, name="formulas"),
@@ -65,4 +66,20 @@ arbiter_patterns += [
          name="endroll"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/sdadata/annulla/", clock_views.end_roll_undo,
          name="endroll_undo"),
+]
+
+# The room: big screen, wall list, poster, a table's sheet, embeddable standings (tables.room).
+public_patterns += [
+    path("t/<int:pk>/schermo/", room_views.screen, name="screen"),
+    path("t/<int:pk>/schermo/dati.json", room_views.screen_data, name="screen_data"),
+    path("t/<int:pk>/locandina/", room_views.poster, name="poster"),
+    path("t/<int:pk>/turni/<int:number>/elenco/", room_views.wall_list, name="wall_list"),
+    path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/scheda/", room_views.table_sheet,
+         name="table_sheet"),
+    path("t/<int:pk>/classifica/widget/", room_views.standings_widget, name="standings_widget"),
+    path("api/tournaments/<int:pk>/players/<int:reg_pk>.json", standings_views.player_json, name="player_json"),
+]
+
+manage_patterns += [
+    path("t/<int:pk>/sala/", room_views.room_settings, name="room"),
 ]

@@ -42,6 +42,8 @@ PUBLIC = {
     "public:final_standings", "password_set", "password_set_done", "public:team_standings", "public:clock",
     "arbiter:service_worker",
     "public:circuits", "public:circuit", "public:circuit_csv", "public:circuit_json", "public:player_history",
+    "public:screen", "public:screen_data", "public:poster", "public:wall_list", "public:table_sheet",
+    "public:standings_widget", "public:player_json",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -106,6 +108,7 @@ MATRIX = {
     "manage:round_action": Route("organiser", lambda w: {**R(w), "action": "close"}, "post", ok=302),
     "manage:round_dashboard": Route("organiser", R),
     "manage:sheets": Route("organiser", R),
+    "manage:room": Route("organiser", T),
     "manage:meetings": Route("organiser", T),
     "manage:formulas_compared": Route("organiser", T),
     "manage:standings_csv": Route("organiser", T),

@@ -1,4 +1,5 @@
 """Services that write clubs, players, tournaments and registrations, each with its audit entry."""
+import re
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -9,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models.core import SCREEN_PANELS
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -288,3 +290,50 @@ def registrations_check_in_all(*, user, tournament):
     regs = (Registration.objects.select_for_update().filter(
         tournament=tournament, status=Registration.Status.CONFIRMED, present=False))
     return [registration_update(user=user, registration=reg, action_name="checkin", present=True) for reg in regs]
+
+
+# --- the room: big screen and embedded standings (tables.room) --------------------------------------
+ROOM_FIELDS = ("screen_panels", "screen_seconds", "embed_origins")
+_ORIGIN = re.compile(r"^https?://[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?$")
+
+
+def clean_origins(text):
+    """The sites allowed to frame the standings widget, one origin a line (scheme, host, port), as
+    a browser names them in frame-ancestors; anything else is refused with the line in the message."""
+    origins = []
+    for line in str(text).splitlines():
+        origin = line.strip().rstrip("/").lower()
+        if not origin:
+            continue
+        if not _ORIGIN.match(origin):
+            raise ValidationError({"embed_origins": _("“%(line)s” is not a site address such as "
+                                                      "https://www.myclub.it") % {"line": line.strip()[:80]}})
+        if origin not in origins:
+            origins.append(origin)
+    if len(origins) > 10:
+        raise ValidationError({"embed_origins": _("At most 10 sites.")})
+    return "\n".join(origins)
+
+
+@transaction.atomic
+def tournament_room_save(*, user, tournament, data):
+    """The big screen's panels and pace, and the sites allowed to embed the standings: audited as
+    any change of the tournament's settings, only the fields that changed."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = snapshot(tournament, ROOM_FIELDS)
+    panels = [p for p in data.get("screen_panels", tournament.screen_panel_list) if p in SCREEN_PANELS]
+    if not panels:
+        raise ValidationError({"screen_panels": _("Choose at least one panel.")})
+    tournament.screen_panels = ",".join(p for p in SCREEN_PANELS if p in panels)
+    if "screen_seconds" in data:
+        tournament.screen_seconds = data["screen_seconds"]
+    if "embed_origins" in data:
+        tournament.embed_origins = clean_origins(data["embed_origins"])
+    tournament.full_clean()
+    tournament.save(update_fields=list(ROOM_FIELDS))
+    after = snapshot(tournament, ROOM_FIELDS)
+    changed = [name for name in ROOM_FIELDS if before[name] != after[name]]
+    if changed:
+        audit(user=user, action="tournament.update", obj=tournament, tournament=tournament,
+              before={n: before[n] for n in changed}, after={n: after[n] for n in changed})
+    return tournament

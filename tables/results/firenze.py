@@ -21,8 +21,7 @@ from django.utils.translation import gettext_lazy
 from scoring.errors import ScoringError
 from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
 from tables.models import Round, Table
-from tables.results.services import claim_version, require_correction_allowed
-from tournaments.audit.services import audit
+from tables.results.services import claim_version, require_correction_allowed, write_seat_results
 
 COUNTS = ("objective_territories", "adjacent_territories", "other_territories", "protected_territories",
           "armies", "cards", "continents", "unconquered_adjacent")
@@ -39,10 +38,6 @@ MESSAGES = {
 
 def sheet_applies(tournament):
     return tournament.format_preset.startswith("knockout")
-
-
-def _snapshot(seat):
-    return {"table_points": seat.table_points, "place": seat.place, "firenze": seat.firenze}
 
 
 @transaction.atomic
@@ -75,18 +70,19 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
         for p in tied:
             places[p] = 1 if p == lot_winner else 2
     claim_version(table=table, version=version, user=user)
-    for row in rows:
-        seat = seats[row.player]
-        before = _snapshot(seat)
-        seat.table_points = row.points
-        seat.place = places[row.player]
-        seat.firenze = {**{k: counts[row.player].get(k, 0) for k in COUNTS}, "points": str(row.points),
-                        "lot": row.player == lot_winner and len(tied) > 1}
-        seat.risiko, seat.eliminated, seat.territories, seat.armies = False, None, [], counts[row.player].get("armies")
-        seat.save(update_fields=["table_points", "place", "firenze", "risiko", "eliminated", "territories", "armies"])
-        audit(user=user, action="result.firenze", obj=seat, tournament=tournament, player=seat.registration.player,
-              table_label=table.audit_label, before=before if before["table_points"] is not None
-              else None, after=_snapshot(seat))
+
+    def entry(seat, before, after):
+        sheet_before = {f: before[f] for f in SHEET_FIELDS}
+        return ("result.firenze", sheet_before if sheet_before["table_points"] is not None else None,
+                {f: after[f] for f in SHEET_FIELDS})
+
+    write_seat_results(user=user, table=table, audit_entry=entry, results=[
+        (seats[row.player], {
+            "table_points": row.points, "place": places[row.player],
+            "firenze": {**{k: counts[row.player].get(k, 0) for k in COUNTS}, "points": str(row.points),
+                        "lot": row.player == lot_winner and len(tied) > 1},
+            "risiko": False, "eliminated": None, "territories": [], "armies": counts[row.player].get("armies")})
+        for row in rows])
     table.refresh_from_db()
     return table
 

@@ -1,6 +1,9 @@
-"""Table results: saving one table's result (SCORING.md section 2) on the version the form was
-loaded with, and who may correct it once the round's standings are published."""
-from dataclasses import dataclass, replace
+"""The one writer of seat results (SCORING.md section 2): typed table points, the territory
+calculator, the offline queue's saves (`table_result_submit`), the Firenze sheet
+(`tables.results.firenze`) and a seating change's erasing (`results_clear`) all write a seat's result
+fields through `write_seat_results`. Also: saving on the version the form was loaded with, and who may
+correct a table once the round's standings are published."""
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -74,20 +77,43 @@ def seat_result(seat):
     return {f: getattr(seat, f) for f in RESULT_FIELDS}
 
 
-def _with_table_points(line, seat):
-    """The line's table points as the rules count them (SCORING.md sections 2 and 8).
+def write_seat_results(*, user, table, results, audit_entry=None):
+    """The one place a seat's result fields are written. `results`: (seat, {field: value}) pairs, the
+    fields among RESULT_FIELDS; `audit_entry(seat, before, after)` gives the seat's audit entry
+    (action, before, after) or None for no entry, where before/after are the seat's RESULT_FIELDS.
+    Call it inside the transaction of the change."""
+    for seat, values in results:
+        before = seat_result(seat)
+        for field, value in values.items():
+            setattr(seat, field, value)
+        seat.save(update_fields=list(values))
+        entry = audit_entry(seat, before, seat_result(seat)) if audit_entry else None
+        if entry is not None:
+            action, entry_before, entry_after = entry
+            audit(user=user, action=action, obj=seat, tournament=table.round.tournament,
+                  player=seat.registration.player, table_label=table.audit_label, before=entry_before,
+                  after=entry_after)
 
-    Ticked objective territories without typed points give their sum; an eliminated player holds 0
-    and RisiKo! counts 100 whatever is typed; any other blank is a missing result, never a 0."""
-    tp = line.table_points
-    if line.territories and not tp and line.eliminated is None:
-        return replace(line, table_points=engine.territories_total(line.territories))
-    if tp is not None:
-        return line
-    if line.eliminated is not None or line.risiko:
-        return replace(line, table_points=Decimal(0))
-    raise engine.ResultError(_("enter the table points of %(name)s") % {"name": seat.registration.player.full_name},
-                             player=seat.pk, field="table_points")
+
+BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],
+                "armies": None, "firenze": None}
+
+
+def results_clear(table_ids):
+    """A confirmed change of seating voids the results of the tables it touches: they are entered again.
+
+    Returns what was erased, {"round/table": {player: {field: value}}}, for the seating change's audit
+    entry (the caller writes it)."""
+    reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False).select_related("round")
+    erased = {}
+    for table in reported.order_by("number"):
+        seats = list(table.seats.select_related("registration__player").order_by("position"))
+        for seat in seats:
+            erased.setdefault(table.audit_label, {})[seat.registration.player.full_name] = seat_result(seat)
+        write_seat_results(user=None, table=table, results=[(seat, {**BLANK_RESULT, "territories": []}) for seat in seats])
+    if erased:
+        reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
+    return erased
 
 
 def claim_version(*, table, version, user):
@@ -137,32 +163,21 @@ def table_result_submit(*, user, table, lines, version, submission=None):
     seats = {s.pk: s for s in table.seats.select_related("registration__player")}
     if sorted(seats) != sorted(line.seat_id for line in lines):
         raise ValidationError(_("The result must list exactly the players of the table."))
-    lines = [_with_table_points(line, seats[line.seat_id]) for line in lines]
-    engine.check_territories(seats=seats, lines=lines)
-    by_armies = engine.army_places(lines)
-    for line in lines:
-        if line.place is None and line.seat_id in by_armies:
-            line.place = by_armies[line.seat_id]
-    engine.validate_game(table=table, seats=seats, lines=lines)
+    lines = engine.settle_result(table=table, seats=seats, lines=lines)
     claim_version(table=table, version=version, user=user)
     if submission is not None:
         ResultSubmission.objects.create(key=submission, table=table, user=user if user.is_authenticated else None)
-    for line in lines:
-        seat = seats[line.seat_id]
-        before = seat_result(seat)
-        seat.table_points = line.table_points
-        seat.risiko = line.risiko
-        seat.eliminated = line.eliminated
-        seat.place = line.place
-        seat.territories = list(line.territories)
-        seat.armies = line.armies
-        seat.firenze = None  # typed table points replace a Firenze sheet (tables.results.firenze)
-        seat.save(update_fields=list(RESULT_FIELDS))
-        after = seat_result(seat)
-        if before != after:
-            audit(user=user, action="result.correct" if before["table_points"] is not None else "result.enter",
-                  obj=seat, tournament=table.round.tournament, player=seat.registration.player,
-                  table_label=table.audit_label, before=before,
-                  after={**after, "submission": str(submission)} if submission is not None else after)
+
+    def entry(seat, before, after):
+        if before == after:
+            return None
+        return ("result.correct" if before["table_points"] is not None else "result.enter", before,
+                {**after, "submission": str(submission)} if submission is not None else after)
+
+    # Typed table points replace a Firenze sheet (tables.results.firenze).
+    write_seat_results(user=user, table=table, audit_entry=entry, results=[
+        (seats[line.id], {"table_points": line.table_points, "risiko": line.risiko, "eliminated": line.eliminated,
+                          "place": line.place, "territories": list(line.territories), "armies": line.armies,
+                          "firenze": None}) for line in lines])
     table.refresh_from_db()
     return table

@@ -1,14 +1,16 @@
-"""Services that write rounds, seating and table results; each writes its audit entry in the same transaction."""
+"""Services that write rounds and their seating; each writes its audit entry in the same transaction.
+
+A confirmed seating change erases the results of the tables it touches through
+`tables.results.services.results_clear`, the one writer of seat results."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
-from tables.results.services import seat_result
+from tables.results.services import results_clear
 from tables.standings.selectors import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Tournament
@@ -176,7 +178,7 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
     before = {"a": f"{a.registration.player.full_name} @ {a.table.number}",
               "b": f"{b.registration.player.full_name} @ {b.table.number}"}
     a_table, b_table = a.table_id, b.table_id
-    erased = _clear_results([a_table, b_table])
+    erased = results_clear([a_table, b_table])
     Seat.objects.filter(pk=a.pk).update(table_id=b_table, position=b.position)
     Seat.objects.filter(pk=b.pk).update(table_id=a_table, position=a.position)
     after = {"a": f"{a.registration.player.full_name} @ {b.table.number}",
@@ -206,30 +208,13 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
             change={"move": seat.pk, "table": table_number})
     source = seat.table
     position = (target.seats.order_by("-position").values_list("position", flat=True).first() or 0) + 1
-    erased = _clear_results([source.pk, target.pk])
+    erased = results_clear([source.pk, target.pk])
     Seat.objects.filter(pk=seat.pk).update(table=target, position=position)
     if not source.seats.exists():
         source.delete()
     audit(user=user, action="round.move", obj=rnd, tournament=rnd.tournament, player=seat.registration.player,
           **_with_erased({"table": source.number}, {"table": target.number, "confirmed": confirm}, erased))
     return rnd
-
-
-def _clear_results(table_ids):
-    """A confirmed change of seating voids the results of the tables it touches: they are entered again.
-
-    Returns what was erased, {"round/table": {player: {field: value}}}, for the audit entry."""
-    reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False)
-    erased = {}
-    for seat in Seat.objects.filter(table__in=reported).select_related("table__round", "registration__player") \
-            .order_by("table__number", "position"):
-        erased.setdefault(seat.table.audit_label, {})[seat.registration.player.full_name] = seat_result(seat)
-    if erased:
-        Seat.objects.filter(table__in=reported).update(table_points=None, risiko=False, eliminated=None, place=None,
-                                                       territories=[], armies=None,
-                                                       firenze=None)
-        reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
-    return erased
 
 
 def _with_erased(before, after, erased):

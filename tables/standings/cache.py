@@ -136,8 +136,10 @@ def _from_entry(request, entry):
     return response
 
 
-def _finish(response, etag, language=None):
+def _finish(response, etag, language=None, cors=False):
     response["ETag"] = etag
+    if cors:  # public data: any site's script may read it, without credentials
+        response["Access-Control-Allow-Origin"] = "*"
     if language:
         response["Content-Language"] = language
     patch_cache_control(response, no_cache=True)
@@ -145,10 +147,10 @@ def _finish(response, etag, language=None):
     return response
 
 
-def serve_cached(request, scope, version, render):
+def serve_cached(request, scope, version, render, cors=False):
     """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
     `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
-    stored (only a plain 200 is stored)."""
+    stored (only a plain 200 is stored). `cors`: see public_page."""
     if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
         return render()
     user = request.user.pk if request.user.is_authenticated else "anon"
@@ -157,7 +159,7 @@ def serve_cached(request, scope, version, render):
     etag = _etag(identity, request)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
-        return _finish(not_modified, etag)
+        return _finish(not_modified, etag, cors=cors)
     key = f"page:{identity}"
     entry = _page_get(key)
     if entry is None:
@@ -172,30 +174,47 @@ def serve_cached(request, scope, version, render):
             return response
         entry = _entry(response)
         _page_set(key, entry)
-    return _finish(_from_entry(request, entry), etag)
+    return _finish(_from_entry(request, entry), etag, cors=cors)
 
 
-def public_page(view):
-    """Decorate a public GET view taking the tournament's `pk` first."""
+def public_page(view=None, *, cors=False, uncached_params=()):
+    """Decorate a public GET view taking the tournament's `pk` first.
+
+    `cors`: the answer may be read by any site's script (`Access-Control-Allow-Origin: *`, no
+    credentials), for the public JSON. `uncached_params`: query parameters with which the page is
+    rendered for this request alone (a visitor's search): never stored, so free text cannot fill
+    the cache, and never answered from it."""
+    if view is None:
+        return lambda v: public_page(v, cors=cors, uncached_params=uncached_params)
+
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
-        if _has_messages(request):
-            return view(request, pk, *args, **kwargs)
+        if _has_messages(request) or any(request.GET.get(p) for p in uncached_params):
+            # A one-off message, or a visitor's own search: neither stored nor reused.
+            response = view(request, pk, *args, **kwargs)
+            patch_cache_control(response, no_cache=True)
+            if cors:
+                response["Access-Control-Allow-Origin"] = "*"
+            return response
         request.standings_version = results_version(pk)
-        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs))
+        return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
+                            cors=cors)
     wrapper.public_page = True
+    wrapper.public_cors = cors
     return wrapper
 
 
 @lru_cache(maxsize=1024)
 def _public_page_pk(path, urlconf):
-    """The tournament of a public page's path, None for any other path (remembered: a path always
-    resolves the same way)."""
+    """The tournament of a public page's path and whether its answer is open to other sites' scripts;
+    (None, False) for any other path (remembered: a path always resolves the same way)."""
     try:
         match = resolve(path, urlconf)
     except Resolver404:
-        return None
-    return match.kwargs.get("pk") if getattr(match.func, "public_page", False) else None
+        return None, False
+    if not getattr(match.func, "public_page", False):
+        return None, False
+    return match.kwargs.get("pk"), getattr(match.func, "public_cors", False)
 
 
 CSP_HEADER = "Content-Security-Policy"
@@ -222,7 +241,7 @@ class PublicPageCacheMiddleware:
         if (request.method != "GET" or request.META.get("QUERY_STRING")
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None
-        pk = _public_page_pk(request.path_info, get_urlconf())
+        pk, cors = _public_page_pk(request.path_info, get_urlconf())
         if pk is None:
             return None
         language = get_language_from_request(request)
@@ -236,7 +255,7 @@ class PublicPageCacheMiddleware:
                 return None  # rendered by the view, which stores it
             self.csrf.process_request(request)
             response = _from_entry(request, entry)
-        _finish(response, etag, language)
+        _finish(response, etag, language, cors=cors)
         self._add_csp(request, response)
         self.frame.process_response(request, response)
         return self.csrf.process_response(request, response)

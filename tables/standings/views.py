@@ -1,5 +1,6 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
 import time
+from dataclasses import replace
 
 from django.conf import settings
 from django.core.cache import cache
@@ -15,49 +16,14 @@ from scoring.numeric import as_float
 from tables.arbitration.selectors import standings_are_final
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
+from tables.room.charts import rank_chart_svg
+from tables.room.selectors import my_table, rank_history
 from tables.rounds.selectors import (final_to_play, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import standings_cut_lines, standings_lead, tournament_standings
 from tournaments.rules import tournament_for_public
+from tournaments.registration.selectors import text_matches
 from tournaments.versions import results_version
-
-# What leads the page in a tournament with phases (after a final, the final order; a knockout's
-# progress), provided by the app of tournament formats, which sits above this one.
-_LEAD_PROVIDERS = []
-
-
-def register_lead(provider):
-    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
-    if provider not in _LEAD_PROVIDERS:
-        _LEAD_PROVIDERS.append(provider)
-
-
-# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
-# repêchage holders), provided by the app of tournament formats as well.
-_CUT_LINE_PROVIDERS = []
-
-
-def register_cut_lines(provider):
-    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
-    if provider not in _CUT_LINE_PROVIDERS:
-        _CUT_LINE_PROVIDERS.append(provider)
-
-
-def standings_cut_lines(tournament):
-    for provider in _CUT_LINE_PROVIDERS:
-        lines = provider(tournament)
-        if lines is not None:
-            return lines
-    return None
-
-
-def standings_lead(tournament, published_only=False):
-    for provider in _LEAD_PROVIDERS:
-        lead = provider(tournament, published_only=published_only)
-        if lead is not None:
-            return lead
-    return None
-
 
 # Computed standings are kept this long in Django's cache, under the tournament's results version.
 STANDINGS_CACHE_SECONDS = 15 * 60
@@ -141,16 +107,30 @@ def _standings_table(request, tournament, context):
     return mark_safe(_computed_once(key, render_table))
 
 
+def _filtered_table(request, tournament, context, query):
+    """The standings table with only the rows whose player or club matches `query` (the search
+    without JavaScript): rendered for this request, never stored."""
+    result = cached_standings(request, tournament)
+    rows = [r for r in result.rows if text_matches(query, f"{r.player.display_name} {r.club}")]
+    return render_to_string("tables/standings.html#standings-table", {
+        **context, "standings": replace(result, rows=rows), "lead": None,
+        "cut_lines": standings_cut_lines(tournament)}, request)
+
+
 @require_GET
-@public_page
+@public_page(uncached_params=("q",))
 def standings(request, pk):
     tournament = tournament_for_public(pk)
     provisional = _provisional(request, tournament)
     status = _status(tournament, provisional)
+    query = request.GET.get("q", "").strip()[:60]
     context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
-               "poll": provisional or status != "final" or final_to_play(tournament),
-               "poll_seconds": settings.STANDINGS_POLL_SECONDS}
-    table = _standings_table(request, tournament, context)
+               "poll": (provisional or status != "final" or final_to_play(tournament)) and not query,
+               "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query}
+    if query and not request.htmx:
+        table = mark_safe(_filtered_table(request, tournament, context, query))
+    else:
+        table = _standings_table(request, tournament, {**context, "query": ""})
     if request.htmx:
         return HttpResponse(table)
     url = request.build_absolute_uri(reverse("public:standings", args=[pk]))
@@ -182,8 +162,35 @@ def player_page(request, pk, reg_pk):
               "reported": seat.table.reported} for seat in player_seats(reg)]
     penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
+    mine = my_table(reg)
+    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
-                                                  "penalties": penalties, "medals": medals})
+                                                  "penalties": penalties, "medals": medals, "mine": mine,
+                                                  "rank_chart": chart})
+
+
+@require_GET
+@public_page(cors=True)
+def player_json(request, pk, reg_pk):
+    """A player's page as data: rank and total, the table of the round in play, every game."""
+    tournament = tournament_for_public(pk)
+    reg = tournament_registration(tournament, reg_pk)
+    result = tournament_standings(tournament, published_only=True)
+    row = next((r for r in result.rows if r.registration_id == reg.pk), None)
+    mine = my_table(reg)
+    current = None
+    if mine is not None:
+        current = {"round": mine.round.number, "table": mine.table.number,
+                   "players": [p.full_name for p in mine.mates]}
+    games = [{"round": seat.table.round.number, "table": seat.table.number,
+              "opponents": [o.full_name for o in seat.opponents],
+              "table_points": _number(seat.table_points) if seat.table.reported else None}
+             for seat in player_seats(reg)]
+    return JsonResponse({"player": reg.player.full_name,
+                         "club": reg.player.club.name if reg.player.club else "",
+                         "rank": row.rank if row else None, "total": _number(row.total) if row else None,
+                         "current_table": current, "games": games},
+                        json_dumps_params={"ensure_ascii": False})
 
 
 def _number(value):
@@ -191,7 +198,7 @@ def _number(value):
 
 
 @require_GET
-@public_page
+@public_page(cors=True)
 def standings_json(request, pk):
     """Published standings for club websites: only rounds whose standings the organiser published."""
     tournament = tournament_for_public(pk)
@@ -241,7 +248,7 @@ def _json_row(result, r):
 
 
 @require_GET
-@public_page
+@public_page(cors=True)
 def tables_json(request, pk, number):
     tournament = tournament_for_public(pk)
     rnd = round_of(tournament, number, published=True)

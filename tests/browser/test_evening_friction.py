@@ -210,3 +210,22 @@ def test_the_5_player_form_fits_a_phone_with_save_in_reach(browser, live_server,
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # nothing sideways
     shot(page, "evening-five-players-390")
     page.context.close()
+
+
+def test_a_pasted_list_with_a_duplicate_keeps_its_text_and_registers_the_valid_rows(browser, live_server,
+                                                                                   tournament, shot):
+    names = "\n".join(f"Gioc {n}" for n in NAMES) + "\nGioc Rossi\n"      # 9 lines, line 9 repeats line 1
+    page = _page(browser, live_server, "olga")
+    page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/iscritti/")
+    page.fill("#id_names", names)
+    page.click("#preview-import")
+    page.wait_for_selector("[data-import-errors]")
+    assert page.input_value("#id_names") == names.rstrip("\n") or page.input_value("#id_names") == names
+    assert page.locator("tr[data-row-error]").count() == 1
+    assert page.locator("tr[data-row-error]").get_attribute("data-line") == "9"
+    shot(page, "evening-pasted-list-errors-390")
+    page.click("[data-register-valid]")
+    page.wait_for_selector("text=8 giocatori iscritti (8 nuovi).")
+    assert page.input_value("#id_names") == "Gioc Rossi"                 # the bad line, left to correct
+    assert tournament.registrations.count() == 8
+    page.context.close()

@@ -103,6 +103,9 @@ KIND_LABELS = {
 }
 
 FIELD_LABELS = {
+    # the room (tables.room)
+    "screen_panels": _("big screen panels"), "screen_seconds": _("seconds per big screen page"),
+    "embed_origins": _("sites allowed to embed the standings"),
     "firenze_continent_points": _("points per conquered continent"), "continents": _("continents"),
     # season circuits
     "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),

@@ -11,6 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.text import fold
 
+# The big screen's panels, in the order it shows them (tables.room).
+SCREEN_PANELS = ("clock", "seating", "results", "standings")
+SCREEN_PANELS_DEFAULT = ",".join(SCREEN_PANELS)
+SCREEN_SECONDS_MIN, SCREEN_SECONDS_MAX = 5, 120
+
 # The official maximum entry fee (seed 004, R.T.U.): above it the form warns.
 OFFICIAL_MAX_FEE = Decimal("10.00")
 
@@ -189,6 +194,15 @@ class Tournament(models.Model):
         validators=[MinValueValidator(0), MaxValueValidator(100)],
         help_text=_("The seed's value is lost: 0 unless the organiser decides otherwise. Announce it before the "
                     "tournament."))
+    # The room (tables.room): what the big screen shows and at what pace; the sites that may frame
+    # the standings widget.
+    screen_panels = models.CharField(_("big screen panels"), max_length=60, default=SCREEN_PANELS_DEFAULT,
+                                     blank=True)
+    screen_seconds = models.PositiveSmallIntegerField(
+        _("seconds per big screen page"), default=15,
+        validators=[MinValueValidator(SCREEN_SECONDS_MIN), MaxValueValidator(SCREEN_SECONDS_MAX)])
+    embed_origins = models.TextField(_("sites allowed to embed the standings"), blank=True, default="",
+                                     help_text=_("One address per line, e.g. https://www.myclub.it"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -209,6 +223,14 @@ class Tournament(models.Model):
     @property
     def fee_above_official_max(self):
         return self.entry_fee > OFFICIAL_MAX_FEE
+
+    @property
+    def screen_panel_list(self):
+        return [p for p in self.screen_panels.split(",") if p in SCREEN_PANELS]
+
+    @property
+    def embed_origin_list(self):
+        return [line.strip() for line in self.embed_origins.splitlines() if line.strip()]
 
     def dispute_window_closes(self, published_at):
         """Disputes about standings published at `published_at` are accepted until this moment (seed 001

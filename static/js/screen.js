@@ -1,0 +1,180 @@
+/* The big screen (tables.room): asks the server at most once per poll interval whether anything
+   changed (If-None-Match: 304 when nothing did), keeps the last data when the network drops and
+   retries, and turns by itself through the panels the organiser chose, page by page. */
+(function () {
+  "use strict";
+  var body = document.body;
+  if (!body || !body.hasAttribute("data-screen")) return;
+  var src = body.getAttribute("data-src");
+  var pollMs = Math.max(1, parseInt(body.getAttribute("data-poll"), 10) || 15) * 1000;
+  var main = document.querySelector("[data-panel]");
+  var title = document.querySelector("[data-panel-title]");
+  var offline = document.querySelector("[data-offline]");
+  var t = function (key) { return body.getAttribute("data-t-" + key) || key; };
+  var data = null, etag = null, pages = [], index = -1, turnTimer = null, clockTimer = null, offset = 0;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function now() { return Date.now() + offset; }
+
+  function clockRunning() { return data && data.clock && data.clock.deadline > now(); }
+
+  function metrics() {
+    var size = parseFloat(getComputedStyle(body).fontSize) || 28;
+    var height = main.clientHeight || (window.innerHeight * 0.8);
+    var row = Math.ceil(size * 1.4) + 2;  // line height, cell padding and border, with room to spare
+    var rows = Math.max(3, Math.floor(height / row));
+    var cols = window.innerWidth >= 1600 ? 3 : (window.innerWidth >= 1000 ? 3 : 2);
+    // the standings side by side in two columns on a wide screen: twice the rows per page
+    return { rows: rows, cols: cols, standingsCols: window.innerWidth >= 1600 ? 2 : 1 };
+  }
+
+  function chunk(list, size) {
+    var out = [];
+    for (var i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+    return out.length ? out : [[]];
+  }
+
+  function buildPages() {
+    var out = [];
+    if (!data) return out;
+    var m = metrics();
+    (data.panels || []).forEach(function (panel) {
+      var parts;
+      if (panel === "clock") {
+        if (clockRunning()) out.push({ panel: "clock" });
+      } else if (panel === "seating") {
+        if (!data.seating.length) return;
+        parts = chunk(data.seating, m.rows * m.cols);
+        parts.forEach(function (rows, i) { out.push({ panel: "seating", rows: rows, page: i + 1, of: parts.length, cols: m.cols, perCol: m.rows }); });
+      } else if (panel === "results") {
+        if (data.results.length) out.push({ panel: "results", tables: data.results });
+      } else if (panel === "standings") {
+        if (!data.standings.length) return;
+        parts = chunk(data.standings, m.rows * m.standingsCols);
+        parts.forEach(function (rows, i) {
+          out.push({ panel: "standings", rows: rows, page: i + 1, of: parts.length, cols: m.standingsCols, perCol: m.rows });
+        });
+      }
+    });
+    return out;
+  }
+
+  function heading(page) {
+    var words = { clock: t("clock"), seating: t("seating"), results: t("results"), standings: t("standings") }[page.panel];
+    if (data.round && page.panel !== "standings") words = t("round") + " " + data.round + " · " + words;
+    if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
+    if (page.of > 1) words += " · " + t("page") + " " + page.page + "/" + page.of;
+    return words;
+  }
+
+  function renderClock(box) {
+    var left = Math.max(0, Math.round((data.clock.deadline - now()) / 1000));
+    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    var text = (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
+    var time = box.querySelector(".time");
+    if (time) { time.textContent = text; return; }
+    box.appendChild(el("p", "time", text)).setAttribute("data-clock-time", "");
+    box.appendChild(el("p", "label", t("clock")));
+  }
+
+  function render(page) {
+    clearInterval(clockTimer);
+    main.textContent = "";
+    body.setAttribute("data-current-panel", page ? page.panel : "none");
+    body.setAttribute("data-current-page", page && page.of ? page.page + "/" + page.of : "1/1");
+    if (!page) {
+      title.textContent = "";
+      main.appendChild(el("p", "screen-empty", t("empty")));
+      return;
+    }
+    title.textContent = heading(page);
+    if (page.panel === "clock") {
+      var box = main.appendChild(el("div", "screen-clock"));
+      renderClock(box);
+      clockTimer = setInterval(function () { renderClock(box); }, 1000);
+    } else if (page.panel === "seating") {
+      var grid = main.appendChild(el("div", "screen-cols"));
+      grid.style.gridTemplateRows = "repeat(" + page.perCol + ", auto)";
+      grid.style.gridTemplateColumns = "repeat(" + page.cols + ", 1fr)";
+      grid.style.alignContent = "start";
+      page.rows.forEach(function (r) {
+        var cell = grid.appendChild(el("div", "cell"));
+        cell.setAttribute("data-seat", "");
+        cell.appendChild(el("span", "name", r.name));
+        cell.appendChild(el("span", "tbl", r.table)).setAttribute("aria-label", t("table") + " " + r.table);
+      });
+    } else if (page.panel === "results") {
+      var res = main.appendChild(el("div", "screen-results"));
+      page.tables.forEach(function (tbl) {
+        var sec = res.appendChild(el("section"));
+        sec.setAttribute("data-result", "");
+        sec.appendChild(el("h2", null, t("table") + " " + tbl.table));
+        var ol = sec.appendChild(el("ol"));
+        tbl.players.forEach(function (p) {
+          var li = ol.appendChild(el("li"));
+          li.appendChild(el("span", null, p.name));
+          li.appendChild(el("strong", null, p.points));
+        });
+      });
+    } else if (page.panel === "standings") {
+      var wrap = main.appendChild(el("div", "screen-standings screen-standings-" + page.cols));
+      chunk(page.rows, page.perCol).forEach(function (rows) {
+        var tb = wrap.appendChild(el("table", "screen-table")).appendChild(el("tbody"));
+        rows.forEach(function (r) {
+          var tr = tb.appendChild(el("tr"));
+          tr.setAttribute("data-standing", "");
+          tr.appendChild(el("td", "num", r.rank + "°"));
+          tr.appendChild(el("td", "name", r.name));
+          if (page.cols === 1) tr.appendChild(el("td", "club", r.club));
+          tr.appendChild(el("td", "num", r.total));
+        });
+      });
+    }
+  }
+
+  function turn() {
+    clearTimeout(turnTimer);
+    pages = buildPages();
+    index = pages.length ? (index + 1) % pages.length : -1;
+    render(pages[index] || null);
+    var seconds = data && data.seconds ? data.seconds : 15;
+    turnTimer = setTimeout(turn, seconds * 1000);
+  }
+
+  function showOffline(isOffline) {
+    offline.hidden = !isOffline;
+    offline.textContent = isOffline ? t("offline") : "";
+    body.toggleAttribute("data-offline-now", isOffline);
+  }
+
+  function poll() {
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(src, { cache: "no-store", credentials: "omit", headers: headers }).then(function (response) {
+      var date = response.headers.get("Date");
+      if (date && !isNaN(Date.parse(date))) offset = Date.parse(date) - Date.now();
+      if (response.status === 304) return null;
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      etag = response.headers.get("ETag");
+      return response.json();
+    }).then(function (fresh) {
+      showOffline(false);
+      if (fresh) {
+        var first = data === null;
+        data = fresh;
+        if (first) { index = -1; turn(); }
+      }
+    }).catch(function () {
+      showOffline(true);  // keep what is on screen; the next poll retries
+    }).then(function () {
+      setTimeout(poll, pollMs);
+    });
+  }
+
+  poll();
+})();

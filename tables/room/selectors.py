@@ -1,0 +1,86 @@
+"""Reads for the room's pages: who sits where in the current round, the latest results, each
+player's rank after every round. Standings rows themselves come from tables.standings.selectors."""
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from tables.clock.services import clock_state, live_round
+from tables.models import Round, Seat
+from tables.standings.selectors import rank_after_each_round, tournament_standings
+from tournaments.text import fold
+from tournaments.versions import results_version
+
+
+def surname_key(player):
+    return (fold(player.last_name), fold(player.first_name), player.pk)
+
+
+def wall_name(player):
+    """Surname first, as a list on the wall is read."""
+    name = f"{player.last_name} {player.first_name}"
+    return f"{name} ({player.nickname})" if player.nickname else name
+
+
+def current_round(tournament):
+    """The round in play (seating published, not closed), else the latest published one, else None."""
+    return live_round(tournament)
+
+
+def seating_by_surname(rnd):
+    """[(player, table number)] of the round, by surname: everyone finds their table at a glance."""
+    if rnd is None:
+        return []
+    seats = (Seat.objects.filter(table__round=rnd).select_related("registration__player", "table"))
+    rows = [(s.registration.player, s.table.number) for s in seats]
+    return sorted(rows, key=lambda r: surname_key(r[0]))
+
+
+def latest_results(rnd, limit=6):
+    """The round's last reported tables, newest first, each with its seats in table-points order."""
+    if rnd is None:
+        return []
+    tables = (rnd.tables.filter(reported_at__isnull=False).order_by("-reported_at", "-number")
+              .prefetch_related("seats__registration__player")[:limit])
+    out = []
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: (-(s.table_points or 0), s.position))
+        out.append((table, seats))
+    return out
+
+
+def clock_of(rnd):
+    """The round clock's deadline while it runs (None otherwise)."""
+    if rnd is None or rnd.status != Round.Status.PUBLISHED:
+        return None
+    state = clock_state(rnd)
+    return state if state.running else None
+
+
+@dataclass(frozen=True)
+class MyTable:
+    round: Round
+    table: object
+    seat: Seat
+    mates: list  # the other players at the table, in seat order
+
+
+def my_table(reg):
+    """The player's seat in the round in play (seating published, not closed), or None."""
+    seat = (Seat.objects.filter(registration=reg, table__round__status=Round.Status.PUBLISHED)
+            .select_related("table__round").order_by("-table__round__number").first())
+    if seat is None:
+        return None
+    mates = [s.registration.player for s in seat.table.seats.select_related("registration__player")
+             .order_by("position") if s.pk != seat.pk]
+    return MyTable(round=seat.table.round, table=seat.table, seat=seat, mates=mates)
+
+
+def rank_history(tournament, reg_id):
+    """[(round number, rank)] of the player after each round with results."""
+    return rank_after_each_round(tournament).get(reg_id, [])
+
+
+def standings_now(tournament):
+    """The tournament's standings, computed once per results version for the big screen and the widget."""
+    key = f"room-standings:{tournament.pk}:{tournament.created_at.timestamp()}:{results_version(tournament.pk)}"
+    return cache.get_or_set(key, lambda: tournament_standings(tournament), 15 * 60)
