@@ -11,6 +11,10 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tables.models import Dispute, Penalty, Seat
+from tables.standings.selectors import tournament_standings
+from tournaments.models import TeamDispute, TeamPenalty, Tournament
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SCHEMA = [("tournaments", "0012_room_screen_and_embed"), ("tables", "0006_submission_per_table"),
@@ -67,9 +71,6 @@ def test_a_filled_database_at_the_schema_of_today_migrates_forwards():
         executor = _migrate(executor.loader.graph.leaf_nodes())
     assert executor.migration_plan(executor.loader.graph.leaf_nodes()) == []
 
-    from tables.models import Dispute, Penalty, Seat
-    from tables.standings.selectors import tournament_standings
-    from tournaments.models import TeamDispute, TeamPenalty, Tournament
     tournament = Tournament.objects.get(pk=ids["tournament"])
     seats = [Seat.objects.get(pk=pk) for pk in ids["seats"]]
     assert [(s.table_points, s.eliminated, s.territories, s.armies) for s in seats] == [
