@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from circuits.models import Circuit
-from phases.public import standings_lead
 from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
 from tables.arbitration.selectors import standings_are_final
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
 from tournaments.versions import results_version
 

@@ -87,8 +87,9 @@ def knockout_rows(tournament, phases, final_rows=(), published_only=False):
     return rows
 
 
-def standings_lead(tournament, published_only=False):
-    """What leads the public standings page, or None when the plain standings say it all.
+def phase_lead(tournament, published_only=False):
+    """What leads the public standings page in a tournament with phases (registered with
+    tables.standings.selectors.standings_lead), or None when the plain standings say it all.
     `published_only` (the JSON of club websites): the final counts once its standings are published,
     the knockout shows the rounds whose standings are published."""
     if not tournament.format_preset:

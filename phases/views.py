@@ -76,13 +76,15 @@ def formats_page(request, pk):
     present = len(present_registrations(tournament))
     plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     phases = selectors.phases_overview(tournament)
+    for view in phases:
+        view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
     # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
     advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
               if phases and not any(v.rounds for v in phases) else None)
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
         "phases": phases, "plans": plans, "advice": advice,
-        "composition_fields": FormatForm.COMPOSITION_FIELDS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
+        "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},

@@ -130,6 +130,8 @@ SUBPACKAGES = {
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.engine", "tables.models", "tables.rounds", "tables.standings", "tournaments.models",
                      "tournaments.audit", "tournaments.rules"},
+    "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
+                    "tournaments.versions"},
     "tables.templatetags": {"tables.clock", "tables.models"},
     "tournaments.audit": {"tournaments.models", "tournaments.versions"},
     "tournaments.accounts": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.text"},

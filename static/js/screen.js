@@ -30,7 +30,8 @@
     var row = Math.ceil(size * 1.4) + 2;  // line height, cell padding and border, with room to spare
     var rows = Math.max(3, Math.floor(height / row));
     var cols = window.innerWidth >= 1600 ? 3 : (window.innerWidth >= 1000 ? 3 : 2);
-    return { rows: rows, cols: cols };
+    // the standings side by side in two columns on a wide screen: twice the rows per page
+    return { rows: rows, cols: cols, standingsCols: window.innerWidth >= 1600 ? 2 : 1 };
   }
 
   function chunk(list, size) {
@@ -55,8 +56,10 @@
         if (data.results.length) out.push({ panel: "results", tables: data.results });
       } else if (panel === "standings") {
         if (!data.standings.length) return;
-        parts = chunk(data.standings, m.rows);
-        parts.forEach(function (rows, i) { out.push({ panel: "standings", rows: rows, page: i + 1, of: parts.length }); });
+        parts = chunk(data.standings, m.rows * m.standingsCols);
+        parts.forEach(function (rows, i) {
+          out.push({ panel: "standings", rows: rows, page: i + 1, of: parts.length, cols: m.standingsCols, perCol: m.rows });
+        });
       }
     });
     return out;
@@ -120,15 +123,17 @@
         });
       });
     } else if (page.panel === "standings") {
-      var table = main.appendChild(el("table", "screen-table"));
-      var tb = table.appendChild(el("tbody"));
-      page.rows.forEach(function (r) {
-        var tr = tb.appendChild(el("tr"));
-        tr.setAttribute("data-standing", "");
-        tr.appendChild(el("td", "num", r.rank + "°"));
-        tr.appendChild(el("td", "name", r.name));
-        tr.appendChild(el("td", "club", r.club));
-        tr.appendChild(el("td", "num", r.total));
+      var wrap = main.appendChild(el("div", "screen-standings screen-standings-" + page.cols));
+      chunk(page.rows, page.perCol).forEach(function (rows) {
+        var tb = wrap.appendChild(el("table", "screen-table")).appendChild(el("tbody"));
+        rows.forEach(function (r) {
+          var tr = tb.appendChild(el("tr"));
+          tr.setAttribute("data-standing", "");
+          tr.appendChild(el("td", "num", r.rank + "°"));
+          tr.appendChild(el("td", "name", r.name));
+          if (page.cols === 1) tr.appendChild(el("td", "club", r.club));
+          tr.appendChild(el("td", "num", r.total));
+        });
       });
     }
   }

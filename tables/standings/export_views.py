@@ -17,8 +17,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.numeric import shown
 from tables.rounds.selectors import tournament_seats
-from tables.standings.selectors import tournament_standings
-from tables.standings.views import standings_lead
+from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.rules import tournament_for_organiser
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -219,3 +219,45 @@ def next_table_to_enter(table):
     """After `table` is saved: the next table of its round without a result (then the first one), or None."""
     waiting = table.round.tables.filter(reported_at__isnull=True).exclude(pk=table.pk).order_by("number")
     return waiting.filter(number__gt=table.number).first() or waiting.first()
+
+
+# --- what leads the standings ---------------------------------------------------------------
+
+# What leads the page in a tournament with phases (after a final, the final order; a knockout's
+# progress), provided by the app of tournament formats, which sits above this one.
+_LEAD_PROVIDERS = []
+
+
+def register_lead(provider):
+    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
+    if provider not in _LEAD_PROVIDERS:
+        _LEAD_PROVIDERS.append(provider)
+
+
+# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
+# repêchage holders), provided by the app of tournament formats as well.
+_CUT_LINE_PROVIDERS = []
+
+
+def register_cut_lines(provider):
+    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
+    if provider not in _CUT_LINE_PROVIDERS:
+        _CUT_LINE_PROVIDERS.append(provider)
+
+
+def standings_cut_lines(tournament):
+    for provider in _CUT_LINE_PROVIDERS:
+        lines = provider(tournament)
+        if lines is not None:
+            return lines
+    return None
+
+
+def standings_lead(tournament, published_only=False):
+    """What leads the public standings (the final order, a knockout's progress), or None: the one
+    entry for it, asked by the standings page, its JSON, the exports and the circuits."""
+    for provider in _LEAD_PROVIDERS:
+        lead = provider(tournament, published_only=published_only)
+        if lead is not None:
+            return lead
+    return None

@@ -21,48 +21,10 @@ from tables.room.charts import rank_chart_svg
 from tables.room.selectors import my_table, rank_history
 from tables.rounds.selectors import (final_to_play, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import standings_cut_lines, standings_lead, tournament_standings
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
 from tournaments.versions import results_version
-
-# What leads the page in a tournament with phases (after a final, the final order; a knockout's
-# progress), provided by the app of tournament formats, which sits above this one.
-_LEAD_PROVIDERS = []
-
-
-def register_lead(provider):
-    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
-    if provider not in _LEAD_PROVIDERS:
-        _LEAD_PROVIDERS.append(provider)
-
-
-# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
-# repêchage holders), provided by the app of tournament formats as well.
-_CUT_LINE_PROVIDERS = []
-
-
-def register_cut_lines(provider):
-    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
-    if provider not in _CUT_LINE_PROVIDERS:
-        _CUT_LINE_PROVIDERS.append(provider)
-
-
-def standings_cut_lines(tournament):
-    for provider in _CUT_LINE_PROVIDERS:
-        lines = provider(tournament)
-        if lines is not None:
-            return lines
-    return None
-
-
-def standings_lead(tournament, published_only=False):
-    for provider in _LEAD_PROVIDERS:
-        lead = provider(tournament, published_only=published_only)
-        if lead is not None:
-            return lead
-    return None
-
 
 logger = logging.getLogger("torneo.standings")
 

@@ -70,7 +70,7 @@ def test_big_screen_turns_through_its_panels_readable_at_1920(live_server, brows
     polls = []
     page.on("request", lambda r: polls.append(time.monotonic()) if r.url.endswith("/dati.json") else None)
     page.goto(live_server.url + reverse("public:screen", args=[tournament.pk]))
-    seen = []
+    seen, counts = [], {}
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline and len(seen) < 5:
         page.wait_for_function("p => document.body.getAttribute('data-current-panel') + '|' + "
@@ -78,10 +78,12 @@ def test_big_screen_turns_through_its_panels_readable_at_1920(live_server, brows
                                arg=seen[-1] if seen else "null|null", timeout=8000)
         panel, number = _panel(page), page.get_attribute("body", "data-current-page")
         seen.append(f"{panel}|{number}")
+        counts[panel] = page.locator("[data-seat], [data-standing], [data-result], [data-clock-time]").count()
         _assert_readable(page)
         shot(page, f"room-screen-1920-{len(seen)}-{panel}")
-    assert [s.split("|")[0] for s in seen] == ["clock", "seating", "results", "standings", "standings"]
-    assert seen[3:] == ["standings|1/2", "standings|2/2"]
+    # 20 players: one page of seating, one of standings in two columns; then round again
+    assert seen == ["clock|1/1", "seating|1/1", "results|1/1", "standings|1/1", "clock|1/1"]
+    assert counts == {"clock": 1, "seating": 20, "results": 1, "standings": 20}
     # one request at the start, then one every 15 s: never more
     assert polls and all(b - a >= 14 for a, b in zip(polls, polls[1:]))
     assert page.console_errors == []
@@ -105,11 +107,20 @@ def test_big_screen_seating_lists_every_player_by_surname(live_server, browser, 
 
 def test_big_screen_at_720p_keeps_28px_and_no_scroll(live_server, browser, shot, tournament, organiser):
     _room(tournament, organiser)
+    tournament.screen_panels = "seating,standings"
+    tournament.screen_seconds = 5
+    tournament.save()
     context, page = _tv(browser, {"width": 1280, "height": 720})
     page.goto(live_server.url + reverse("public:screen", args=[tournament.pk]))
     page.wait_for_selector("[data-seat]")
     _assert_readable(page)
     shot(page, "room-screen-1280-seating")
+    page.wait_for_selector("[data-standing]", timeout=8000)
+    rows = page.locator("[data-standing]").count()  # one column at 1280: as many rows as fit
+    assert 8 <= rows < 20
+    assert page.get_attribute("body", "data-current-page") == f"1/{-(-20 // rows)}"
+    _assert_readable(page)
+    shot(page, "room-screen-1280-standings")
     context.close()
 
 
@@ -213,4 +224,24 @@ def test_new_pages_have_no_serious_accessibility_violations(live_server, browser
         if result:
             found[path] = result
     assert found == {}
+    context.close()
+
+
+def test_wall_list_and_poster_fit_an_a4_page(live_server, browser, shot, tournament, organiser):
+    regs, _r2 = _room(tournament, organiser, players=60)
+    context = browser.new_context(viewport={"width": 794, "height": 1123}, device_scale_factor=1, locale="it-IT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("public:wall_list", args=[tournament.pk, 2]))
+    assert page.locator("[data-wall-list] li").count() == 60
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-wall-list]')).columnCount") == "3"
+    assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-wall-list] li')).fontSize)") >= 18
+    assert page.evaluate("document.documentElement.scrollWidth") <= 794
+    shot(page, "room-wall-list-a4")
+    page.goto(live_server.url + reverse("public:poster", args=[tournament.pk]))
+    codes = page.locator("[data-qr] [role=img]")
+    assert codes.count() == 2
+    for i in range(2):
+        assert codes.nth(i).get_attribute("aria-label").startswith("Codice QR di http")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 794
+    shot(page, "room-poster-a4")
     context.close()

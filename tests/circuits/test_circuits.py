@@ -231,3 +231,9 @@ def test_a_tournament_of_a_circuit_is_exported_without_the_circuit(season):
     call_command("export_tournament", t1.pk, stdout=out)
     text = out.getvalue()
     assert '"circuits.' not in text and json.loads(text)  # the circuit belongs to no single tournament
+
+
+def test_circuits_are_reached_from_the_home_pages(client_for, organiser):
+    client = client_for(organiser)
+    assert f'href="{reverse("manage:circuits")}" data-circuits-link' in client.get(reverse("manage:home")).content.decode()
+    assert f'href="{reverse("public:circuits")}" data-circuits-link' in client.get(reverse("public:home")).content.decode()

@@ -87,8 +87,12 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
     assert _by_name(regs, semi.settings["semifinalists"]) == list("DEFGHIL")
     assert _by_name(regs, semi.settings["repechage"]) == ["K"]
     assert _by_name(regs, semi.settings["absent"]) == ["C"]
-    notices = [str(m) for m in client.get(reverse("manage:formats", args=[tournament.pk])).context["messages"]]
+    formats_page = client.get(reverse("manage:formats", args=[tournament.pk]))
+    notices = [str(m) for m in formats_page.context["messages"]]
     assert any("C X" in m or "X C" in m for m in notices), notices
+    # The notice stays on the phase's card.
+    assert [v.notice for v in formats_page.context["phases"] if v.notice] == [notices[-1]]
+    assert "data-absent-notice" in formats_page.content.decode()
     rnd = semi.round_set.get() if hasattr(semi, "round_set") else Round.objects.get(phase=semi)
     assert seated(rnd) == [["D", "G", "H", "K"], ["E", "F", "I", "L"]]
     entry = AuditLog.objects.filter(action="phase.draw").latest("pk")

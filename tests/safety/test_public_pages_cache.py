@@ -113,7 +113,7 @@ def test_a_logged_in_visitor_gets_their_own_working_token(tournament, played, or
         visitor = Client(enforce_csrf_checks=True)
         visitor.force_login(organiser)
         page = visitor.get(url).content.decode()
-        assert CSRF_PLACEHOLDER not in page  # the page's search field has a placeholder of its own
+        assert CSRF_PLACEHOLDER not in page
         token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', page).group(1)
         assert re.search(r'"X-CSRFToken": "(\w+)"', page).group(1) == token
         tokens.append(token)

@@ -152,9 +152,11 @@ def test_another_organisers_player_is_404(client, clubs):
         assert client.post(reverse("manage:player_merge", args=[player.pk]), {"into": mine.pk}).status_code == 404
         assert client.post(reverse("manage:player_merge", args=[mine.pk]), {"into": player.pk}).status_code == 404
     assert Player.objects.filter(pk__in=[signed_up.pk, typed_by_b.pk]).count() == 2
-    # once registered in A's tournament too, A reads them
+    # once registered in A's tournament too, A reads them; B's tournament is not named on A's page
     RegistrationFactory(tournament=clubs["ta"], player=signed_up)
-    assert "segreta@example.org" in client.get(reverse("manage:player_edit", args=[signed_up.pk])).content.decode()
+    page = client.get(reverse("manage:player_edit", args=[signed_up.pk]))
+    assert "segreta@example.org" in page.content.decode()
+    assert [r.tournament for r in page.context["registered"]] == [clubs["ta"]]
 
 
 def test_a_shared_player_nobody_owns_keeps_their_email_unread(client, clubs):

@@ -66,7 +66,8 @@ def player_edit(request, player_pk=None):
     context = {"form": form, "player": player}
     if player:
         context.update(candidates=[c for c in roster.merge_candidates(player) if may_open_player(request.user, c)],
-                       registered=player_registrations(player))
+                       registered=[r for r in player_registrations(player)
+                                   if request.user.is_superuser or r.tournament.organiser_id == request.user.pk])
     return render(request, "tournaments/player_form.html", context)
 
 
