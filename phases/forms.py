@@ -61,7 +61,7 @@ class FormatForm(forms.Form):
                                                help_text=_("With more participants: seats by best single "
                                                            "game."))
 
-    COMPOSITION_FIELDS = ("best_of", "direct", "semifinal_from", "semifinal_to", "repechage_seats",
+    COMPOSITION_INPUTS = ("best_of", "direct", "semifinal_from", "semifinal_to", "repechage_seats",
                           "repechage_min_games", "final_size", "threshold", "direct_above",
                           "semifinal_from_above", "semifinal_to_above", "repechage_seats_above")
 

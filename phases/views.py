@@ -84,7 +84,7 @@ def formats_page(request, pk):
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
         "phases": phases, "plans": plans, "advice": advice,
-        "composition_fields": FormatForm.COMPOSITION_FIELDS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
+        "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in form.fields["preset"].choices]},

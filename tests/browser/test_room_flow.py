@@ -225,3 +225,23 @@ def test_new_pages_have_no_serious_accessibility_violations(live_server, browser
             found[path] = result
     assert found == {}
     context.close()
+
+
+def test_wall_list_and_poster_fit_an_a4_page(live_server, browser, shot, tournament, organiser):
+    regs, _r2 = _room(tournament, organiser, players=60)
+    context = browser.new_context(viewport={"width": 794, "height": 1123}, device_scale_factor=1, locale="it-IT")
+    page = context.new_page()
+    page.goto(live_server.url + reverse("public:wall_list", args=[tournament.pk, 2]))
+    assert page.locator("[data-wall-list] li").count() == 60
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-wall-list]')).columnCount") == "3"
+    assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-wall-list] li')).fontSize)") >= 18
+    assert page.evaluate("document.documentElement.scrollWidth") <= 794
+    shot(page, "room-wall-list-a4")
+    page.goto(live_server.url + reverse("public:poster", args=[tournament.pk]))
+    codes = page.locator("[data-qr] [role=img]")
+    assert codes.count() == 2
+    for i in range(2):
+        assert codes.nth(i).get_attribute("aria-label").startswith("Codice QR di http")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 794
+    shot(page, "room-poster-a4")
+    context.close()

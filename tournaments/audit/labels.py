@@ -144,6 +144,10 @@ FIELD_LABELS = {
     "users_created": _("accounts created"), "organisers": _("organiser role given to"),
     "clubs_created": _("clubs created"), "players_created": _("players created"),
     "log_entries": _("log entries"),
+    # composed formats (SCORING.md section 12)
+    "qualify": _("qualification"), "seeded_to_final": _("straight to the final"),
+    "semifinalists": _("semifinalists"), "repechage": _("repêchage"), "absent": _("absent"),
+    "participants": _("participants"),
 }
 
 # Stored values that are choices, shown as the pages show them.
