@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.rounds import services
-from tables.standings.cache import forget_recent_pages
+from tables.standings.cache import CSRF_PLACEHOLDER, forget_recent_pages
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
 
@@ -113,7 +113,7 @@ def test_a_logged_in_visitor_gets_their_own_working_token(tournament, played, or
         visitor = Client(enforce_csrf_checks=True)
         visitor.force_login(organiser)
         page = visitor.get(url).content.decode()
-        assert "placeholder" not in page
+        assert CSRF_PLACEHOLDER not in page
         token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', page).group(1)
         assert re.search(r'"X-CSRFToken": "(\w+)"', page).group(1) == token
         tokens.append(token)
