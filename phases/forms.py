@@ -122,5 +122,5 @@ class EndRollVariantForm(forms.Form):
 class FirenzeContinentsForm(forms.Form):
     points = forms.DecimalField(label=_("Firenze sheet: points per conquered continent"), min_value=Decimal("0"),
                                 max_value=Decimal("100"), decimal_places=2, widget=NumericInput(),
-                                help_text=_("SCORING.md 8.1: the seed's value is lost, so the default is 0. The "
+                                help_text=_("The value on the original Firenze sheet is lost, so the default is 0. The "
                                             "arbiter counts each player's continents on the sheet."))

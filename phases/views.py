@@ -110,7 +110,7 @@ def phase_action(request, pk, order, action):
             rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
             messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
             if advice is not None and rnd.number == 1:
-                messages.warning(request, _("Drawn below the seed's range for this knockout (%(low)d-%(high)d "
+                messages.warning(request, _("Drawn with fewer players than this knockout presupposes (%(low)d-%(high)d "
                                             "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
                                                                           "n": advice.players})
             notice = draw.absent_notice(rnd.phase)

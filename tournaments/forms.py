@@ -103,13 +103,13 @@ TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
 # Seed 004 ("Formule per un Torneo Ufficiale"): the formulas clubs use for each kind of tournament.
 # A suggestion only: every formula stays available.
 FORMULA_SUGGESTIONS = _(
-    "What official clubs use (seed 004), any formula allowed: one day (3 games, or 3 + final): conversion 150 "
+    "What official clubs use (Editrice Giochi guidelines), any formula allowed: one day (3 games, or 3 + final): conversion 150 "
     "or 200, table points + win bonus, standard points; a few evenings (4 to 6 games, 1 or 2 discards): a "
     "conversion, table points + win bonus, standard points, Spartaco; Campionato (8 evenings or more, 2 "
     "discards or more): standard points, Faenza method, Spartaco, Olympic medal table.")
 TIEBREAK_DEFAULT_HELP = _(
     "A new tournament starts with \"best results\" (the best single results compared in turn). The scoring "
-    "engine's command line (python -m scoring, SCORING.md section 9) applies no tie-break unless its document "
+    "engine's command line (python -m scoring) applies no tie-break unless its document "
     "names one: there players level on points share the rank.")
 
 

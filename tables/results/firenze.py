@@ -73,8 +73,8 @@ def firenze_sheet_submit(*, user, table, counts, version, lot_winner=None):
 
     def entry(seat, before, after):
         sheet_before = {f: before[f] for f in SHEET_FIELDS}
-        return ("result.firenze", sheet_before if sheet_before["table_points"] is not None else None,
-                {f: after[f] for f in SHEET_FIELDS})
+        return dict(action="result.firenze", before=sheet_before if sheet_before["table_points"] is not None
+                    else None, after={f: after[f] for f in SHEET_FIELDS})
 
     write_seat_results(user=user, table=table, audit_entry=entry, results=[
         (seats[row.player], {

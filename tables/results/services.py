@@ -80,7 +80,8 @@ def seat_result(seat):
 def write_seat_results(*, user, table, results, audit_entry=None):
     """The one place a seat's result fields are written. `results`: (seat, {field: value}) pairs, the
     fields among RESULT_FIELDS; `audit_entry(seat, before, after)` gives the seat's audit entry
-    (action, before, after) or None for no entry, where before/after are the seat's RESULT_FIELDS.
+    (a dict of action, before and after) or None for no entry, where before/after are the seat's
+    RESULT_FIELDS.
     Call it inside the transaction of the change."""
     for seat, values in results:
         before = seat_result(seat)
@@ -89,10 +90,8 @@ def write_seat_results(*, user, table, results, audit_entry=None):
         seat.save(update_fields=list(values))
         entry = audit_entry(seat, before, seat_result(seat)) if audit_entry else None
         if entry is not None:
-            action, entry_before, entry_after = entry
-            audit(user=user, action=action, obj=seat, tournament=table.round.tournament,
-                  player=seat.registration.player, table_label=table.audit_label, before=entry_before,
-                  after=entry_after)
+            audit(user=user, obj=seat, tournament=table.round.tournament, player=seat.registration.player,
+                  table_label=table.audit_label, **entry)
 
 
 BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],
@@ -171,8 +170,8 @@ def table_result_submit(*, user, table, lines, version, submission=None):
     def entry(seat, before, after):
         if before == after:
             return None
-        return ("result.correct" if before["table_points"] is not None else "result.enter", before,
-                {**after, "submission": str(submission)} if submission is not None else after)
+        return dict(action="result.correct" if before["table_points"] is not None else "result.enter",
+                    before=before, after={**after, "submission": str(submission)} if submission is not None else after)
 
     # Typed table points replace a Firenze sheet (tables.results.firenze).
     write_seat_results(user=user, table=table, audit_entry=entry, results=[

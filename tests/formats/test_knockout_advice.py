@@ -35,7 +35,7 @@ def test_the_format_page_warns_before_the_draw_and_switches_to_the_alternative(t
     url = reverse("manage:formats", args=[tournament.pk])
     page = html.unescape(client.get(url).content.decode())
     assert 'data-knockout-advice="sum3_final"' in page
-    assert "This knockout presupposes 64 to 125 players (seed 004); 12 are checked in." in page
+    assert "This knockout presupposes 64 to 125 players (Editrice Giochi guidelines); 12 are checked in." in page
     assert "would seat tables of 4, 4, 4" in page
     response = client.post(url, {"form": "format", "preset": "sum3_final", "final": "on"})
     assert response.status_code == 302
@@ -50,7 +50,7 @@ def test_drawing_anyway_is_warned_and_the_advice_goes_once_drawn(tournament, org
     client = client_for(organiser)
     response = client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "draw"]), follow=True)
     shown = [(m.level_tag, str(m)) for m in response.context["messages"]]
-    assert ("warning", "Drawn below the seed's range for this knockout (64-125 players, 12 present).") in shown
+    assert ("warning", "Drawn with fewer players than this knockout presupposes (64-125 players, 12 present).") in shown
     assert tournament.rounds.count() == 1
     assert "data-knockout-advice" not in response.content.decode()
 

@@ -15,6 +15,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='firenze_continent_points',
-            field=models.DecimalField(decimal_places=2, default=Decimal('0'), help_text="The seed's value is lost: 0 unless the organiser decides otherwise. Announce it before the tournament.", max_digits=5, validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(100)], verbose_name='Firenze sheet: points per conquered continent'),
+            field=models.DecimalField(decimal_places=2, default=Decimal('0'), help_text="The original sheet's value is lost: 0 unless the organiser decides otherwise. Announce it before the tournament.", max_digits=5, validators=[django.core.validators.MinValueValidator(0), django.core.validators.MaxValueValidator(100)], verbose_name='Firenze sheet: points per conquered continent'),
         ),
     ]

@@ -192,7 +192,7 @@ class Tournament(models.Model):
     firenze_continent_points = models.DecimalField(
         _("Firenze sheet: points per conquered continent"), max_digits=5, decimal_places=2, default=Decimal("0"),
         validators=[MinValueValidator(0), MaxValueValidator(100)],
-        help_text=_("The seed's value is lost: 0 unless the organiser decides otherwise. Announce it before the "
+        help_text=_("The original sheet's value is lost: 0 unless the organiser decides otherwise. Announce it before the "
                     "tournament."))
     # The room (tables.room): what the big screen shows and at what pace; the sites that may frame
     # the standings widget.
