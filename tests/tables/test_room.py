@@ -256,3 +256,9 @@ def test_tournament_page_has_find_your_table_box(client, tournament, room):
 def test_round_page_links_the_big_screen(client_for, organiser, tournament, room):
     html = client_for(organiser).get(reverse("manage:round", args=[tournament.pk, 2])).content.decode()
     assert reverse("public:screen", args=[tournament.pk]) in html
+
+
+def test_tournament_page_gives_the_widget_snippet(client_for, organiser, tournament):
+    html = client_for(organiser).get(reverse("manage:tournament", args=[tournament.pk])).content.decode()
+    widget = reverse("public:standings_widget", args=[tournament.pk])
+    assert f'data-embed-snippet>&lt;iframe src="http://testserver{widget}"' in html
