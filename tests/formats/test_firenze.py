@@ -150,7 +150,11 @@ def test_best_seconds_replace_an_absent_qualifier_and_the_draw_goes_on(tournamen
     client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
     by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
     winners = [seats[0].registration for seats in by_table]
-    seconds = sorted((seats[1] for seats in by_table), key=lambda s: -s.table_points)
+    # Compared on one scale: a second's table points as a share of their own table winner's.
+    seconds = sorted((seats[1] for seats in by_table),
+                     key=lambda s: (-s.table_points / next(w.table_points for w in (t[0] for t in by_table)
+                                                           if w.table_id == s.table_id),
+                                    s.registration.player.last_name.lower(), s.registration.player.first_name.lower()))
     absent, withdrawn = winners[1], winners[2]
     absent.present = False
     absent.save()
@@ -209,7 +213,11 @@ def test_an_absent_best_second_gives_the_place_to_the_next_second_present(tourna
     client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
     by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
     winners = [seats[0].registration for seats in by_table]
-    seconds = sorted((seats[1] for seats in by_table), key=lambda s: -s.table_points)
+    # Compared on one scale: a second's table points as a share of their own table winner's.
+    seconds = sorted((seats[1] for seats in by_table),
+                     key=lambda s: (-s.table_points / next(w.table_points for w in (t[0] for t in by_table)
+                                                           if w.table_id == s.table_id),
+                                    s.registration.player.last_name.lower(), s.registration.player.first_name.lower()))
     for registration in (winners[1], seconds[0].registration):  # a qualifier and the best second are away
         registration.present = False
         registration.save()
