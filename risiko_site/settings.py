@@ -158,7 +158,8 @@ PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
 # While a public page of a new results version is rendered (by one request across all servers),
-# the others get the last rendered page if its render started less than the stale bound ago; a page
+# the others get the last rendered page if its render (or the one under way) started less than the stale
+# bound ago; a page
 # is not rendered again less than the refresh interval after its last render started
 # (tables/standings/cache.py).
 PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
