@@ -158,10 +158,9 @@ PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
 # While a public page of a new results version is rendered (by one request across all servers),
-# the others get the last rendered page if its render (or the one under way) started less than the stale
-# bound ago; a page
-# is not rendered again less than the refresh interval after its last render started
-# (tables/standings/cache.py).
+# the others get the last rendered page if its render (or the one under way) started less than the
+# stale bound ago; a page is not rendered again less than the refresh interval after its last
+# render started (tables/standings/cache.py).
 PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
 PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
 # How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
