@@ -24,18 +24,27 @@ Run from the project root: `.venv/bin/python bench/bench_load.py [--seconds N] [
 from __future__ import annotations
 
 import argparse
+import bisect
+import glob
+import os
+import pwd
+import shutil
 import gzip
 import http.cookiejar
 import random
 import re
 import sys
+import statistics
+import subprocess
+import tempfile
 import threading
 import time
+import uuid
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections import defaultdict
-from contextlib import ExitStack
+from collections import Counter, defaultdict
+from contextlib import ExitStack, contextmanager
 from itertools import cycle
 from pathlib import Path
 
@@ -92,8 +101,28 @@ def csrf_token(html):
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}  # what a phone's browser sends with every request
 
 
-def phone(bases, url, log, stop, poll_seconds, rng):
-    client = Client(bases, log)
+class Phase:
+    """What one load run records: every request (kind, status, s), the standings version each poll
+    showed, each acknowledged save's submission and time, saves refused and resent."""
+
+    def __init__(self):
+        self.log, self.attempts, self.stop = [], defaultdict(list), threading.Event()
+        self.polls = []  # (perf_counter at the answer, status, id of the last audit entry the page shows)
+        self.acks = []  # (submission, perf_counter at the 302)
+        self.refused = self.resent = self.invalid = 0
+        self.lock = threading.Lock()
+        self.elapsed = 0.0
+
+
+def _through(headers):
+    from tournaments.versions import results_through
+    version = headers.get("X-Results-Version") if headers else None
+    return results_through(version) if version else None
+
+
+def phone(bases, url, phase, poll_seconds, rng):
+    client = Client(bases, phase.log)
+    stop = phase.stop
     etag = None
     if stop.wait(rng.uniform(0, poll_seconds)):  # phones arrive over time and do not poll in step
         return
@@ -102,44 +131,80 @@ def phone(bases, url, log, stop, poll_seconds, rng):
     while not stop.is_set():
         sent = {**BROWSER, "HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
         status, _text, headers = client.request("poll", url, headers=sent)
+        phase.polls.append((time.perf_counter(), status, _through(headers) if status in (200, 304) else None))
         if status == 200:
             etag = headers.get("ETag")
         stop.wait(poll_seconds)
 
 
-def arbiter(bases, tournament, round_number, username, tables, log, attempts, stop, think_seconds, rng, logged_in):
+RESEND_SECONDS = 1.0  # how soon a save without a good answer is sent again (the phone: at once when it can)
+
+
+def arbiter(bases, tournament, round_number, username, tables, phase, think_seconds, rng, logged_in):
     """Log in (before the measured load: a password check is slow on purpose), then enter and
-    correct the results of `tables`, one after the other, until `stop`."""
+    correct the results of `tables`, one after the other, until `stop`. A save answered with a
+    server error or not at all is kept and sent again, with its submission id, until the server
+    acknowledges it (as the arbiter's phone does: static/js/offline-queue.js)."""
     client = Client(bases, [])
+    stop = phase.stop
     status, text, _h = client.request("login", "/accounts/login/")
     status, _text, _h = client.request("login", "/accounts/login/", {
         "username": username, "password": harness.PASSWORD, "csrfmiddlewaretoken": csrf_token(text)})
-    client.log = log
+    client.log = phase.log
     logged_in.wait()
     if status != 302:
-        log.append(("login", status, 0.0))
+        phase.log.append(("login", status, 0.0))
         return
     turn = 0
     while not stop.is_set():
         number = tables[turn % len(tables)]
-        turn += 1
         path = f"/arbitro/t/{tournament}/turni/{round_number}/tavoli/{number}/"
         status, text, _h = client.request("form", path)
         if status != 200:
+            stop.wait(RESEND_SECONDS)
             continue
+        turn += 1
         version = int(re.search(r'name="version" value="(\d+)"', text).group(1))
+        submission = re.search(r'name="submission" value="([^"]*)"', text)
+        submission = submission.group(1) if submission and submission.group(1) else str(uuid.uuid4())
         seats = [int(s) for s in re.findall(r'name="p\d+-seat" value="(\d+)"', text)]
         lines = harness.random_result(rng, seats)
-        data = {"csrfmiddlewaretoken": csrf_token(text), "version": str(version)}
+        data = {"csrfmiddlewaretoken": csrf_token(text), "version": str(version), "submission": submission}
         for i, (seat, tp, risiko, eliminated) in enumerate(lines):
             data.update({f"p{i}-seat": seat, f"p{i}-table_points": str(tp),
                          f"p{i}-eliminated": "" if eliminated is None else str(eliminated)})
             if risiko:
                 data[f"p{i}-risiko"] = "on"
+        values = {seat: tp for seat, tp, _r, _e in lines}
         status, _text, _h = client.request("save", path, data)
-        # Every attempt is kept: one without an answer may still have been saved.
-        attempts[number].append((version, {seat: tp for seat, tp, _r, _e in lines}, status == 302))
+        refused = status is None or status >= 500
+        if refused:
+            with phase.lock:
+                phase.refused += 1
+        # Sent again until acknowledged; even after the load stops (for at most RESEND_LIMIT s).
+        deadline = None
+        while status is None or status >= 500:
+            # Every attempt is kept: one without an answer may still have been saved.
+            phase.attempts[number].append((version, values, False))
+            if stop.is_set():
+                deadline = deadline or time.monotonic() + RESEND_LIMIT
+                if time.monotonic() > deadline:
+                    break
+            time.sleep(RESEND_SECONDS)
+            status, _text, _h = client.request("resend", path, data)
+        if status == 302:
+            phase.acks.append((submission, time.perf_counter()))
+            if refused:
+                with phase.lock:
+                    phase.resent += 1
+        elif status is not None and status < 500:
+            with phase.lock:
+                phase.invalid += 1  # refused as invalid or in conflict: not expected here
+        phase.attempts[number].append((version, values, status == 302))
         stop.wait(rng.uniform(0.5, 1.5) * think_seconds)
+
+
+RESEND_LIMIT = 60
 
 
 def lost_results(tournament, round_number, attempts):
@@ -165,82 +230,263 @@ def lost_results(tournament, round_number, attempts):
 
 
 def stale_standings(bases, url):
-    """Servers whose standings poll differs from the standings rendered anew (0 when none is stale)."""
+    """Servers whose standings poll differs from the standings rendered anew (0 when none is stale).
+    Asked once the stale bound has passed since the last save: a page may stand in that long."""
+    from django.conf import settings
     from django.core.cache import cache
 
     def poll(base):
         request = urllib.request.Request(base + url, headers={"HX-Request": "true"})
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             return response.read()
+    time.sleep(settings.PUBLIC_PAGE_STALE_SECONDS + 0.5)
     served = [poll(base) for base in bases]
     cache.clear()
     fresh = poll(bases[0])
     return sum(body != fresh for body in served)
 
 
+def doubled_results(tournament, round_number):
+    """Saves applied twice: each applied save moves its table on by one version and records its
+    submission id once, so a table further on than its submissions was saved twice."""
+    from tables.models import ResultSubmission, Table
+    doubled = 0
+    for table in Table.objects.filter(round__tournament_id=tournament, round__number=round_number):
+        doubled += max(0, table.version - ResultSubmission.objects.filter(table=table).count())
+    return doubled
+
+
+def freshness(tournament, phase):
+    """Seconds from each acknowledged save's 302 to the first poll answer showing it (a page whose
+    version names an audit entry at least as recent as the save's last one); and how many never did."""
+    from django.db.models import Max
+
+    from tournaments.models import AuditLog
+    entries = dict(AuditLog.objects.filter(tournament_id=tournament, after__submission__isnull=False)
+                   .values("after__submission").annotate(last=Max("pk")).values_list("after__submission", "last"))
+    polls = sorted((t, through) for t, status, through in phase.polls if through is not None)
+    times = [t for t, _through in polls]
+    delays, never = [], 0
+    for submission, acked_at in phase.acks:
+        entry = entries.get(submission)
+        if entry is None:
+            continue  # a save changing nothing (the same values again) makes no entry
+        i = bisect.bisect_left(times, acked_at)
+        while i < len(polls) and polls[i][1] < entry:
+            i += 1
+        if i < len(polls):
+            delays.append(polls[i][0] - acked_at)
+        else:
+            never += 1
+    return delays, never
+
+
+def computations(log_paths):
+    """{"computed": Counter(version -> standings computations), "rendered": Counter((version, page) -> renders)}
+    from the servers' logs (tables/standings/views.py, tables/standings/cache.py)."""
+    computed, rendered = Counter(), Counter()
+    for path in log_paths:
+        for line in Path(path).read_text(errors="replace").splitlines():
+            found = re.search(r"computed standings tournament=\S+ version=(\S+)", line)
+            if found:
+                computed[found.group(1)] += 1
+            found = re.search(r"rendered tournament=\S+ version=(\S+) page=(\S+ htmx=\d)", line)
+            if found:
+                rendered[(found.group(1), found.group(2))] += 1
+    return {"computed": computed, "rendered": rendered}
+
+
+@contextmanager
+def throwaway_postgres(port):
+    """A PostgreSQL cluster of its own in a temporary folder on `port` (run as the postgres user when
+    this runs as root), for the database-restart fault; removed at the end. Yields (url, restart)."""
+    binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    if not binaries:
+        raise RuntimeError("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin")
+    bin_dir = Path(binaries[-1]).parent
+    folder = Path(tempfile.mkdtemp(prefix="torneo-bench-pg-"))
+    as_user = []
+    if os.geteuid() == 0:
+        user = pwd.getpwnam("postgres")
+        os.chown(folder, user.pw_uid, user.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = folder / "data"
+
+    def run(*args):
+        subprocess.run([*as_user, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
+    run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres")
+    start = [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]
+    run(*start)
+
+    def restart(down_seconds):
+        """Stop the server (its connections cut), wait, start it again."""
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop")
+        time.sleep(down_seconds)
+        run(*start)
+    try:
+        yield f"postgres://postgres@127.0.0.1:{port}/postgres", restart
+    finally:
+        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_phase(bases, url, info, args, storm, fault=None):
+    """One load of --seconds: the phones, and with `storm` the arbiters; `fault()` is called a third
+    of the way in and returns when the fault is over."""
+    phase = Phase()
+    rng = random.Random(20260124 if storm else 20260125)
+    phones = [threading.Thread(target=phone, args=(bases, url, phase, args.poll_seconds, random.Random(rng.random())),
+                               daemon=True) for _ in range(PHONES)]
+    arbiters = []
+    if storm:
+        tables = info["open_tables"]
+        logged_in = threading.Barrier(ARBITERS + 1)
+        arbiters = [threading.Thread(target=arbiter, args=(
+            bases, info["tournament"], PLAYED_ROUNDS + 1, name, tables[i::ARBITERS], phase, args.think_seconds,
+            random.Random(rng.random()), logged_in), daemon=True) for i, name in enumerate(info["arbiters"])]
+        for t in arbiters:
+            t.start()
+        logged_in.wait()
+    started = phase.started = time.perf_counter()
+    for t in phones:
+        t.start()
+    phase.fault_at = None
+    if fault is not None:
+        phase.stop.wait(args.seconds / 3)
+        phase.fault_at = time.perf_counter()
+        fault()
+        phase.fault_over = time.perf_counter()
+        phase.stop.wait(max(0.0, args.seconds - (time.perf_counter() - started)))
+    else:
+        phase.stop.wait(args.seconds)
+    phase.elapsed = time.perf_counter() - started
+    phase.stop.set()
+    for t in phones + arbiters:
+        t.join(timeout=TIMEOUT + RESEND_LIMIT + 5)
+    return phase
+
+
+EXPECTED = {"page": {200}, "poll": {200, 304}, "form": {200}, "save": {302}, "resend": {302}}
+
+
+def _ms(seconds):
+    return f"{seconds * 1000:,.0f} ms" if seconds == seconds else "–"
+
+
+def summary(phase, label):
+    polls = [s for k, _st, s in phase.log if k == "poll"]
+    saves = [s for k, _st, s in phase.log if k == "save"]
+    errors = sum(1 for kind, status, _s in phase.log if status not in EXPECTED.get(kind, ()))
+    return {"label": label, "poll_p50": harness.percentile(polls, 50), "poll_p95": harness.percentile(polls, 95),
+            "polls_per_s": len(polls) / phase.elapsed, "save_p95": harness.percentile(saves, 95),
+            "saves": len(phase.acks), "saves_per_s": len(phase.acks) / phase.elapsed, "errors": errors,
+            "statuses": dict(sorted(Counter((k, st) for k, st, _s in phase.log).items(), key=str))}
+
+
+def print_phase(result, args):
+    print(f"  {result['label']:<6} polls {result['polls_per_s']:6.1f}/s (asked {PHONES / args.poll_seconds:.0f}/s)"
+          f"   poll p50 {_ms(result['poll_p50']):>8}   p95 {_ms(result['poll_p95']):>8}"
+          f"   saves {result['saves']} ({result['saves_per_s']:.1f}/s)   save p95 {_ms(result['save_p95']):>8}"
+          f"   unexpected statuses {result['errors']}")
+
+
+def print_fault(phase, fault):
+    failed = [(t, st) for t, st, _through in phase.polls if st not in (200, 304)]
+    after = [t for t, _st in failed if t >= phase.fault_at]
+    recover = (max(after) - phase.fault_at) if after else 0.0
+    polls_total = len(phase.polls)
+    print(f"  fault {fault}: at {phase.fault_at - phase.started:.0f} s, over after {phase.fault_over - phase.fault_at:.1f} s")
+    print(f"    polls failed {len(failed)} of {polls_total}; polls recovered {recover:.1f} s after the fault began")
+    print(f"    saves refused (5xx or no answer) {phase.refused}, resent and acknowledged {phase.resent}, "
+          f"refused as invalid {phase.invalid}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=600, help="duration of the load (default 600)")
+    parser.add_argument("--seconds", type=int, default=600, help="duration of each load (default 600)")
     parser.add_argument("--poll-seconds", type=float, default=2.0,
                         help="each phone's polling interval (default 2; the page itself polls every 15)")
     parser.add_argument("--think-seconds", type=float, default=1.0, help="arbiters' pause between saves")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn instances sharing database and cache")
     parser.add_argument("--workers", type=int, default=2, help="workers per gunicorn instance (default 2)")
+    parser.add_argument("--quiet-baseline", action="store_true",
+                        help="first the same load without saves, then the storm; print both and their ratio")
+    parser.add_argument("--fault", choices=["db-restart", "kill-server"],
+                        help="a third of the way in: restart the database (a throwaway PostgreSQL cluster of "
+                             "its own, on --pg-port) or kill one gunicorn instance and start it again")
+    parser.add_argument("--fault-seconds", type=float, default=5.0, help="how long the fault lasts (default 5)")
+    parser.add_argument("--pg-port", type=int, default=5439, help="port of the throwaway cluster (db-restart)")
     args = parser.parse_args()
-    if args.servers < 1 or args.workers < 1:
-        print("--servers and --workers must be at least 1", file=sys.stderr)
+    if args.servers < 1 or args.workers < 1 or args.seconds < 1:
+        print("--servers, --workers and --seconds must be at least 1", file=sys.stderr)
         return 2
-    rng = random.Random(20260124)
+    if args.fault == "kill-server" and args.servers < 2:
+        print("--fault kill-server needs --servers 2 or more (one keeps serving)", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+        restart_db = None
+        if args.fault == "db-restart":
+            url, restart_db = stack.enter_context(throwaway_postgres(args.pg_port))
+            os.environ["DATABASE_URL"] = url
+        return run(args, restart_db)
+
+
+def run(args, restart_db):
+    logs = Path(tempfile.mkdtemp(prefix="torneo-bench-logs-"))
     with harness.bench_database() as bench_url:
         info = harness.fill(players=PLAYERS, rounds=PLAYED_ROUNDS, open_rounds=1, arbiters=ARBITERS)
-        tournament, round_number = info["tournament"], PLAYED_ROUNDS + 1
+        tournament = info["tournament"]
         url = f"/t/{tournament}/classifica/"
-        log, attempts, stop = [], defaultdict(list), threading.Event()
-        with ExitStack() as servers:
-            bases = [servers.enter_context(harness.gunicorn(bench_url, workers=args.workers))
-                     for _ in range(args.servers)]
-            threads = [threading.Thread(target=phone, args=(bases, url, log, stop, args.poll_seconds,
-                                                            random.Random(rng.random())), daemon=True)
-                       for _ in range(PHONES)]
-            tables = info["open_tables"]
-            logged_in = threading.Barrier(ARBITERS + 1)
-            arbiters = [threading.Thread(target=arbiter, args=(
-                bases, tournament, round_number, name, tables[i::ARBITERS], log, attempts, stop, args.think_seconds,
-                random.Random(rng.random()), logged_in), daemon=True) for i, name in enumerate(info["arbiters"])]
-            for t in arbiters:
-                t.start()
-            logged_in.wait()
-            threads += arbiters
-            started = time.perf_counter()
-            for t in threads[:PHONES]:
-                t.start()
-            stop.wait(args.seconds)
-            stop.set()
-            for t in threads:
-                t.join(timeout=TIMEOUT + 5)
-            elapsed = time.perf_counter() - started
+        with ExitStack() as stack:
+            servers = [stack.enter_context(harness.gunicorn(bench_url, workers=args.workers, server=True,
+                                                            log=logs / f"server-{i}.log", STANDINGS_LOG_LEVEL="INFO"))
+                       for i in range(args.servers)]
+            bases = [server.base for server in servers]
+            fault = None
+            if args.fault == "db-restart":
+                def fault():
+                    restart_db(args.fault_seconds)
+            elif args.fault == "kill-server":
+                def fault():
+                    servers[-1].kill()
+                    time.sleep(args.fault_seconds)
+                    servers[-1].start()
+            quiet = run_phase(bases, url, info, args, storm=False) if args.quiet_baseline else None
+            storm = run_phase(bases, url, info, args, storm=True, fault=fault)
             stale = stale_standings(bases, url)
-        lost = lost_results(tournament, round_number, attempts)
-    expected = {"page": {200}, "poll": {200, 304}, "form": {200}, "save": {302}}
-    errors = sum(1 for kind, status, _s in log if status not in expected.get(kind, ()))
+        from django.db import connections
+        connections.close_all()  # this process's connection may not have outlived a database restart
+        lost = lost_results(tournament, PLAYED_ROUNDS + 1, storm.attempts)
+        doubled = doubled_results(tournament, PLAYED_ROUNDS + 1)
+        delays, never = freshness(tournament, storm)
+        counts = computations(sorted(logs.glob("*.log")))
     print(f"bench_load: {PHONES} phones polling every {args.poll_seconds:g} s, {ARBITERS} arbiters saving "
           f"({args.think_seconds:g} s pauses), {PLAYERS} players, {PLAYED_ROUNDS} rounds played; "
           f"{args.servers} gunicorn instance(s) of {args.workers} workers, cache "
-          f"{harness.cache_url().split(':')[0]}; {elapsed:.0f} s")
-    p95 = harness.percentile([s for _k, _st, s in log], 95)
-    print(f"  all requests  {len(log) / elapsed:8.1f} req/s   p95 {p95 * 1000:8.1f} ms   errors {errors}")
-    for kind in ("poll", "form", "save"):
-        times = [s for k, _st, s in log if k == kind]
-        statuses = defaultdict(int)
-        for k, status, _s in log:
-            if k == kind:
-                statuses[status] += 1
-        print(f"  {kind:<12}  {len(times) / elapsed:8.1f} req/s   p95 {harness.percentile(times, 95) * 1000:8.1f} ms"
-              f"   statuses {dict(sorted(statuses.items(), key=str))}")
-    saves = sum(ok for table in attempts.values() for _v, _values, ok in table)
-    print(f"  acknowledged saves {saves}, lost {lost}")
+          f"{harness.cache_url().split(':')[0]}; {args.seconds} s per load")
+    results = [summary(quiet, "quiet")] if quiet else []
+    results.append(summary(storm, "storm"))
+    for result in results:
+        print_phase(result, args)
+    if quiet:
+        print(f"  storm/quiet poll p95 ratio {results[1]['poll_p95'] / results[0]['poll_p95']:.2f}")
+    print(f"  statuses (storm) {results[-1]['statuses']}")
+    if delays:
+        print(f"  freshness (save's 302 to the first poll showing it): p50 {_ms(statistics.median(delays))}, "
+              f"p95 {_ms(harness.percentile(delays, 95))}, max {_ms(max(delays))}; {len(delays)} saves, "
+              f"{never} not shown before the load ended")
+    computed, rendered = counts["computed"], counts["rendered"]
+    made = len({through for _t, _st, through in storm.polls if through}) if storm.polls else 0
+    print(f"  standings computations: {sum(computed.values())} for {len(computed)} versions "
+          f"(at most {max(computed.values(), default=0)} per version); page renders: {sum(rendered.values())} "
+          f"(at most {max(rendered.values(), default=0)} per version and page); versions shown to phones {made}")
+    if args.fault:
+        print_fault(storm, args.fault)
+    print(f"  acknowledged saves {len(storm.acks)}, kept {len(storm.acks) - lost}, lost {lost}, doubled {doubled}")
     print(f"  stale standings after the run: {stale} of {args.servers} server(s)")
-    return 0 if lost == 0 and stale == 0 else 1
+    return 0 if lost == 0 and stale == 0 and doubled == 0 else 1
 
 
 if __name__ == "__main__":

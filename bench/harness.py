@@ -2,7 +2,8 @@
 and gunicorn serving it on a free loopback port. Everything is removed again on exit.
 
 The PostgreSQL server is the one of DATABASE_URL when it is a postgres:// URL, else of PG_URL
-(default postgres://postgres@127.0.0.1:5432/postgres); the database itself is always `torneo_bench`.
+(default postgres://postgres@127.0.0.1:5432/postgres); the database itself is `torneo_bench` (or
+BENCH_DB, so that two runs on one server never share it).
 The cache is BENCH_CACHE_URL (default redis://127.0.0.1:6379/14, production's kind, when a Redis
 answers there, else a file cache in a temporary folder); it is emptied before and after the run.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH_DB = "torneo_bench"
+BENCH_DB = os.environ.get("BENCH_DB", "torneo_bench")
 PASSWORD = "bench-password-not-secret"
 
 
@@ -183,45 +184,73 @@ def free_port():
         return s.getsockname()[1]
 
 
-@contextmanager
-def gunicorn(bench_url, workers=2):
-    """gunicorn on a free loopback port with whitenoise serving the collected static files (compressed
-    as in production); yields
-    the base URL and stops the server (and its workers) at the end."""
-    env = server_env(bench_url)
-    static_root = ROOT / "staticfiles"  # settings.STATIC_ROOT; removed again if this run created it
-    collected = not static_root.exists()
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                   check=True)
-    # Compressed copies beside each file, as production's storage writes them: whitenoise serves those.
-    subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(static_root)], cwd=ROOT, check=True)
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--workers",
-                             str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-                            cwd=ROOT, env=env, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
+class Server:
+    """One gunicorn instance on a loopback port; start() waits until it answers."""
+
+    def __init__(self, env, workers, port=None, log=None):
+        self.env, self.workers, self.port, self.log = env, workers, port or free_port(), log
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self):
+        output = open(self.log, "ab") if self.log else None
+        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--workers",
+                                      str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"],
+                                     cwd=ROOT, env=self.env, start_new_session=True, stderr=output)
+        if output:
+            output.close()
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/static/css/torneo.css", timeout=2) as response:
+                with urllib.request.urlopen(f"{self.base}/static/css/torneo.css", timeout=2) as response:
                     if response.status == 200:
-                        break
+                        return self
             except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("gunicorn did not start") from None
                 time.sleep(0.2)
-        yield base
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
+
+    def kill(self):
+        """Stop at once, as a crashed host: SIGKILL to the master and its workers."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
             try:
-                proc.wait(timeout=15)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+                self.kill()
+
+
+def collect_static(env):
+    """Collected static files, compressed as production's storage writes them (whitenoise serves
+    those); returns whether this run created the folder (and so removes it at the end)."""
+    static_root = ROOT / "staticfiles"  # settings.STATIC_ROOT
+    collected = not static_root.exists()
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                   check=True)
+    subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(static_root)], cwd=ROOT, check=True)
+    return collected
+
+
+@contextmanager
+def gunicorn(bench_url, workers=2, log=None, server=None, **extra_env):
+    """gunicorn on a free loopback port with whitenoise serving the collected static files (compressed
+    as in production); yields the base URL (or, with `server=True`, the Server, to kill and start it
+    again) and stops the server (and its workers) at the end. `log`: a file for its stderr."""
+    env = server_env(bench_url, **extra_env)
+    collected = collect_static(env)
+    instance = Server(env, workers, log=log)
+    try:
+        instance.start()
+        yield instance if server else instance.base
+    finally:
+        instance.stop()
         if collected:
-            shutil.rmtree(static_root, ignore_errors=True)
+            shutil.rmtree(ROOT / "staticfiles", ignore_errors=True)
 
 
 def percentile(values, p):

@@ -92,6 +92,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60 if PRODUCTION else 0, minimum=0),
+        # A persistent connection is checked before a request reuses it: after a database restart
+        # the first request of each worker gets a new connection instead of an error.
+        conn_health_checks=True,
     )
 }
 if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -154,6 +157,12 @@ PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
+# While a public page of a new results version is rendered (by one request across all servers),
+# the others get the last rendered page if its render started less than the stale bound ago; a page
+# is not rendered again less than the refresh interval after its last render started
+# (tables/standings/cache.py).
+PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
+PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
 # How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
 SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
 
@@ -189,6 +198,13 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"database_unavailable": {"()": "risiko_site.errors.DatabaseUnavailableFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler"},
+                 "requests": {"class": "logging.StreamHandler", "filters": ["database_unavailable"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django.request": {"handlers": ["requests"], "propagate": False},
+        # One line per public page rendered into the cache (tables/standings/cache.py).
+        "torneo.standings": {"level": env_str("STANDINGS_LOG_LEVEL", env_str("LOG_LEVEL", "WARNING"))},
+    },
 }

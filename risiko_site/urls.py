@@ -17,6 +17,8 @@ manage = (tournaments_urls.manage_patterns + tables_urls.manage_patterns + phase
           + transfer_urls.manage_patterns + circuits_urls.manage_patterns, "manage")
 arbiter = (tables_urls.arbiter_patterns + tournaments_urls.arbiter_patterns, "arbiter")
 
+handler500 = "risiko_site.errors.server_error"  # 503 "try again" while the database is unreachable
+
 urlpatterns = [
     path("", include(public)),
     path("gestione/", include(manage)),

@@ -8,6 +8,9 @@ def pytest_configure(config):
     # Each test run keeps its cache in memory (tests/safety/test_shared_cache.py runs against Redis).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "tests", "KEY_PREFIX": "torneo"}}
+    # Tests make a change and look at the page at once, one request after another: a page is
+    # rendered anew for each version (the stale bound and refresh interval have their own tests).
+    settings.PUBLIC_PAGE_REFRESH_SECONDS = 0
 
 from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
 

@@ -3,8 +3,9 @@
 Every change those pages show is audited (tournaments.audit.services), and the audit writer bumps the
 tournament's version: at once, and again when the change commits, so a page rendered from the
 data before the commit is never filed under the version that follows it. A poll that finds
-nothing new then costs one cache lookup. When the cache has no entry (first request, eviction,
-a cache emptied by a restart) the version is read from the database: the number and the last id
+nothing new then costs one cache lookup. A version committed after an audit entry starts with that
+entry's id (`results_through`): pages and the load benchmark can tell which changes a page shows.
+When the cache has no entry (first request, eviction, a cache emptied by a restart) the version is read from the database: the number and the last id
 of the tournament's audit entries. The dispute window closing turns provisional standings final
 without anything being logged, so the version also says whether that moment has passed.
 """
@@ -50,11 +51,24 @@ def results_version(pk):
     return f"{token}:{int(closed)}"
 
 
-def _bump(pk):
-    cache.set(_key(pk), (uuid.uuid4().hex, _closes_at(pk)[0]), None)
+def results_through(version):
+    """The id of the last audit entry a page filed under `version` shows (0 when unknown): every
+    change up to it, and perhaps more. A version bumped before its change committed says nothing."""
+    token = version.split(":", 1)[0]
+    if token.startswith("db-"):
+        last = token.rsplit("-", 1)[-1]
+    else:
+        last = token.split(".", 1)[0] if "." in token else "0"
+    return int(last) if last.isdigit() else 0
 
 
-def bump(pk):
-    """Called for every audited change of tournament `pk`: now, and once the change is committed."""
+def _bump(pk, through=None):
+    token = uuid.uuid4().hex if through is None else f"{through}.{uuid.uuid4().hex}"
+    cache.set(_key(pk), (token, _closes_at(pk)[0]), None)
+
+
+def bump(pk, through=None):
+    """Called for every audited change of tournament `pk` (`through`: its audit entry's id): now,
+    and once the change is committed (only that version names the entry: it is the one showing it)."""
     _bump(pk)
-    transaction.on_commit(lambda: _bump(pk))
+    transaction.on_commit(lambda: _bump(pk, through))

@@ -2,7 +2,8 @@
 // It keeps only what offline result entry needs: the round's page, its tables' result forms, scripts
 // and styles. Penalty, dispute and organiser pages are never kept: offline they do not open. Logging
 // out empties the kept pages (static/js/logout.js sends "forget"). Result forms sent while the network
-// is away are queued (offline-queue.js) and the arbiter is sent to the round's page.
+// is away, or answered with a server error, are queued (offline-queue.js) and the arbiter is sent to
+// the round's page.
 "use strict";
 const CACHE = "torneo-arbiter-v2";
 
@@ -91,7 +92,12 @@ self.addEventListener("fetch", function (event) {
   if (request.method === "POST") {
     if (/\/tavoli\/\d+\/$/.test(url.pathname) && !request.headers.get("X-Torneo-Sync")) {
       const copy = request.clone();
-      event.respondWith(fetch(request).catch(function () { return queueForm(copy); }));
+      // No answer, or a server error (the database restarting, a server gone behind the proxy): the
+      // result stays on the phone and is sent again; its submission id makes the server apply it
+      // once even when the first send was saved before the error.
+      event.respondWith(fetch(request).then(function (response) {
+        return response.status >= 500 ? queueForm(copy) : response;
+      }).catch(function () { return queueForm(copy); }));
     }
     return;
   }

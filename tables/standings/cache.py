@@ -23,11 +23,28 @@ token (the log-out form, htmx headers); a stored page would hand one visitor's t
 other, so such pages are rendered with a placeholder in its place and each response gets the
 requesting visitor's own token; they are not compressed (a secret in a compressed body is what
 BREACH reads).
+
+While results pour in every save makes a new version, and rendering the standings of 200 players
+costs ~150 ms of a core: each page would be rendered anew for nearly every request. So reads are
+decoupled from writes. Each page (its address, language, login state and htmx, without the
+version) remembers in the shared cache the last version rendered for it and when that render
+started (`last:`). When the current version's page is missing, one request anywhere takes the
+page's render lock (`render:`, a cache.add, so one holder across all servers) and renders it; every
+other request meanwhile gets the last rendered page, provided that render, or the render under
+way, started less than PUBLIC_PAGE_STALE_SECONDS ago; the lock is not taken again before
+PUBLIC_PAGE_REFRESH_SECONDS have passed since the last render started (the renders of a storm of
+saves are coalesced: versions saved meanwhile are never rendered, the next render shows them
+all). Past that bound a request waits for the render under way (or takes the lock when its holder
+vanished) rather than serve an older page. Every server reads the same `last:` entry, so two servers serve the same
+page. Each response names the version it shows (X-Results-Version). While the database is out of
+reach, a page that cannot be rendered is answered with its last render, however old.
 """
 import gzip
 import hashlib
+import logging
 import re
 import threading
+import time
 from collections import OrderedDict
 from functools import lru_cache, wraps
 
@@ -35,6 +52,7 @@ from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
@@ -44,8 +62,14 @@ from django.utils.translation import get_language, get_language_from_request
 
 from tournaments.versions import results_version
 
+logger = logging.getLogger("torneo.standings")
+
 # Entries are found again by version, so they never go stale; this only bounds the cache's size.
 PAGE_CACHE_SECONDS = 15 * 60
+# A render lock left by a process that died goes after this long.
+RENDER_LOCK_SECONDS = 10
+WAIT_STEP = 0.02
+VERSION_HEADER = "X-Results-Version"
 CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c"
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
 
@@ -101,6 +125,78 @@ def _identity(pk, path, version, language, user, htmx):
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
+def _base(pk, path, language, user, htmx):
+    """The page whatever its version: what its last render and its render lock are filed under."""
+    return _identity(pk, path, "", language, user, htmx)
+
+
+def _now():
+    return time.time()  # wall clock: the render times are compared across servers
+
+
+def _stale_seconds():
+    return settings.PUBLIC_PAGE_STALE_SECONDS
+
+
+def _refresh_seconds():
+    return settings.PUBLIC_PAGE_REFRESH_SECONDS
+
+
+def _last_rendered(base):
+    """(version, identity, entry, age in s) of the page's last render while it may stand in for the
+    current version, else None: its render started less than the stale bound ago, or a render of a
+    newer version is under way and started less than the stale bound ago (that render will show
+    what this page lacks; waiting for it would only queue the request)."""
+    last = cache.get(f"last:{base}")
+    if last is None:
+        return None
+    version, identity, started = last
+    now = _now()
+    age = now - started
+    if age > _stale_seconds():
+        rendering_since = cache.get(f"render:{base}")
+        if rendering_since is None or now - rendering_since > _stale_seconds():
+            return None
+    entry = _page_get(f"page:{identity}")
+    return None if entry is None else (version, identity, entry, age)
+
+
+def _stale(base):
+    """The last rendered page when an anonymous request may get it without reaching the view: it
+    may stand in (`_last_rendered`), and either its render started less than the refresh interval
+    ago or another request renders the current version now."""
+    last = _last_rendered(base)
+    if last is None:
+        return None
+    if last[3] < _refresh_seconds() or cache.get(f"render:{base}") is not None:
+        return last
+    return None
+
+
+def _take_render_lock(base):
+    """The page's render lock, holding when it was taken."""
+    return cache.add(f"render:{base}", _now(), RENDER_LOCK_SECONDS)
+
+
+def _rendered(base, version, identity, started):
+    """Record the page rendered under `identity` as the last one, unless a later render was recorded."""
+    last = cache.get(f"last:{base}")
+    if last is None or last[2] <= started:
+        cache.set(f"last:{base}", (version, identity, started), PAGE_CACHE_SECONDS)
+
+
+def _wait_for(base, key):
+    """Wait for the request rendering page `key`: its entry, or None when the lock is free again
+    (its holder gave up or vanished) and this request took it."""
+    while True:
+        time.sleep(WAIT_STEP)
+        entry = _page_get(key)
+        if entry is not None:
+            return entry
+        if _take_render_lock(base):
+            return None
+
+
 def _with_token(request, body):
     return body.replace(_PLACEHOLDER_BYTES, get_token(request).encode()) if _PLACEHOLDER_BYTES in body else body
 
@@ -147,25 +243,57 @@ def _finish(response, etag, language=None, cors=False):
     return response
 
 
-def serve_cached(request, scope, version, render, cors=False):
+def _answer(request, entry, etag, version, cors=False):
+    """The stored page `entry`, or 304 when the visitor already has it."""
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = _from_entry(request, entry)
+    response[VERSION_HEADER] = version
+    return _finish(response, etag, cors=cors)
+
+
+def serve_cached(request, scope, version, render, cors=False, started=None):
     """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
-    `version`: 304 when the visitor holds it, the stored copy when there is one, else rendered and
-    stored (only a plain 200 is stored). `cors`: see public_page."""
+    `version`: 304 when the visitor holds it, the stored copy when there is one; else rendered and
+    stored (only a plain 200 is stored) by this request when it takes the page's render lock, or
+    the last rendered page within the stale bound while another renders it (see the module's
+    docstring). `cors`: see public_page. `started`: when `version` was read (now if not given)."""
     if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
         return render()
+    started = _now() if started is None else started
     user = request.user.pk if request.user.is_authenticated else "anon"
-    identity = _identity(scope, request.get_full_path(), version, get_language(), user,
-                         getattr(request, "htmx", False))
+    path, language, htmx = request.get_full_path(), get_language(), getattr(request, "htmx", False)
+    identity = _identity(scope, path, version, language, user, htmx)
     etag = _etag(identity, request)
     not_modified = get_conditional_response(request, etag=etag)
     if not_modified is not None:
+        not_modified[VERSION_HEADER] = version
         return _finish(not_modified, etag, cors=cors)
     key = f"page:{identity}"
     entry = _page_get(key)
-    if entry is None:
+    if entry is not None:
+        return _answer(request, entry, etag, version, cors)
+    base = _base(scope, path, language, user, htmx)
+    stale = _last_rendered(base)
+    if stale is not None and stale[3] < _refresh_seconds():
+        return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
+    if not _take_render_lock(base):
+        if stale is not None:
+            return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
+        entry = _wait_for(base, key)
+        if entry is not None:
+            return _answer(request, entry, etag, version, cors)
+    try:
         request.renders_for_cache = True
         try:
             response = render()
+        except (OperationalError, InterfaceError):
+            # The database is out of reach: the last page rendered, however old, rather than an error.
+            last = cache.get(f"last:{base}")
+            entry = last and _page_get(f"page:{last[1]}")
+            if not entry:
+                raise
+            return _answer(request, entry, _etag(last[1], request), last[0], cors)
         finally:
             request.renders_for_cache = False
         if response.status_code != 200 or response.streaming or response.cookies:
@@ -174,7 +302,12 @@ def serve_cached(request, scope, version, render, cors=False):
             return response
         entry = _entry(response)
         _page_set(key, entry)
-    return _finish(_from_entry(request, entry), etag, cors=cors)
+        _rendered(base, version, identity, started)
+        logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", scope, version, path,
+                    bool(htmx), _now() - started)
+    finally:
+        cache.delete(f"render:{base}")
+    return _answer(request, entry, etag, version, cors)
 
 
 def public_page(view=None, *, cors=False, uncached_params=()):
@@ -196,9 +329,10 @@ def public_page(view=None, *, cors=False, uncached_params=()):
             if cors:
                 response["Access-Control-Allow-Origin"] = "*"
             return response
+        started = _now()  # before the version is read: the render shows every change made until then
         request.standings_version = results_version(pk)
         return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
-                            cors=cors)
+                            cors=cors, started=started)
     wrapper.public_page = True
     wrapper.public_cors = cors
     return wrapper
@@ -245,17 +379,24 @@ class PublicPageCacheMiddleware:
         if pk is None:
             return None
         language = get_language_from_request(request)
-        identity = _identity(pk, request.get_full_path(), results_version(pk), language, "anon",
-                             request.headers.get("HX-Request") == "true")
-        etag = _etag(identity, request)
-        response = get_conditional_response(request, etag=etag)
+        path, htmx = request.get_full_path(), request.headers.get("HX-Request") == "true"
+        version = results_version(pk)
+        identity = _identity(pk, path, version, language, "anon", htmx)
+        entry = None
+        response = get_conditional_response(request, etag=_etag(identity, request))
         if response is None:
             entry = _page_get(f"page:{identity}")
             if entry is None:
-                return None  # rendered by the view, which stores it
+                stale = _stale(_base(pk, path, language, "anon", htmx))
+                if stale is None:
+                    return None  # rendered by the view, which stores it
+                version, identity, entry, _age = stale
+                response = get_conditional_response(request, etag=_etag(identity, request))
+        if response is None:
             self.csrf.process_request(request)
             response = _from_entry(request, entry)
-        _finish(response, etag, language, cors=cors)
+        response[VERSION_HEADER] = version
+        _finish(response, _etag(identity, request), language, cors=cors)
         self._add_csp(request, response)
         self.frame.process_response(request, response)
         return self.csrf.process_response(request, response)

@@ -1,4 +1,5 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
+import logging
 import time
 from dataclasses import replace
 
@@ -24,6 +25,8 @@ from tables.standings.selectors import standings_cut_lines, standings_lead, tour
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
 from tournaments.versions import results_version
+
+logger = logging.getLogger("torneo.standings")
 
 # Computed standings are kept this long in Django's cache, under the tournament's results version.
 STANDINGS_CACHE_SECONDS = 15 * 60
@@ -74,8 +77,11 @@ def cached_standings(request, tournament):
     key = _cache_key(request, tournament)
 
     def compute():
+        started = time.perf_counter()
         result = tournament_standings(tournament)
         cache.set(f"{key}:provisional", result.provisional, STANDINGS_CACHE_SECONDS)
+        logger.info("computed standings tournament=%s version=%s seconds=%.3f", tournament.pk,
+                    request.standings_version, time.perf_counter() - started)
         return result
     return _computed_once(key, compute)
 

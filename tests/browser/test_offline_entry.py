@@ -109,3 +109,50 @@ def test_an_offline_save_meeting_another_shows_both_and_the_arbiter_chooses(arbi
     assert table.version == 2
     assert _points(table) == [Decimal(62), Decimal(48), Decimal(30), Decimal(0)]
     assert panel is not None and page.console_errors == []
+
+
+@pytest.mark.parametrize("applied", [False, True], ids=["refused", "saved-then-error"])
+def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_once(
+        arbiter_phone, round_of_two_tables, monkeypatch, applied, shot):
+    """The database restarting refuses the save (503), or the save commits and its answer is lost in a
+    server error: either way the phone keeps the result and sends it again, and it is applied once."""
+    from django.db import OperationalError
+
+    from tables.results import services as table_results
+    real_submit = table_results.table_result_submit
+    calls = []
+
+    def first_send_fails(**kwargs):
+        calls.append(kwargs.get("submission"))
+        if len(calls) == 1:
+            if applied:
+                real_submit(**kwargs)
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_submit(**kwargs)
+    monkeypatch.setattr(table_results, "table_result_submit", first_send_fails)
+    page = arbiter_phone
+    page.click("a[data-offline-table] >> nth=0")
+    page.wait_for_selector("form.result-form")
+    for i, tp in enumerate(["62", "48", "30", "0"]):
+        page.fill(f"#id_p{i}-table_points", tp)
+    page.fill("#id_p3-eliminated", "1")
+    page.click("form.result-form button[type=submit]")
+    page.wait_for_url("**?in-attesa=1")  # kept on the phone, back to the round's page
+    for _ in range(100):  # the round's page sends what waits as it opens, until the server has it
+        if page.evaluate("window.TorneoQueue.all().then(function (items) { return items.length; })") == 0:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.TorneoQueue.all().then(function (items) { return items.length; })") == 0
+    page.reload()
+    page.wait_for_selector("a[data-offline-table] .badge.ok")
+    assert page.locator("a[data-offline-table] .badge.ok").first.inner_text() == "salvato sul server"
+    shot(page, f"63-server-error-resent-{'saved' if applied else 'refused'}-phone")
+    table = Table.objects.get(round=round_of_two_tables, number=1)
+    # Sent twice with the same submission id: refused, the second send saves it; saved, the second
+    # is recognised as applied before the service is called.
+    assert len(calls) == (1 if applied else 2) and len(set(calls)) == 1
+    assert table.version == 1  # applied once
+    assert _points(table) == [Decimal(62), Decimal(48), Decimal(30), Decimal(0)]
+    assert ResultSubmission.objects.count() == 1
+    assert AuditLog.objects.filter(action="result.enter").count() == 4
+    assert [e for e in page.console_errors if "503" not in e] == []

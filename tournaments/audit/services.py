@@ -38,7 +38,7 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
         after=_jsonable(after),
     )
     if tournament is not None:
-        bump(tournament.pk)
+        bump(tournament.pk, through=entry.pk)
     return entry
 
 
