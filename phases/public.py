@@ -141,6 +141,8 @@ class CutLines:
 def cut_lines(tournament):
     """The cut lines of a composed format while its qualifying evenings are played; None otherwise
     (no composed format, no result yet, or the semifinals or the final already seated)."""
+    if not tournament.format_preset:
+        return None  # phases come only with a format
     phases = list(tournament.phases.order_by("order"))
     composition = composition_of(tournament, phases)
     if not composition:

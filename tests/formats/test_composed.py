@@ -235,6 +235,7 @@ def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser)
     tournament, regs = club
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=4, discards=1)
+    tournament.refresh_from_db()
     assert cut_lines(tournament) is None  # no result yet
     _play_evenings(tournament, organiser, regs)
     lines = cut_lines(tournament)
@@ -251,6 +252,7 @@ def test_a_player_joining_at_the_fifth_evening(club, organiser):
     tournament, regs = club
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=7, discards=3)
+    tournament.refresh_from_db()
     members = [regs[n] for n in "ABCDEFGHIJ"]
     points = {r.pk: 90 - 5 * i for i, r in enumerate(members)}
     late = regs["K"]

@@ -32,6 +32,16 @@ def _round1(tournament):
     return tournament.rounds.get(number=1)
 
 
+def _seconds_by_share(by_table):
+    """The seconds as the draw compares them: their points as a share of their own table winner's,
+    highest first, then by name."""
+    def key(seats):
+        second, winner = seats[1], seats[0]
+        player = second.registration.player
+        return -(second.table_points / winner.table_points), player.last_name.lower(), player.first_name.lower()
+    return [seats[1] for seats in sorted(by_table, key=key)]
+
+
 def _sheet(client, table, sheets, lot=None):
     data = {"version": str(table.version)}
     for i, seat in enumerate(table.seats.order_by("position")):
@@ -150,11 +160,7 @@ def test_best_seconds_replace_an_absent_qualifier_and_the_draw_goes_on(tournamen
     client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
     by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
     winners = [seats[0].registration for seats in by_table]
-    # Compared on one scale: a second's table points as a share of their own table winner's.
-    seconds = sorted((seats[1] for seats in by_table),
-                     key=lambda s: (-s.table_points / next(w.table_points for w in (t[0] for t in by_table)
-                                                           if w.table_id == s.table_id),
-                                    s.registration.player.last_name.lower(), s.registration.player.first_name.lower()))
+    seconds = _seconds_by_share(by_table)
     absent, withdrawn = winners[1], winners[2]
     absent.present = False
     absent.save()
@@ -213,11 +219,7 @@ def test_an_absent_best_second_gives_the_place_to_the_next_second_present(tourna
     client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "close"]))
     by_table = [sorted(t.seats.all(), key=lambda s: -strength[s.registration_id]) for t in rnd.tables.order_by("number")]
     winners = [seats[0].registration for seats in by_table]
-    # Compared on one scale: a second's table points as a share of their own table winner's.
-    seconds = sorted((seats[1] for seats in by_table),
-                     key=lambda s: (-s.table_points / next(w.table_points for w in (t[0] for t in by_table)
-                                                           if w.table_id == s.table_id),
-                                    s.registration.player.last_name.lower(), s.registration.player.first_name.lower()))
+    seconds = _seconds_by_share(by_table)
     for registration in (winners[1], seconds[0].registration):  # a qualifier and the best second are away
         registration.present = False
         registration.save()
