@@ -1,9 +1,11 @@
-"""Rounds, their tables and seats, and each seat's result at the table."""
+"""Rounds, their tables and seats, and each seat's result at the table; the arbitration of games and of
+2vs2 matches (penalties and disputes, on the abstract models of tables.arbitration.models)."""
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import AuditLog, Phase, Registration, Tournament
+from tables.arbitration.models import DisputeBase, PenaltyBase
+from tournaments.models import AuditLog, Phase, Registration, Team, TeamMatch, Tournament
 
 
 class Round(models.Model):
@@ -95,7 +97,7 @@ class Seat(models.Model):
         return f"{self.table}: {self.registration.player}"
 
 
-class Penalty(models.Model):
+class Penalty(PenaltyBase):
     """An arbiter's decision against a player (seed 001 art. 20, seed 004 casebook)."""
 
     class Kind(models.TextChoices):
@@ -111,25 +113,17 @@ class Penalty(models.Model):
                              help_text=_("The game it applies to; empty for the tournament total."))
     kind = models.CharField(_("type"), max_length=12, choices=Kind.choices)
     points = models.DecimalField(_("points"), max_digits=7, decimal_places=2, default=0)
-    reason = models.TextField(_("reason"))
     internal_note = models.TextField(_("internal note"), blank=True)
     void_past_results = models.BooleanField(_("void past results"), default=False)
     # An expulsion that withdrew the player (not one given to a player already withdrawn): withdrawing
     # it reinstates the player, withdrawing the other does not.
     withdrew_registration = models.BooleanField(default=False, editable=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    withdrawn = models.BooleanField(_("withdrawn"), default=False)
-    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="+")
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_reason = models.TextField(_("reason for withdrawal"), blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
 
 
-class Dispute(models.Model):
+class Dispute(DisputeBase):
     """A ricorso against a table result, a penalty or a published standing (seed 001 art. 2)."""
 
     class About(models.TextChoices):
@@ -137,28 +131,46 @@ class Dispute(models.Model):
         PENALTY = "penalty", _("penalty")
         STANDING = "standing", _("published standings")
 
-    class State(models.TextChoices):
-        OPEN = "open", _("open")
-        UPHELD = "upheld", _("upheld")
-        REJECTED = "rejected", _("rejected")
-
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="disputes")
     about = models.CharField(_("against"), max_length=10, choices=About.choices)
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
     penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
-    raised_by = models.CharField(_("raised by"), max_length=120)
-    raised_at = models.DateTimeField(_("raised at"), auto_now_add=True)
-    text = models.TextField(_("text"))
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.OPEN)
-    decision = models.TextField(_("decision"), blank=True)
     internal_note = models.TextField(_("internal note"), blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
-    decided_at = models.DateTimeField(null=True, blank=True)
     correction = models.ForeignKey(AuditLog, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
                                    help_text=_("The change the upheld dispute caused."))
 
+
+# --- 2vs2 arbitration (tables.arbitration.team_services): the tables keep the names they had in the
+# tournaments app, so every existing database keeps its rows (migrations tables 0007, tournaments 0013).
+
+class TeamPenalty(PenaltyBase):
+    """Match points taken off a team's standings (seed 001 art. 20 on teams): never below 0."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_penalties")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="penalties")
+    day = models.PositiveSmallIntegerField(_("day"))
+    points = models.PositiveSmallIntegerField(_("points"))
+
     class Meta:
-        ordering = ["-raised_at", "-pk"]
+        db_table = "tournaments_teampenalty"
+        ordering = ["day", "pk"]
+
+
+class TeamDispute(DisputeBase):
+    """A dispute (ricorso) about a 2vs2 match, a team penalty or the team standings (seed 001 art. 2)."""
+
+    class About(models.TextChoices):
+        RESULT = "result", _("a match result")
+        PENALTY = "penalty", _("a penalty")
+        STANDING = "standing", _("the standings")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_disputes")
+    about = models.CharField(_("against"), max_length=10, choices=About.choices)
+    day = models.PositiveSmallIntegerField(_("day"))
+    match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
+    penalty = models.ForeignKey(TeamPenalty, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="disputes")
+
+    class Meta(DisputeBase.Meta):
+        db_table = "tournaments_teamdispute"

@@ -9,9 +9,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from circuits.models import Circuit, CircuitTournament
-from tables.models import Dispute, Penalty
+from tables.models import Dispute, Penalty, TeamDispute, TeamPenalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
-from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamMatch, TeamMember
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]

@@ -4,7 +4,6 @@ from tournaments import views
 from tournaments.accounts import views as account_views
 from tournaments.registration import views as registration_views
 from tournaments.registration import roster_views
-from tournaments.teams import arbitration_views as team_arbitration_views
 from tournaments.teams import views as teams_views
 
 public_patterns = [
@@ -60,11 +59,4 @@ manage_patterns += [
 arbiter_patterns = [
     path("t/<int:pk>/incontri-squadre/", teams_views.team_matches, name="team_matches"),
     path("t/<int:pk>/incontri-squadre/<int:match_pk>/", teams_views.team_match, name="team_match"),
-    path("t/<int:pk>/squadre/arbitri/", team_arbitration_views.team_arbitration_page, name="team_arbitration"),
-    path("t/<int:pk>/squadre/giornate/<int:number>/pubblica/", team_arbitration_views.team_day_publish,
-         name="team_day_publish"),
-    path("t/<int:pk>/squadre/penalita/<int:penalty_pk>/ritira/", team_arbitration_views.team_penalty_withdraw,
-         name="team_penalty_withdraw"),
-    path("t/<int:pk>/squadre/ricorsi/<int:dispute_pk>/", team_arbitration_views.team_dispute_decide,
-         name="team_dispute"),
 ]

@@ -12,6 +12,9 @@ from transfer.owned import USER_FIELDS, TransferError
 from transfer.shapes import check_shape
 from transfer.values import expect, full_clean, row_key, refuse_existing, save_raw, field_value
 
+# Models that moved to another app since a file could have been exported: the file's label, today's.
+MOVED = {"tournaments.teampenalty": "tables.teampenalty", "tournaments.teamdispute": "tables.teamdispute"}
+
 # The player's names as the player form writes them (tournaments.forms.PlayerForm).
 PLAYER_NAMES = ("first_name", "last_name", "nickname", "city")
 PLAYER_REQUIRED = ("first_name", "last_name")
@@ -178,6 +181,7 @@ class Importer:
         for i, section in enumerate(expect(sections, list, "models")):
             section = expect(section, dict, f"models[{i}]")
             label = expect(section.get("model"), str, f"models[{i}].model")
+            label = MOVED.get(label, label)
             if label in by_label:
                 raise TransferError(f"models[{i}]: {label} appears twice")
             by_label[label] = expect(section.get("rows"), list, f"models[{i}].rows")

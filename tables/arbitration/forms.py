@@ -1,11 +1,12 @@
-"""Forms of the arbiters' pages: penalties and disputes."""
+"""Forms of the arbiters' pages: penalties and disputes of games and of 2vs2 matches."""
 from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tables.arbitration.selectors import player_games, registration_or_none
-from tables.models import Dispute, Penalty, Table
+from tables.models import Dispute, Penalty, Table, TeamDispute
+from tournaments.forms import NumericInput
 
 
 def game_label(seat):
@@ -81,3 +82,39 @@ class DisputeDecisionForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["state"].choices = [(Dispute.State.UPHELD, _("upheld")), (Dispute.State.REJECTED, _("rejected"))]
+
+
+# --- 2vs2 team penalties and disputes -----------------------------------------------------------------
+
+class TeamPenaltyForm(forms.Form):
+    team = forms.ChoiceField(label=_("Team"))
+    day = forms.TypedChoiceField(label=_("From day"), coerce=int)
+    points = forms.IntegerField(label=_("Match points taken off"), min_value=1, max_value=99,
+                                widget=NumericInput(decimals=False))
+    reason = forms.CharField(label=_("Reason (public)"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, teams=(), days=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = [("", "—")] + [(str(t.pk), t.name) for t in teams]
+        self.fields["day"].choices = [(d, d) for d in days]
+
+
+class TeamDisputeForm(forms.Form):
+    about = forms.ChoiceField(label=_("Against"), choices=TeamDispute.About.choices)
+    match = forms.ChoiceField(label=_("Match"), required=False)
+    penalty = forms.ChoiceField(label=_("Penalty"), required=False)
+    raised_by = forms.CharField(label=_("Raised by"), max_length=120)
+    text = forms.CharField(label=_("Text"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, matches=(), penalties=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["match"].choices = [("", "—")] + [
+            (str(m.pk), _("Day %(n)d: %(match)s") % {"n": m.round, "match": m}) for m in matches]
+        self.fields["penalty"].choices = [("", "—")] + [
+            (str(p.pk), f"{p.team.name} −{p.points} ({p.reason[:40]})") for p in penalties]
+
+
+class TeamDisputeDecisionForm(forms.Form):
+    state = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect, choices=[
+        (TeamDispute.State.UPHELD, _("upheld")), (TeamDispute.State.REJECTED, _("rejected"))])
+    decision = forms.CharField(label=_("Reasons (public)"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))

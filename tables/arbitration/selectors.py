@@ -1,8 +1,9 @@
-"""Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final."""
+"""Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final; the
+2vs2 team penalties and disputes."""
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from tables.models import Dispute, Penalty, Round, Seat
+from tables.models import Dispute, Penalty, Round, Seat, TeamDispute, TeamPenalty
 from tournaments.models import AuditLog, Registration
 
 
@@ -41,7 +42,7 @@ def warnings_in_game(penalty):
 
 def dispute_window_closes(tournament, rnd):
     """The end of the window for disputes about `rnd` (None: its standings are not published yet)."""
-    return tournament.dispute_window_closes(rnd.standings_published_at if rnd is not None else None)
+    return Dispute.window_closes(tournament, rnd.standings_published_at if rnd is not None else None)
 
 
 def correction_for(dispute):
@@ -72,7 +73,7 @@ def dispute_deadline(tournament):
     """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
     last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
             .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
-    return tournament.dispute_window_closes(last)
+    return Dispute.window_closes(tournament, last)
 
 
 def standings_are_final(tournament, now=None):
@@ -84,3 +85,23 @@ def standings_are_final(tournament, now=None):
         return False
     deadline = dispute_deadline(tournament)
     return deadline is not None and now >= deadline
+
+
+# --- 2vs2 team penalties and disputes -----------------------------------------------------------------
+
+def team_penalties(tournament):
+    return list(TeamPenalty.objects.filter(tournament=tournament).select_related("team"))
+
+
+def team_disputes(tournament):
+    return TeamDispute.objects.filter(tournament=tournament).select_related("match__home", "match__away",
+                                                                           "penalty__team")
+
+
+def team_penalty_of(tournament, pk):
+    return get_object_or_404(TeamPenalty, pk=pk, tournament=tournament)
+
+
+def team_dispute_of(tournament, pk):
+    return get_object_or_404(TeamDispute.objects.select_related("match__home", "match__away", "penalty__team"),
+                             pk=pk, tournament=tournament)

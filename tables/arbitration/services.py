@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 
 from tables.arbitration.selectors import correction_for, dispute_window_closes
 from tables.models import Dispute, Penalty, Round
-from tournaments import disputes
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Registration
 from tournaments.services import registration_update
@@ -72,10 +71,7 @@ def penalty_withdraw(*, user, penalty, reason):
     if not (reason or "").strip():
         raise ValidationError({"reason": _("A reason is required.")})
     before = snapshot(penalty, PENALTY_FIELDS)
-    penalty.withdrawn = True
-    penalty.withdrawn_by = user
-    penalty.withdrawn_at = timezone.now()
-    penalty.withdrawn_reason = reason.strip()
+    penalty.withdraw(user=user, reason=reason, now=timezone.now())
     penalty.save()
     entry = audit(user=user, action="penalty.withdraw", obj=penalty, tournament=penalty.tournament,
                   player=penalty.registration.player, table_label=_label(penalty.seat), before=before,
@@ -102,7 +98,7 @@ def _dispute_round(tournament, about, table, penalty):
 def dispute_record(*, user, tournament, about, raised_by, text, table=None, penalty=None, now=None):
     """Record a dispute; refused once the window after the standings' publication has closed."""
     now = now or timezone.now()
-    errors = disputes.text_errors(raised_by, text)
+    errors = Dispute.text_errors(raised_by, text)
     if about == Dispute.About.RESULT and (table is None or table.round.tournament_id != tournament.pk):
         errors["table"] = _("Choose the table whose result is disputed.")
     if about == Dispute.About.PENALTY and (penalty is None or penalty.tournament_id != tournament.pk):
@@ -113,7 +109,7 @@ def dispute_record(*, user, tournament, about, raised_by, text, table=None, pena
     rnd = Round.objects.get(pk=rnd.pk) if rnd is not None else None  # fresh: publication time matters
     if about == Dispute.About.STANDING and rnd is None:
         raise ValidationError(_("No standings have been published yet."))
-    disputes.require_window_open(tournament, dispute_window_closes(tournament, rnd), now)
+    Dispute.require_window_open(tournament, dispute_window_closes(tournament, rnd), now)
     dispute = Dispute.objects.create(tournament=tournament, about=about, round=rnd, table=table, penalty=penalty,
                                      raised_by=raised_by.strip(), text=text.strip(), recorded_by=user)
     audit(user=user, action="dispute.record", obj=dispute, tournament=tournament,
@@ -147,11 +143,8 @@ def dispute_decide(*, user, dispute, state, decision, internal_note="", withdraw
         if correction is None:
             raise ValidationError(_("Make the correction first (correct the table's result or withdraw the "
                                     "penalty), then uphold the dispute."))
-    dispute.state = state
-    dispute.decision = decision.strip()
+    dispute.decide(user=user, state=state, decision=decision, now=timezone.now())
     dispute.internal_note = internal_note
-    dispute.decided_by = user
-    dispute.decided_at = timezone.now()
     dispute.correction = correction
     dispute.save()
     audit(user=user, action=f"dispute.{state}", obj=dispute, tournament=dispute.tournament,

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from tests.factories import RegistrationFactory
 from tournaments.teams import services as teams
-from tournaments.models import AuditLog, TeamDay, TeamDispute, TeamMatch, TeamPenalty
+from tables.models import TeamDispute, TeamPenalty
+from tournaments.models import AuditLog, TeamDay, TeamMatch
 
 
 @pytest.fixture

@@ -4,9 +4,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory
-from tournaments.teams import arbitration as team_arbitration
+from tables.arbitration import team_services as team_arbitration
 from tournaments.teams import services as teams
-from tournaments.models import AuditLog, Team, TeamDispute, TeamMatch, TeamPenalty
+from tables.models import TeamDispute, TeamPenalty
+from tournaments.models import AuditLog, Team, TeamMatch
 
 
 @pytest.fixture

@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tables.arbitration import services as arbitration
+from tables.arbitration import team_services as team_arbitration
 from tables.results import services as results
 from tables.rounds import services
-from tables.models import Dispute, Penalty, Round, Seat, Table
+from tables.models import Dispute, Penalty, Round, Seat, Table, TeamDispute, TeamPenalty
 from tables.standings.selectors import tournament_standings
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
 from tournaments.teams import services as teams
@@ -370,3 +371,33 @@ def test_round_trip_keeps_a_2vs2_match_of_teams_with_long_names(long_team_names,
     _import(path)
     assert _imported(Tournament.objects.get()) == before
     assert AuditLog.objects.get(action="team.result").table_label == f"1: {LONG_HOME} - {LONG_AWAY}"
+
+
+@pytest.mark.parametrize("labels", ["today", "before_the_move"])
+def test_round_trip_carries_team_penalties_and_disputes(long_team_names, organiser, arbiter, tmp_path, labels):
+    """A 2vs2 tournament's penalties and disputes travel; a file exported while they were in the
+    tournaments app (labels tournaments.teampenalty, tournaments.teamdispute) is still read."""
+    tournament, team = long_team_names, long_team_names.teams.order_by("pk").first()
+    penalty = team_arbitration.team_penalty_give(user=organiser, tournament=tournament, team=team, points=2,
+                                                 reason="Ritardo", day=1)
+    team_arbitration.team_dispute_record(user=arbiter, tournament=tournament, about="penalty", raised_by="Capitano",
+                                         text="Il ritardo era giustificato", penalty=penalty)
+    before = _snapshot(tournament)
+    assert (before["counts"]["tables.teampenalty"], before["counts"]["tables.teamdispute"]) == (1, 1)
+    text = _export(tournament)
+    data = json.loads(text)
+    sections = {section["model"] for section in data["models"]}
+    assert {"tables.teampenalty", "tables.teamdispute"} <= sections
+    if labels == "before_the_move":
+        for section in data["models"]:
+            section["model"] = section["model"].replace("tables.team", "tournaments.team")
+        text = json.dumps(data)
+    path = tmp_path / "t.json"
+    path.write_text(text, encoding="utf-8")
+    _empty_database()
+    _import(path)
+    assert _imported(Tournament.objects.get()) == before
+    assert list(TeamPenalty.objects.values_list("team__name", "day", "points", "reason", "withdrawn")) == [
+        (team.name, 1, 2, "Ritardo", False)]
+    assert list(TeamDispute.objects.values_list("about", "day", "penalty__reason", "raised_by", "state")) == [
+        ("penalty", 1, "Ritardo", "Capitano", "open")]

@@ -7,10 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tables.models import Dispute, Penalty
+from tables.models import Dispute, Penalty, TeamDispute
 from tests.factories import RegistrationFactory, seat_round
 from tournaments.audit.labels import ACTION_LABELS, FIELD_LABELS, diff_rows, value_text
-from tournaments.models import TeamDispute
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {".venv", "tests", "migrations", "bench", "node_modules"}

@@ -1,5 +1,5 @@
 """The tournaments app's models: clubs, players, tournaments, registrations, the audit log and phases
-(`core`), the 2vs2 teams, end rolls and team arbitration (`formats`)."""
+(`core`), the 2vs2 teams, end rolls and published 2vs2 days (`formats`)."""
 from tournaments.models.core import (
     END_ROLL_VARIANTS,
     FORMAT_PRESETS,
@@ -15,8 +15,8 @@ from tournaments.models.core import (
     TieBreak,
     Tournament,
 )
-from tournaments.models.formats import EndRoll, Team, TeamDay, TeamDispute, TeamMatch, TeamMember, TeamPenalty
+from tournaments.models.formats import EndRoll, Team, TeamDay, TeamMatch, TeamMember
 
 __all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AccountOwner", "AuditLog", "Club", "EndRoll", "Formula",
-           "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamDispute", "TeamMatch",
-           "TeamMember", "TeamPenalty", "TieBreak", "Tournament"]
+           "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamMatch",
+           "TeamMember", "TieBreak", "Tournament"]

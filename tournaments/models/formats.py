@@ -1,5 +1,6 @@
 """Models of the formats: 2vs2 teams and their matches, the end roll of a timed game (tournaments.teams.services,
-tables.clock.services), and the 2vs2 arbitration: team penalties, published days, disputes (tournaments.teams.arbitration)."""
+tables.clock.services), and the days of a 2vs2 round robin whose standings are published (team penalties and disputes:
+tables.models, tables.arbitration)."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -95,27 +96,7 @@ class EndRoll(models.Model):
         ordering = ["table", "pk"]
 
 
-# --- 2vs2 arbitration: team penalties, published days, disputes (tournaments.teams.arbitration) -------
-
-class TeamPenalty(models.Model):
-    """Match points taken off a team's standings (seed 001 art. 20 on teams): never below 0."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_penalties")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="penalties")
-    day = models.PositiveSmallIntegerField(_("day"))
-    points = models.PositiveSmallIntegerField(_("points"))
-    reason = models.TextField(_("reason"))
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    withdrawn = models.BooleanField(_("withdrawn"), default=False)
-    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                     related_name="+")
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_reason = models.TextField(_("reason for withdrawal"), blank=True)
-
-    class Meta:
-        ordering = ["day", "pk"]
-
+# --- 2vs2 arbitration: the published days (team penalties and disputes: tables.models) -------------
 
 class TeamDay(models.Model):
     """A day (giornata) of the round robin whose standings are published (seed 001 art. 2)."""
@@ -129,35 +110,3 @@ class TeamDay(models.Model):
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_team_day")]
 
-
-class TeamDispute(models.Model):
-    """A dispute (ricorso) about a 2vs2 match, a team penalty or the team standings (seed 001 art. 2)."""
-
-    class About(models.TextChoices):
-        RESULT = "result", _("a match result")
-        PENALTY = "penalty", _("a penalty")
-        STANDING = "standing", _("the standings")
-
-    class State(models.TextChoices):
-        OPEN = "open", _("open")
-        UPHELD = "upheld", _("upheld")
-        REJECTED = "rejected", _("rejected")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="team_disputes")
-    about = models.CharField(_("against"), max_length=10, choices=About.choices)
-    day = models.PositiveSmallIntegerField(_("day"))
-    match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.PROTECT, related_name="disputes")
-    penalty = models.ForeignKey(TeamPenalty, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="disputes")
-    raised_by = models.CharField(_("raised by"), max_length=120)
-    raised_at = models.DateTimeField(_("raised at"), auto_now_add=True)
-    text = models.TextField(_("text"))
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.OPEN)
-    decision = models.TextField(_("decision"), blank=True)
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
-    decided_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-raised_at", "-pk"]

@@ -3,7 +3,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms import NumericInput
-from tournaments.models import TeamDispute, TeamMatch
+from tournaments.models import TeamMatch
 
 
 class TeamForm(forms.Form):
@@ -50,37 +50,3 @@ class MatchResultForm(forms.Form):
             self.fields[f"{side}_territories"].label = _("Territories held: %(team)s") % {"team": team}
             self.fields[f"{side}_best"].label = _("Most territories of one player: %(team)s") % {"team": team}
             self.fields[f"{side}_territory_points"].label = _("Territory points: %(team)s") % {"team": team}
-
-
-class TeamPenaltyForm(forms.Form):
-    team = forms.ChoiceField(label=_("Team"))
-    day = forms.TypedChoiceField(label=_("From day"), coerce=int)
-    points = forms.IntegerField(label=_("Match points taken off"), min_value=1, max_value=99,
-                                widget=NumericInput(decimals=False))
-    reason = forms.CharField(label=_("Reason (public)"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
-
-    def __init__(self, *args, teams=(), days=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(str(t.pk), t.name) for t in teams]
-        self.fields["day"].choices = [(d, d) for d in days]
-
-
-class TeamDisputeForm(forms.Form):
-    about = forms.ChoiceField(label=_("Against"), choices=TeamDispute.About.choices)
-    match = forms.ChoiceField(label=_("Match"), required=False)
-    penalty = forms.ChoiceField(label=_("Penalty"), required=False)
-    raised_by = forms.CharField(label=_("Raised by"), max_length=120)
-    text = forms.CharField(label=_("Text"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
-
-    def __init__(self, *args, matches=(), penalties=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["match"].choices = [("", "—")] + [
-            (str(m.pk), _("Day %(n)d: %(match)s") % {"n": m.round, "match": m}) for m in matches]
-        self.fields["penalty"].choices = [("", "—")] + [
-            (str(p.pk), f"{p.team.name} −{p.points} ({p.reason[:40]})") for p in penalties]
-
-
-class TeamDisputeDecisionForm(forms.Form):
-    state = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect, choices=[
-        (TeamDispute.State.UPHELD, _("upheld")), (TeamDispute.State.REJECTED, _("rejected"))])
-    decision = forms.CharField(label=_("Reasons (public)"), max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from scoring import teams as team_rules
 from scoring.errors import ScoringError
 from tournaments.audit.services import audit
-from tournaments.models import Registration, Team, TeamMatch, TeamMember, TeamPenalty, Tournament
+from tournaments.models import Registration, Team, TeamMatch, TeamMember, Tournament
 
 MIN_MEMBERS, MAX_MEMBERS, PLAYING = 2, 3, 2
 
@@ -207,7 +207,8 @@ def team_standings(tournament, day=None):
     total territories (scoring.teams); with `day`, the standings after that day of the round robin."""
     teams = {t.pk: t for t in tournament.teams.prefetch_related("members__registration__player")}
     played = tournament.team_matches.filter(reported_at__isnull=False)
-    penalties = TeamPenalty.objects.filter(tournament=tournament, withdrawn=False)
+    # The team penalties (tables.models.TeamPenalty) by their relation: the tables app is above this one.
+    penalties = tournament.team_penalties.filter(withdrawn=False)
     if day is not None:
         played, penalties = played.filter(round__lte=day), penalties.filter(day__lte=day)
     taken = {}

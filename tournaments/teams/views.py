@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.teams import arbitration as team_arbitration
 from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
 from tournaments.feedback import run_with_message
@@ -148,7 +147,7 @@ def team_standings(request, pk):
     ?giornata=N), provisional until the dispute window closes; before any publication, the results so
     far, provisional. Match points less penalties, head to head, total territories."""
     tournament = tournament_for_public(pk)
-    published = [d for d in team_arbitration.team_days(tournament) if d.published_at is not None]
+    published = [d for d in team_selectors.team_days(tournament) if d.published_at is not None]
     day = published[-1] if published else None
     wanted = request.GET.get("giornata", "")
     if wanted.isdigit():

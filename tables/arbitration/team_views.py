@@ -8,12 +8,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.teams import arbitration as team_arbitration
-from tournaments.teams import selectors as team_selectors
+from tables.arbitration import selectors as arbitration_selectors
+from tables.arbitration import team_services as team_arbitration
+from tables.arbitration.forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter
-from tournaments.teams.forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
+from tournaments.teams import selectors as team_selectors
 
 
 @login_required
@@ -22,9 +23,9 @@ def team_arbitration_page(request, pk):
     tournament = tournament_for_arbiter(request.user, pk)
     which = request.POST.get("form") if request.method == "POST" else None
     teams = list(team_selectors.tournament_teams(tournament))
-    days = team_arbitration.team_days(tournament)
+    days = team_selectors.team_days(tournament)
     matches = team_selectors.tournament_matches(tournament)
-    penalties = team_selectors.team_penalties(tournament)
+    penalties = arbitration_selectors.team_penalties(tournament)
     penalty_form = TeamPenaltyForm(request.POST if which == "penalty" else None, teams=teams,
                                    days=[d.number for d in days])
     about_match = request.GET.get("incontro", "")
@@ -58,7 +59,7 @@ def team_arbitration_page(request, pk):
     return render(request, "formats/team_arbitration.html", {
         "tournament": tournament, "days": days, "penalty_form": penalty_form, "dispute_form": dispute_form,
         "penalties": penalties, "role": staff_role(request.user, tournament), "open_dispute": bool(about_match),
-        "disputes": team_selectors.team_disputes(tournament)},
+        "disputes": arbitration_selectors.team_disputes(tournament)},
         status=400 if errors else 200)
 
 
@@ -81,7 +82,7 @@ def team_day_publish(request, pk, number):
 @require_POST
 def team_penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    penalty = team_selectors.team_penalty_of(tournament, penalty_pk)
+    penalty = arbitration_selectors.team_penalty_of(tournament, penalty_pk)
     run_with_message(request, team_arbitration.team_penalty_withdraw, _("Penalty withdrawn."), user=request.user,
                      penalty=penalty, reason=request.POST.get("reason", ""))
     return redirect("arbiter:team_arbitration", pk=pk)
@@ -90,7 +91,7 @@ def team_penalty_withdraw(request, pk, penalty_pk):
 @login_required
 def team_dispute_decide(request, pk, dispute_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    dispute = team_selectors.team_dispute_of(tournament, dispute_pk)
+    dispute = arbitration_selectors.team_dispute_of(tournament, dispute_pk)
     form = TeamDisputeDecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -7,18 +7,17 @@ Decisions where the seed is silent (stated on the format's help page):
 - a day's standings can be published once every match of that day has its result;
 - a dispute about a match counts from the publication of its day; about the standings, from the
   latest published day; before the day is published a dispute is always accepted.
-Every write is a service with its audit entry.
+Every write is a service with its audit entry; the days and their state are read by
+tournaments.teams.selectors.team_days, the pages' rows by tables.arbitration.selectors.
 """
-from dataclasses import dataclass
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import disputes
+from tables.models import TeamDispute, TeamPenalty
 from tournaments.audit.services import audit, snapshot
-from tournaments.models import TeamDay, TeamDispute, TeamMatch, TeamPenalty, Tournament
+from tournaments.models import TeamDay, Tournament
 
 PENALTY_FIELDS = ("day", "points", "reason", "withdrawn", "withdrawn_reason")
 DISPUTE_FIELDS = ("about", "day", "raised_by", "text", "state", "decision")
@@ -58,8 +57,7 @@ def team_penalty_withdraw(*, user, penalty, reason):
     if not (reason or "").strip():
         raise ValidationError({"reason": _("A reason is required.")})
     before = _penalty_after(penalty)
-    penalty.withdrawn, penalty.withdrawn_by, penalty.withdrawn_at = True, user, timezone.now()
-    penalty.withdrawn_reason = reason.strip()
+    penalty.withdraw(user=user, reason=reason, now=timezone.now())
     penalty.save()
     return audit(user=user, action="team.penalty.withdraw", obj=penalty, tournament=penalty.tournament,
                  before=before, after=_penalty_after(penalty))
@@ -86,14 +84,14 @@ def team_day_publish(*, user, tournament, number, now=None):
 
 def window_closes(tournament, day):
     """When disputes about `day` stop being accepted (None: its standings are not published yet)."""
-    return tournament.dispute_window_closes(day.standings_published_at if day is not None else None)
+    return TeamDispute.window_closes(tournament, day.standings_published_at if day is not None else None)
 
 
 @transaction.atomic
 def team_dispute_record(*, user, tournament, about, raised_by, text, match=None, penalty=None, now=None):
     """Record a dispute; refused once the window after its day's publication has closed."""
     now = now or timezone.now()
-    errors = disputes.text_errors(raised_by, text)
+    errors = TeamDispute.text_errors(raised_by, text)
     if about == TeamDispute.About.RESULT and (match is None or match.tournament_id != tournament.pk):
         errors["match"] = _("Choose the match whose result is disputed.")
     if about == TeamDispute.About.PENALTY and (penalty is None or penalty.tournament_id != tournament.pk):
@@ -112,7 +110,7 @@ def team_dispute_record(*, user, tournament, about, raised_by, text, match=None,
         if day is None:
             raise ValidationError(_("No standings have been published yet."))
         number = day.number
-    disputes.require_window_open(tournament, window_closes(tournament, day), now)
+    TeamDispute.require_window_open(tournament, window_closes(tournament, day), now)
     dispute = TeamDispute.objects.create(tournament=tournament, about=about, day=number, match=match,
                                          penalty=penalty, raised_by=raised_by.strip(), text=text.strip(),
                                          recorded_by=user)
@@ -134,46 +132,8 @@ def team_dispute_decide(*, user, dispute, state, decision):
     if not (decision or "").strip():
         raise ValidationError({"decision": _("Write the decision.")})
     before = snapshot(dispute, DISPUTE_FIELDS)
-    dispute.state, dispute.decision = state, decision.strip()
-    dispute.decided_by, dispute.decided_at = user, timezone.now()
+    dispute.decide(user=user, state=state, decision=decision, now=timezone.now())
     dispute.save()
     audit(user=user, action=f"team.dispute.{state}", obj=dispute, tournament=dispute.tournament, before=before,
           after=snapshot(dispute, DISPUTE_FIELDS))
     return dispute
-
-
-# --- reading ---------------------------------------------------------------------------------------
-
-@dataclass
-class DayView:
-    number: int
-    matches: int
-    reported: int
-    published_at: object = None
-    closes_at: object = None
-    status: str = "playing"   # "playing", "ready" (every result in), "provisional", "final"
-
-
-def team_days(tournament, now=None):
-    """Each day of the schedule with its publication and the state of its standings: provisional
-    until the dispute window has closed with no dispute about that day still open."""
-    now = now or timezone.now()
-    published = {d.number: d for d in TeamDay.objects.filter(tournament=tournament)}
-    open_days = list(TeamDispute.objects.filter(tournament=tournament, state=TeamDispute.State.OPEN)
-                     .values_list("day", flat=True))
-    counts = {}
-    for number, reported in TeamMatch.objects.filter(tournament=tournament).values_list("round", "reported_at"):
-        total, done = counts.get(number, (0, 0))
-        counts[number] = (total + 1, done + (reported is not None))
-    days = []
-    for number, (total, done) in sorted(counts.items()):
-        day = published.get(number)
-        view = DayView(number, total, done)
-        if day is not None:
-            view.published_at, view.closes_at = day.standings_published_at, window_closes(tournament, day)
-            settled = now >= view.closes_at and not any(d <= number for d in open_days)
-            view.status = "final" if settled else "provisional"
-        elif done == total:
-            view.status = "ready"
-        days.append(view)
-    return days
