@@ -36,7 +36,11 @@ test-sqlite: install
 test-postgres: install
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" -q
 
-test-browser: install
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+test-browser: install node_modules/.installed
 	$(PY) -m pytest -m browser -q
 
 bench: install

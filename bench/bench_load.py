@@ -169,7 +169,9 @@ def arbiter(bases, tournament, round_number, username, tables, phase, think_seco
         submission = submission.group(1) if submission and submission.group(1) else str(uuid.uuid4())
         seats = [int(s) for s in re.findall(r'name="p\d+-seat" value="(\d+)"', text)]
         lines = harness.random_result(rng, seats)
-        data = {"csrfmiddlewaretoken": csrf_token(text), "version": str(version), "submission": submission}
+        # "confirmed": the arbiter has read the sheet, so a random tie or a table at 0 is saved, not asked.
+        data = {"csrfmiddlewaretoken": csrf_token(text), "version": str(version), "submission": submission,
+                "confirmed": "1"}
         for i, (seat, tp, risiko, eliminated) in enumerate(lines):
             data.update({f"p{i}-seat": seat, f"p{i}-table_points": str(tp),
                          f"p{i}-eliminated": "" if eliminated is None else str(eliminated)})
