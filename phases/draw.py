@@ -96,12 +96,7 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
     # The final (and the finalina beside it).
     size = phase.settings.get("size", FINAL_SIZE)
     if prior.kind == Phase.Kind.SEMIFINAL:
-        games = phase_games(prior, phases, by_round)
-        try:
-            winners = [table_winner(g) for g in games]
-        except ScoringError as exc:
-            raise winner_error(exc) from None
-        finalists = list(prior.settings.get("seeded_to_final", [])) + winners
+        finalists = _semifinal_finalists(prior, phases, by_round)
     else:
         finalists = order[:size]
     tables = [finalists]
@@ -110,6 +105,17 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
         if len(rest) >= 3:
             tables.append(rest)
     return tables, remember
+
+
+def _semifinal_finalists(prior, phases, by_round):
+    """The final's players after semifinals: those seeded straight to the final, then each semifinal
+    table's winner."""
+    games = phase_games(prior, phases, by_round)
+    try:
+        winners = [table_winner(g) for g in games]
+    except ScoringError as exc:
+        raise winner_error(exc) from None
+    return list(prior.settings.get("seeded_to_final", [])) + winners
 
 
 def _composed_tables(tournament, phase, phases, prior, composition, present, by_round, totals):
@@ -135,12 +141,7 @@ def _composed_tables(tournament, phase, phases, prior, composition, present, by_
         finalists = q.final + q.repechage
         order = [row.player for row in outcome.standings if row.player in present]
     else:
-        games = phase_games(prior, phases, by_round)
-        try:
-            winners = [table_winner(g) for g in games]
-        except ScoringError as exc:
-            raise winner_error(exc) from None
-        finalists = list(prior.settings.get("seeded_to_final", [])) + winners
+        finalists = _semifinal_finalists(prior, phases, by_round)
         order = [row.player for row in qualifying_standings(tournament, by_round, totals) if row.player in present]
     tables = [finalists]
     finalina = next((p for p in phases if p.kind == Phase.Kind.FINALINA), None)

@@ -185,6 +185,16 @@ class Prepared:
         players, entries, wins, medals, tps, played = [], [], [], [], [], []
         rounds = []
         medal_places = MEDAL_PLACES
+
+        def new_row(player):
+            index[player] = len(players)
+            players.append(player)
+            entries.append([])
+            wins.append(0)
+            medals.append([0] * medal_places)
+            tps.append(ZERO)
+            played.append({})
+            return index[player]
         for seq, game in enumerate(games):
             round_ = game.round
             rounds.append(round_)
@@ -192,13 +202,7 @@ class Prepared:
                 player = seat.player
                 row = index.get(player)
                 if row is None:
-                    row = index[player] = len(players)
-                    players.append(player)
-                    entries.append([])
-                    wins.append(0)
-                    medals.append([0] * medal_places)
-                    tps.append(ZERO)
-                    played.append({})
+                    row = new_row(player)
                 entries[row].append((round_, seq, i))
                 if seat.void:
                     continue
@@ -214,13 +218,7 @@ class Prepared:
             round_, player = absence
             row = index.get(player)
             if row is None:
-                row = index[player] = len(players)
-                players.append(player)
-                entries.append([])
-                wins.append(0)
-                medals.append([0] * medal_places)
-                tps.append(ZERO)
-                played.append({})
+                row = new_row(player)
             if any(r == round_ for r, _, _ in entries[row]):
                 raise InvalidResult("has a result and an absence in the same round", code="absent_and_played",
                                     round=round_, player=player, field="absences")
