@@ -5,6 +5,7 @@ short first screen; screenshots on a phone (390x844) and a desktop."""
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import expect
 
 from tables.models import Seat
 from tests.browser.conftest import PHONE
@@ -62,7 +63,8 @@ def test_after_a_queued_save_is_sent_the_round_list_shows_every_saved_table_and_
     assert page.locator("a[data-offline-table] [data-saved]").count() == 0
     page.context.set_offline(False)
     page.wait_for_selector("#offline-sent:not([hidden])")
-    page.wait_for_function("document.querySelectorAll('a[data-offline-table] [data-saved]').length === 2")
+    # A locator's wait, not a JavaScript predicate: the page's CSP allows no eval.
+    expect(page.locator("a[data-offline-table] [data-saved]")).to_have_count(2)
     assert page.inner_text("#offline-sent") == ("Il risultato del tavolo 2 tenuto su questo telefono è stato "
                                                 "inviato: è salvato sul server.")
     assert page.locator("a[data-offline-table] .queued:not([hidden])").count() == 0
