@@ -1,12 +1,62 @@
 """Browser tests: Playwright for Python driving Debian's headless /usr/bin/chromium."""
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from django.core.servers import basehttp
 
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+
+
+class _InFlight:
+    """Requests the live server is still answering. A page closed at a test's end may leave one
+    (a service worker's fetch, a redirect followed): the database is emptied for the next test only
+    once they are answered, or SQLite refuses the flush ("database table is locked")."""
+    lock = threading.Lock()
+    count = 0
+    real_run = basehttp.ServerHandler.run
+
+    @classmethod
+    def install(cls):
+        def run(handler, application):
+            with cls.lock:
+                cls.count += 1
+            try:
+                return cls.real_run(handler, application)
+            finally:
+                with cls.lock:
+                    cls.count -= 1
+        basehttp.ServerHandler.run = run
+
+    @classmethod
+    def wait(cls, seconds=10):
+        deadline = time.monotonic() + seconds
+        quiet_since = None
+        while time.monotonic() < deadline:
+            if cls.count == 0:
+                quiet_since = quiet_since or time.monotonic()
+                if time.monotonic() - quiet_since >= 0.2:
+                    return
+            else:
+                quiet_since = None
+            time.sleep(0.02)
+
+
+_InFlight.install()
+
+
+@pytest.fixture(autouse=True)
+def _live_server_drained(request):
+    """Set up after the test's database (so torn down before it is emptied): waits for the live
+    server's last answers."""
+    if request.node.get_closest_marker("django_db") or "live_server" in request.fixturenames:
+        request.getfixturevalue("_django_db_helper")
+    yield
+    _InFlight.wait()
 
 
 def pytest_collection_modifyitems(items):
