@@ -11,7 +11,14 @@ resolvable packing. The constructions used:
   orbits plus f fixed players, and round t adds t to every orbit position. If the pairs of the
   base round fall into distinct pair orbits, no pair ever repeats. Base rounds for small tournaments
   are listed in `CYCLIC_BASE_ROUNDS`; they were found by a local search over base rounds, and the
-  tests check each of them.
+  tests check each of them;
+- schedules developed from several base rounds, each invariant under a subgroup of Z_R and so
+  developed only R / (order of that subgroup) times (`MIXED_BASE_ROUNDS`). 32 players x 10 rounds at
+  tables of 4 (the social golfer problem 8-4-10): Z_8 on 4 orbits of 8, two base rounds invariant
+  under +4 developed 4 times each, the round of the cosets of {0, 2, 4, 6} in each orbit and the
+  round of the transversals {(x, 0), (x, 1), (x, 2), (x, 3)}; the only pairs that never meet are
+  (x, orbit 0)-(x + 4, orbit 1) and (x, orbit 2)-(x + 4, orbit 3). Found by an exact-cover search
+  over the Z_8-invariant rounds and the base rounds that complete them.
 
 To continue a tournament the earlier rounds are embedded in a design (a backtracking search maps
 players to points so that each earlier round is a parallel class); the unused classes are the
@@ -48,6 +55,22 @@ CYCLIC_BASE_ROUNDS = {
                        "[34,4,-2,11,18],[2,0,25,19,14],[-3,38,1,16,10],[39,24,-4,9,20]"),
     (50, 5): (9, 5, 5, "[31,5,29,32,40],[15,35,19,-2,38],[37,23,17,39,36],[25,27,22,7,21],[42,2,8,18,6],"
                        "[16,14,11,0,41],[-3,30,26,9,44],[-4,4,34,12,24],[43,10,-1,1,33],[28,3,-5,20,13]"),
+}
+
+# (players, table size) -> (group order R, orbits m, fixed players f, [(translates, base round), ...]).
+# Each base round is developed `translates` times (t = 0 .. translates - 1): it is invariant under
+# adding R / translates, so further translates repeat it. Numbers as in CYCLIC_BASE_ROUNDS.
+MIXED_BASE_ROUNDS = {
+    (32, 4): (8, 4, 0, [
+        (4, "[0,3,9,20],[1,8,11,28],[2,23,25,30],[4,7,13,16],[5,12,15,24],[6,19,26,29],[10,17,22,31],"
+            "[14,18,21,27]"),
+        (4, "[0,1,19,30],[2,13,27,28],[3,8,17,18],[4,5,23,26],[6,9,24,31],[7,12,21,22],[10,11,16,29],"
+            "[14,15,20,25]"),
+        (1, "[0,2,4,6],[1,3,5,7],[8,10,12,14],[9,11,13,15],[16,18,20,22],[17,19,21,23],[24,26,28,30],"
+            "[25,27,29,31]"),
+        (1, "[0,8,16,24],[1,9,17,25],[2,10,18,26],[3,11,19,27],[4,12,20,28],[5,13,21,29],[6,14,22,30],"
+            "[7,15,23,31]"),
+    ]),
 }
 
 
@@ -142,19 +165,33 @@ def binary_flats(d, want):
     return classes
 
 
+def _develop(n, R, text, translates):
+    """The first `translates` translates under Z_R of a base round (see CYCLIC_BASE_ROUNDS)."""
+    base = json.loads(f"[{text}]")
+    classes = []
+    for t in range(translates):
+        # Fixed players take the last numbers, n - 1 down to n - f.
+        classes.append([tuple(sorted(n + v if v < 0 else (v // R) * R + (v % R + t) % R for v in block))
+                        for block in base])
+    return classes
+
+
 def cyclic_design(n, k):
     """The schedule developed from the catalogued base round for n players at tables of k."""
     entry = CYCLIC_BASE_ROUNDS.get((n, k))
     if entry is None:
         return None
     R, m, f, text = entry
-    base = json.loads(f"[{text}]")
-    classes = []
-    for t in range(R):
-        # Fixed players take the last numbers, n - 1 down to n - f.
-        classes.append([tuple(sorted(n + v if v < 0 else (v // R) * R + (v % R + t) % R for v in block))
-                        for block in base])
-    return classes
+    return _develop(n, R, text, R)
+
+
+def mixed_design(n, k):
+    """The schedule developed from the catalogued base rounds of MIXED_BASE_ROUNDS, if any."""
+    entry = MIXED_BASE_ROUNDS.get((n, k))
+    if entry is None:
+        return None
+    R, m, f, bases = entry
+    return [cl for translates, text in bases for cl in _develop(n, R, text, translates)]
 
 
 def designs_for(n, k, want):
@@ -167,9 +204,9 @@ def designs_for(n, k, want):
     # round beyond the design get by with fewer repeats (16 rather than 18 at 32 players).
     if k == 4 and n >= 16 and n & (n - 1) == 0:
         found.append(binary_flats(n.bit_length() - 1, want))
-    cyc = cyclic_design(n, k)
-    if cyc:
-        found.append(cyc)
+    for design in (mixed_design(n, k), cyclic_design(n, k)):
+        if design:
+            found.append(design)
     found.sort(key=len, reverse=True)
     return found
 

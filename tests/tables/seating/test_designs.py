@@ -2,8 +2,10 @@ import random
 
 import pytest
 
-from tables.seating.designs import (CYCLIC_BASE_ROUNDS, affine_plane, binary_flats, cyclic_design, design_rounds,
-                                    embed, gf, is_zero_repeat)
+from itertools import combinations
+
+from tables.seating.designs import (CYCLIC_BASE_ROUNDS, MIXED_BASE_ROUNDS, affine_plane, binary_flats, cyclic_design,
+                                    design_rounds, designs_for, embed, gf, is_zero_repeat, mixed_design)
 
 from .helpers import play, total_repeats
 
@@ -40,6 +42,34 @@ def test_cyclic_base_rounds_develop_into_zero_repeat_schedules(n, k):
     assert is_zero_repeat(classes, n)
 
 
+@pytest.mark.parametrize("n, k", sorted(MIXED_BASE_ROUNDS))
+def test_mixed_base_rounds_develop_into_zero_repeat_schedules(n, k):
+    classes = mixed_design(n, k)
+    assert len(classes) == sum(translates for translates, _ in MIXED_BASE_ROUNDS[(n, k)][3])
+    assert all(len(b) == k for cl in classes for b in cl)
+    assert is_zero_repeat(classes, n)
+
+
+def test_thirty_two_players_meet_for_ten_rounds_without_a_repeat():
+    # The social golfer problem 8-4-10: each player misses exactly one other player.
+    classes = designs_for(32, 4, 10)[0]
+    assert len(classes) == 10 and is_zero_repeat(classes, 32)
+    met = {pair for cl in classes for b in cl for pair in combinations(sorted(b), 2)}
+    missed = [pair for pair in combinations(range(32), 2) if pair not in met]
+    assert len(missed) == 16 and sorted(x for pair in missed for x in pair) == list(range(32))
+
+
+def test_embed_continues_relabelled_rounds_of_the_thirty_two_player_design():
+    classes = mixed_design(32, 4)
+    perm = list(range(32))
+    random.Random(1).shuffle(perm)
+    # Rounds of both kinds, out of order (some relabellings need more than embed's default budget).
+    history = [[[perm[x] for x in b] for b in classes[i]] for i in (0, 8, 4)]
+    rest = design_rounds(32, 4, history, 7)
+    assert len(rest) == 7
+    assert is_zero_repeat([[list(t) for t in rnd] for rnd in history + rest], 32)
+
+
 def test_embed_finds_relabelled_rounds_of_a_design():
     classes = affine_plane(5)
     perm = list(range(25))
@@ -63,7 +93,7 @@ def test_embed_returns_a_list_of_maps_whatever_the_limit():
     assert len(one) == 1 and len(several) == 3 and several[0] == one[0]
 
 
-@pytest.mark.parametrize("n, k, rounds", [(16, 4, 5), (25, 5, 6), (28, 4, 9), (30, 5, 6)])
+@pytest.mark.parametrize("n, k, rounds", [(16, 4, 5), (25, 5, 6), (28, 4, 9), (30, 5, 6), (32, 4, 10)])
 def test_seat_round_continues_a_design_round_after_round(n, k, rounds):
     players, _, seated = play(n, k, rounds, time_limit_s=2.0)
     assert total_repeats(players, seated) == 0
