@@ -9,7 +9,8 @@ together:
 
 1. a known zero-repeat design is used when the players and table sizes fit one: the affine planes
    AG(2, q) over GF(q) for q = 3, 4, 5, the 2-flats of AG(d, 2) for 2**d players, and resolvable
-   schedules developed from one base round under a cyclic group (`designs.py`). The earlier
+   schedules developed from base rounds under a cyclic group (`designs.py`; 32 players get 10
+   rounds at tables of 4, the social golfer problem 8-4-10). The earlier
    rounds of the tournament are embedded in the design, so each call re-derives a consistent
    continuation from the history alone, whatever the seed; design rounds free of conflicts are
    kept as they are;
