@@ -44,10 +44,17 @@ def test_cyclic_base_rounds_develop_into_zero_repeat_schedules(n, k):
 
 @pytest.mark.parametrize("n, k", sorted(MIXED_BASE_ROUNDS))
 def test_mixed_base_rounds_develop_into_zero_repeat_schedules(n, k):
+    R, m, f, bases = MIXED_BASE_ROUNDS[(n, k)]
     classes = mixed_design(n, k)
-    assert len(classes) == sum(translates for translates, _ in MIXED_BASE_ROUNDS[(n, k)][3])
+    assert len(classes) == sum(translates for translates, _ in bases)
     assert all(len(b) == k for cl in classes for b in cl)
     assert is_zero_repeat(classes, n)
+    # Each base round comes back after `translates` steps: its development is complete.
+    start = 0
+    for translates, _ in bases:
+        step = [[x if x >= m * R else (x // R) * R + (x % R + translates) % R for x in b] for b in classes[start]]
+        assert sorted(map(sorted, step)) == sorted(map(sorted, classes[start]))
+        start += translates
 
 
 def test_thirty_two_players_meet_for_ten_rounds_without_a_repeat():
