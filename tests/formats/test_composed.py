@@ -10,6 +10,7 @@ from phases import services as phase_services
 from tables.rounds import services as table_services
 from tables.models import Round
 from tests.factories import report, seat_round
+from tests.html import attr, one, select, text, texts
 from tests.formats.helpers import report_order, seated
 from tournaments.models import AuditLog, Registration, Tournament
 
@@ -92,7 +93,7 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
     assert any("C X" in m or "X C" in m for m in notices), notices
     # The notice stays on the phase's card.
     assert [v.notice for v in formats_page.context["phases"] if v.notice] == [notices[-1]]
-    assert "data-absent-notice" in formats_page.content.decode()
+    assert texts(formats_page, "[data-absent-notice]") == [notices[-1]]
     rnd = semi.round_set.get() if hasattr(semi, "round_set") else Round.objects.get(phase=semi)
     assert seated(rnd) == [["D", "G", "H", "K"], ["E", "F", "I", "L"]]
     entry = AuditLog.objects.filter(action="phase.draw").latest("pk")
@@ -206,9 +207,7 @@ def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
 
 
 def _zone(page, zone):
-    import re
-    block = re.search(rf'data-zone="{zone}"[^>]*>(.*?)</(ol|ul)>', page, re.S).group(1)
-    return [int(i) for i in re.findall(r'data-registration="(\d+)"', block)]
+    return [int(pk) for pk in attr(page, f"[data-zone={zone}] li[data-registration]", "data-registration")]
 
 
 def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, organiser):
@@ -217,15 +216,16 @@ def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, o
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=4, discards=1)
     _play_evenings(tournament, organiser, regs, rounds=3)
-    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    assert "data-cut-lines" in page
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    assert one(page, "[data-cut-lines]")
     assert _zone(page, "final") == [regs["A"].pk, regs["B"].pk]
     # After 3 evenings (one discarded) K has 109 and is 9th; L (100, shares 10th with I, ahead on
     # the best game) played 1 game only: I (best game 50, 3 games) holds the repêchage seat.
     assert _zone(page, "semifinal") == [regs[p].pk for p in "CDEFGHK"]
     assert _zone(page, "repechage") == [regs["I"].pk]
-    assert "50" in page.split('data-zone="repechage"')[1].split("</ul>")[0]
-    assert "RisiKo! è un marchio registrato" in page
+    [seat] = select(page, "[data-zone=repechage] li[data-registration]")
+    assert (seat["data-best"], seat["data-played"]) == ("50", "3")
+    assert text(one(page, "[data-trademark]")).startswith("RisiKo! è un marchio registrato")
     lines = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
     assert lines.games[regs["K"].pk] == [10, 10, 99]
 

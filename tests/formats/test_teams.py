@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory, TournamentFactory
+from tests.html import alerts, one, tr
 from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Registration, TeamMatch
 
@@ -191,12 +192,13 @@ def test_a_stale_match_form_shows_the_saved_result_and_a_second_tap_keeps_it(cli
              "away_territory_points": "0"}
     response = client.post(url, typed)
     assert response.status_code == 409
-    assert "saved this match while you were typing" in response.content.decode()
+    assert alerts(response) == [tr("%(who)s saved this match while you were typing: your result was not saved. "
+                                   "Check it below and save again if needed.", who="olga")]
     form = response.context["result_form"]
     assert not form.is_bound
     assert [form[name].value() for name in ("ending", "home_territories", "away_territories", "home_best",
                                             "away_best")] == ["time", 23, 19, 12, 10]
-    assert 'name="version" value="1"' in response.content.decode()
+    assert one(response, "input[name=version]")["value"] == "1"
     # The second tap sends what the form holds: the saved result stands.
     again = {**typed, "version": "1", "home_territories": "23", "away_territories": "19", "home_best": "12",
              "away_best": "10"}
