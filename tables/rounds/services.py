@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tables import engine
 from tables.models import Round, Seat, Table
 from tables.results.services import results_clear
-from tables.standings.selectors import player_names, present_registrations, seating_request
+from tables.seating.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Tournament
 

@@ -17,8 +17,8 @@ from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Round, Seat
 from tables.rounds.qr import qr_svg
 from tables.rounds.selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
-                                    seat_of_round, tournament_rounds)
-from tables.standings.selectors import present_registrations, round_penalties, round_with_tables
+                                    round_with_tables, seat_of_round, tournament_rounds)
+from tables.seating.inputs import present_registrations, round_penalties
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"
