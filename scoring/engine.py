@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
@@ -54,19 +55,30 @@ def _prepared(games: Sequence[Game], absences: list) -> Prepared:
     return prepared
 
 
+_collection_paused = 0  # scorings under way that paused the cyclic collector (threads of one process)
+_collection_lock = threading.Lock()
+
+
 @contextmanager
 def _without_cycle_collection():
     """Scoring a season creates some hundred thousand small objects and no reference cycle; the
     cyclic garbage collector, triggered by those allocations, would walk everything alive (every
-    game of the season) again and again and cost as much as the scoring itself."""
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
+    game of the season) again and again and cost as much as the scoring itself. Under a threaded
+    server the collector comes back when the last scoring that paused it ends."""
+    global _collection_paused
+    with _collection_lock:
+        pause = _collection_paused > 0 or gc.isenabled()
+        if pause:
+            _collection_paused += 1
+            gc.disable()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        if pause:
+            with _collection_lock:
+                _collection_paused -= 1
+                if _collection_paused == 0:
+                    gc.enable()
 
 
 def implicit_absences(games: Sequence[Game], given: Iterable[Absence] = ()) -> list[Absence]:
