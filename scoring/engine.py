@@ -41,16 +41,17 @@ _last_prepared: tuple = (None, None, None)
 
 
 def _prepared(games: Sequence[Game], absences: list) -> Prepared:
+    """The `Prepared` part of `games` with the given `absences` and the implicit ones."""
     global _last_prepared
     try:
         key = (tuple(map(id, games)), tuple(absences))
         hash(key)
     except TypeError:  # an unhashable player id: let the plain path report it
-        return Prepared(games, absences)
+        return Prepared(games, absences + implicit_absences(games, absences))
     kept_games, kept_key, prepared = _last_prepared
     if kept_key == key:
         return prepared
-    prepared = Prepared(games, absences)
+    prepared = Prepared(games, absences + implicit_absences(games, absences))
     _last_prepared = (tuple(games), key, prepared)
     return prepared
 
@@ -118,6 +119,6 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     absences = [Absence(*a) for a in absences]
     with engine_context(), _without_cycle_collection():
         scores = tuple([_score(formula, game, params) for game in games])
-        prepared = _prepared(games, absences + implicit_absences(games, absences))
+        prepared = _prepared(games, absences)
         standings = standings_from(formula, params, prepared, scores)
     return Result(formula.name, params, scores, tuple(standings))
