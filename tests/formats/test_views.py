@@ -9,8 +9,8 @@ from phases import selectors as phase_selectors
 from phases import services as phase_services
 from tables.models import Round
 from tests.factories import TournamentFactory
-from tests.html import one
 from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.html import one
 
 
 def _phase_post(client, tournament, order, action, data=None):
