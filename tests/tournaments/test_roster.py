@@ -3,7 +3,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables.standings.selectors import round_with_tables
+from tables.rounds.selectors import round_with_tables
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, report, seat_round
 from tournaments import services
 from tournaments.registration import services as roster
