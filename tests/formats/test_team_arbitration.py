@@ -102,8 +102,8 @@ def test_standings_are_published_per_day_and_final_when_the_window_closes(client
     closes = timezone.localtime(day1.standings_published_at + timedelta(minutes=120)).strftime("%H:%M")
     _play(tournament, organiser, five, days={2})
     page, rows = _standings(client, tournament)
-    status = one(page, "[data-status]")
-    assert (status["data-status"], text(status)) == (
+    status = one(page, "[data-state]")
+    assert (status["data-state"], text(status)) == (
         "provisional", tr("Provisional standings · disputes until %(time)s", time=closes))
     heading = one(page, "h1")
     assert heading["data-day"] == "1" and text(heading) == f'{tr("Team standings")} · {tr("after day %(n)s", n=1)}'
@@ -114,8 +114,8 @@ def test_standings_are_published_per_day_and_final_when_the_window_closes(client
     assert [r.number for r in page.context["rounds"]] == [1]
     # Two hours later, with no open dispute, day 1 is final.
     TeamDay.objects.filter(pk=day1.pk).update(standings_published_at=day1.standings_published_at - timedelta(hours=2))
-    status = one(_standings(client, tournament)[0], "[data-status]")
-    assert (status["data-status"], text(status)) == ("final", tr("Standings final"))
+    status = one(_standings(client, tournament)[0], "[data-state]")
+    assert (status["data-state"], text(status)) == ("final", tr("Standings final"))
     assert client.post(reverse("arbiter:team_day_publish", args=[tournament.pk, 2])).status_code == 302
     page, _rows = _standings(client, tournament)
     assert page.context["day"].number == 2 and page.context["status"] == "provisional"

@@ -103,15 +103,15 @@ def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, 
     services.standings_publish(user=organiser, rnd=rnd)
     url = reverse("public:standings", args=[tournament.pk])
     during = client.get(url)
-    assert attr(during, "[data-status]", "data-status") == ["provisional"]
-    assert text(one(during, "[data-status]")) == f'{tr("Provisional standings")} · {tr("updates by itself")}'
+    assert attr(during, "[data-state]", "data-state") == ["provisional"]
+    assert text(one(during, "[data-state]")) == f'{tr("Provisional standings")} · {tr("updates by itself")}'
     later = timezone.now() + timedelta(minutes=tournament.dispute_window_minutes + 1)
     with mock.patch("django.utils.timezone.now", return_value=later):
         after = client.get(url, headers={"If-None-Match": during["ETag"]})
     assert after.status_code == 200
     assert after["ETag"] != during["ETag"]
-    assert attr(after, "[data-status]", "data-status") == ["final"]
-    assert text(one(after, "[data-status]")) == tr("Standings final")
+    assert attr(after, "[data-state]", "data-state") == ["final"]
+    assert text(one(after, "[data-state]")) == tr("Standings final")
 
 
 def test_standings_being_computed_elsewhere_are_waited_for_not_computed_again(tournament, table, computed,
