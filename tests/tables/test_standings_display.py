@@ -98,3 +98,22 @@ def test_tied_rows_are_listed_by_name_in_the_app_and_by_id_in_the_contract(tourn
     games, _totals = tournament_games(tournament)
     result = scoring.score_tournament(tournament.formula, params_for(tournament), games)
     assert [int(r.player) for r in result.standings[:2]] == [regs[0].pk, regs[4].pk]
+
+
+def test_a_row_links_the_players_page_and_shows_names_and_clubs_as_text_never_as_markup(tournament, organiser, client):
+    regs = [RegistrationFactory(tournament=tournament, player__first_name=f, player__last_name=l,
+                                player__club__name=c)
+            for f, l, c in [("<b>Anna</b>", "Rossi", "A&B <i>club</i>"), ("Bruno", "Bianchi", "Como"),
+                            ("Carla", "Verdi", "Lecco"), ("Dario", "Neri", "Varese")]]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(60,), (40,), (30,), (10,)])
+    _publish(rnd, organiser)
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    first = one(page, f"tr[data-reg='{regs[0].pk}']")
+    link = first.find("a")
+    assert link["href"] == reverse("public:player", args=[tournament.pk, regs[0].pk])
+    assert text(link) == "<b>Anna</b> Rossi" and link.find("b") is None
+    club = first.select_one("span.muted")
+    assert text(club) == "A&B <i>club</i>" and club.find("i") is None
+    assert [text(td) for td in first.find_all("td")][2:] == ["150.20", "150.20", "1"]  # total, round 1, wins
+    assert [row["data-reg"] for row in select(page, "tr[data-reg]")] == [str(r.pk) for r in regs]
