@@ -9,4 +9,4 @@ RUN DJANGO_PRODUCTION=1 SECRET_KEY=collectstatic-only-not-a-secret-0123456789abc
     DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput
 USER nobody
 EXPOSE 8000
-CMD ["gunicorn", "risiko_site.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "risiko_site.wsgi:application", "--config", "gunicorn.conf.py", "--access-logfile", "-"]

@@ -413,6 +413,8 @@ def main() -> int:
     parser.add_argument("--think-seconds", type=float, default=1.0, help="arbiters' pause between saves")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn instances sharing database and cache")
     parser.add_argument("--workers", type=int, default=2, help="workers per gunicorn instance (default 2)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="threads per worker (default: gunicorn.conf.py's, as in production)")
     parser.add_argument("--quiet-baseline", action="store_true",
                         help="first the same load without saves, then the storm; print both and their ratio")
     parser.add_argument("--fault", choices=["db-restart", "kill-server"],
@@ -421,8 +423,8 @@ def main() -> int:
     parser.add_argument("--fault-seconds", type=float, default=5.0, help="how long the fault lasts (default 5)")
     parser.add_argument("--pg-port", type=int, default=5439, help="port of the throwaway cluster (db-restart)")
     args = parser.parse_args()
-    if args.servers < 1 or args.workers < 1 or args.seconds < 1:
-        print("--servers, --workers and --seconds must be at least 1", file=sys.stderr)
+    if args.servers < 1 or args.workers < 1 or args.seconds < 1 or (args.threads is not None and args.threads < 1):
+        print("--servers, --workers, --threads and --seconds must be at least 1", file=sys.stderr)
         return 2
     if args.fault == "kill-server" and args.servers < 2:
         print("--fault kill-server needs --servers 2 or more (one keeps serving)", file=sys.stderr)
@@ -442,7 +444,7 @@ def run(args, restart_db):
         tournament = info["tournament"]
         url = f"/t/{tournament}/classifica/"
         with ExitStack() as stack:
-            servers = [stack.enter_context(harness.gunicorn(bench_url, workers=args.workers, server=True,
+            servers = [stack.enter_context(harness.gunicorn(bench_url, workers=args.workers, threads=args.threads, server=True,
                                                             log=logs / f"server-{i}.log", STANDINGS_LOG_LEVEL="INFO"))
                        for i in range(args.servers)]
             bases = [server.base for server in servers]
@@ -466,7 +468,8 @@ def run(args, restart_db):
         counts = computations(sorted(logs.glob("*.log")))
     print(f"bench_load: {PHONES} phones polling every {args.poll_seconds:g} s, {ARBITERS} arbiters saving "
           f"({args.think_seconds:g} s pauses), {PLAYERS} players, {PLAYED_ROUNDS} rounds played; "
-          f"{args.servers} gunicorn instance(s) of {args.workers} workers, cache "
+          f"{args.servers} gunicorn instance(s) of {args.workers} workers x {args.threads or 'gunicorn.conf.py'} "
+          f"threads, cache "
           f"{harness.cache_url().split(':')[0]}; {args.seconds} s per load")
     results = [summary(quiet, "quiet")] if quiet else []
     results.append(summary(storm, "storm"))

@@ -4,7 +4,7 @@
 Run from the project root: `python bench/bench_scoring.py`. Results are random but seeded and
 valid (tables of 4 and 5, eliminations, RisiKo!, ties, penalties). Each run builds fresh games,
 so the figures include validation and placement (computed once per game, shared by the formulas).
-Targets: total under 0.2 s at 200 x 10; every formula under 1 s at 2,000 x 20.
+Targets: total under 0.2 s at 200 x 10; all 12 formulas together under 1 s at 2,000 x 20.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ TARGET_SECONDS = 0.2
 SEASON_PLAYERS = 2000
 SEASON_ROUNDS = 20
 SEASON_RUNS = 3
-SEASON_TARGET_SECONDS = 1.0  # each formula
+SEASON_TARGET_SECONDS = 1.0  # all 12 formulas together
 
 
 def table_result(rng: random.Random, round_: int, table: int, players: list[str]) -> Game:
@@ -93,10 +93,11 @@ def main() -> int:
     print(f"{SEASON_PLAYERS} players, {SEASON_ROUNDS} rounds, {games} games; best of {SEASON_RUNS} runs")
     for name, seconds in season.items():
         print(f"  {name:<15} {seconds:.4f} s")
-    slowest = max(season.values())
-    print(f"  {'slowest formula':<15} {slowest:.4f} s (target < {SEASON_TARGET_SECONDS} s each)")
-    print(f"  {'total':<15} {sum(season.values()):.4f} s; slowest run total {max(season_totals):.4f} s")
-    return 0 if total < TARGET_SECONDS and slowest < SEASON_TARGET_SECONDS else 1
+    season_total = sum(season.values())
+    print(f"  {'slowest formula':<15} {max(season.values()):.4f} s")
+    print(f"  {'total':<15} {season_total:.4f} s (target < {SEASON_TARGET_SECONDS} s); "
+          f"slowest run total {max(season_totals):.4f} s")
+    return 0 if total < TARGET_SECONDS and season_total < SEASON_TARGET_SECONDS else 1
 
 
 if __name__ == "__main__":

@@ -187,15 +187,20 @@ def free_port():
 class Server:
     """One gunicorn instance on a loopback port; start() waits until it answers."""
 
-    def __init__(self, env, workers, port=None, log=None):
+    def __init__(self, env, workers, port=None, log=None, threads=None):
         self.env, self.workers, self.port, self.log = env, workers, port or free_port(), log
+        self.threads = threads
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
     def start(self):
         output = open(self.log, "ab") if self.log else None
-        self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--workers",
-                                      str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"],
+        # Production's settings (gunicorn.conf.py: threaded workers), on a loopback port.
+        command = [sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--config", "gunicorn.conf.py",
+                   "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"]
+        if self.threads:
+            command += ["--threads", str(self.threads)]
+        self.proc = subprocess.Popen(command,
                                      cwd=ROOT, env=self.env, start_new_session=True, stderr=output)
         if output:
             output.close()
@@ -237,13 +242,13 @@ def collect_static(env):
 
 
 @contextmanager
-def gunicorn(bench_url, workers=2, log=None, server=None, **extra_env):
+def gunicorn(bench_url, workers=2, log=None, server=None, threads=None, **extra_env):
     """gunicorn on a free loopback port with whitenoise serving the collected static files (compressed
     as in production); yields the base URL (or, with `server=True`, the Server, to kill and start it
     again) and stops the server (and its workers) at the end. `log`: a file for its stderr."""
     env = server_env(bench_url, **extra_env)
     collected = collect_static(env)
-    instance = Server(env, workers, log=log)
+    instance = Server(env, workers, log=log, threads=threads)
     try:
         instance.start()
         yield instance if server else instance.base

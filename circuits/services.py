@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from circuits.models import Circuit, CircuitTournament
 from tournaments.audit.services import audit, snapshot
+from tournaments.rules import may_add_to_circuit
 
 CIRCUIT_FIELDS = ("name", "season", "rule", "points_table", "participation", "best_of", "min_tournaments")
 
@@ -43,7 +44,7 @@ def circuit_update(*, user, circuit, data):
 
 
 def _check_owner(user, circuit, tournament):
-    if tournament.organiser_id != circuit.organiser_id or circuit.organiser_id != user.pk:
+    if not may_add_to_circuit(user, circuit, tournament):
         raise ValidationError(_("Only the organiser's own tournaments can join their circuit."))
 
 

@@ -17,7 +17,7 @@ from tables.standings.export_views import _csv_download
 from tables.standings.cache import serve_cached
 from tournaments.forms import add_service_errors, save_or_errors
 from tournaments.models import Player
-from tournaments.rules import require_organiser, runs_as_organiser
+from tournaments.rules import require_organiser, run_by, runs_as_organiser
 
 
 def circuit_for_organiser(user, pk):
@@ -39,7 +39,7 @@ def circuit_list(request):
         if circuit is not None:
             messages.success(request, _("Circuit created: now add its tournaments."))
             return redirect("manage:circuit", circuit.pk)
-    circuits = Circuit.objects.filter(organiser=request.user) if not request.user.is_superuser else Circuit.objects.all()
+    circuits = run_by(request.user, Circuit.objects.all())
     return render(request, "circuits/manage_list.html", {"circuits": circuits, "form": form},
                   status=400 if form.errors else 200)
 

@@ -3,9 +3,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from phases.selectors import PhaseView, games_by_round, phases_overview
+from phases.selectors import PhaseView, phases_overview
 from scoring.errors import ScoringError
-from tables.standings.selectors import round_with_tables
+from tables.rounds.selectors import round_with_tables
+from tables.standings.selectors import games_by_round
 from tournaments.models import Phase
 
 

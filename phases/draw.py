@@ -10,8 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from phases.presets import FINAL_SIZE, knockout_specs
-from phases.selectors import (composition_of, games_by_round, knockout_standing, phase_games, phases_overview,
-                              present_ids, qualifying_outcome, qualifying_standings, winner_error)
+from phases.selectors import phases_overview, present_ids
 from scoring.errors import ScoringError
 from scoring.knockout import seconds_on_one_scale, table_winner
 from scoring.qualify import semifinal_seating
@@ -19,6 +18,8 @@ from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_s
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
 from tables.seating.como import top_table_applies
+from tables.standings.selectors import (composition_of, games_by_round, knockout_standing, phase_games,
+                                       qualifying_outcome, qualifying_standings, winner_error)
 from tables.models import Round
 from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament

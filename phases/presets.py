@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import ScoringError
 from scoring.phases import knockout_stages, knockout_table_sizes
-from scoring.qualify import QualifyRules, Tier, check_composition
+from scoring.qualify import check_composition, composition_tiers
 from tournaments.models import FORMAT_PRESETS, Phase
 
 # Seed 003 (Firenze knockout): what the application decided where the seed is silent.
@@ -168,18 +168,6 @@ PRESETS = {
 
 TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",
                             "table_size", "formula", "tiebreak", "end_roll_variant")
-
-
-def composition_tiers(composition):
-    """The engine's tiers of a composed format's settings ({"tiers": [...], "final_size": n})."""
-    tiers = []
-    for t in composition.get("tiers", []):
-        rep = t.get("repechage") or {}
-        semifinal = tuple(t["semifinal"]) if t.get("semifinal") else None
-        tiers.append(Tier(t.get("up_to"), QualifyRules(direct=t.get("direct", 0), semifinal=semifinal,
-                                                       repechage_seats=rep.get("seats", 0),
-                                                       min_games=rep.get("min_games", 1))))
-    return tiers
 
 
 def check_composed(composition):

@@ -16,7 +16,8 @@ COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
 from tables.clock.services import live_round
-from tables.standings.selectors import present_registrations
+from tables.seating.inputs import present_registrations
+from tables.standings import selectors as standings
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
 
@@ -145,7 +146,7 @@ def final_standings(request, pk):
     """SCORING.md section 6: the final's order, then the finalina, then the qualifying order."""
     tournament = tournament_for_public(pk)
     try:
-        result = selectors.final_standings(tournament)
+        result = standings.final_standings(tournament)
         error = None
     except ValidationError as exc:
         result, error = None, " ".join(exc.messages)

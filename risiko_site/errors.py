@@ -38,7 +38,7 @@ def _unavailable_page(language):
     body = (f'<!doctype html><html lang="{escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
             f'</head><body><main><h1>{escape(title)}</h1><p data-unavailable>{escape(text)}</p></main>'
-            f'<footer><p>{NOTICE}</p></footer></body></html>')
+            f'<footer><p data-trademark>{NOTICE}</p></footer></body></html>')
     response = HttpResponse(body, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"

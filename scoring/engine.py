@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
@@ -40,33 +41,45 @@ _last_prepared: tuple = (None, None, None)
 
 
 def _prepared(games: Sequence[Game], absences: list) -> Prepared:
+    """The `Prepared` part of `games` with the given `absences` and the implicit ones."""
     global _last_prepared
     try:
         key = (tuple(map(id, games)), tuple(absences))
         hash(key)
     except TypeError:  # an unhashable player id: let the plain path report it
-        return Prepared(games, absences)
+        return Prepared(games, absences + implicit_absences(games, absences))
     kept_games, kept_key, prepared = _last_prepared
     if kept_key == key:
         return prepared
-    prepared = Prepared(games, absences)
+    prepared = Prepared(games, absences + implicit_absences(games, absences))
     _last_prepared = (tuple(games), key, prepared)
     return prepared
+
+
+_collection_paused = 0  # scorings under way that paused the cyclic collector (threads of one process)
+_collection_lock = threading.Lock()
 
 
 @contextmanager
 def _without_cycle_collection():
     """Scoring a season creates some hundred thousand small objects and no reference cycle; the
     cyclic garbage collector, triggered by those allocations, would walk everything alive (every
-    game of the season) again and again and cost as much as the scoring itself."""
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
+    game of the season) again and again and cost as much as the scoring itself. Under a threaded
+    server the collector comes back when the last scoring that paused it ends."""
+    global _collection_paused
+    with _collection_lock:
+        pause = _collection_paused > 0 or gc.isenabled()
+        if pause:
+            _collection_paused += 1
+            gc.disable()
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        if pause:
+            with _collection_lock:
+                _collection_paused -= 1
+                if _collection_paused == 0:
+                    gc.enable()
 
 
 def implicit_absences(games: Sequence[Game], given: Iterable[Absence] = ()) -> list[Absence]:
@@ -106,6 +119,6 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     absences = [Absence(*a) for a in absences]
     with engine_context(), _without_cycle_collection():
         scores = tuple([_score(formula, game, params) for game in games])
-        prepared = _prepared(games, absences + implicit_absences(games, absences))
+        prepared = _prepared(games, absences)
         standings = standings_from(formula, params, prepared, scores)
     return Result(formula.name, params, scores, tuple(standings))

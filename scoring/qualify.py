@@ -211,6 +211,19 @@ class Tier:
     rules: QualifyRules
 
 
+def composition_tiers(composition: dict) -> list[Tier]:
+    """The tiers of a composed format's settings as the organiser saves them ({"tiers": [{"up_to",
+    "direct", "semifinal", "repechage": {"seats", "min_games"}}], "final_size": n})."""
+    tiers = []
+    for t in composition.get("tiers", []):
+        rep = t.get("repechage") or {}
+        semifinal = tuple(t["semifinal"]) if t.get("semifinal") else None
+        tiers.append(Tier(t.get("up_to"), QualifyRules(direct=t.get("direct", 0), semifinal=semifinal,
+                                                       repechage_seats=rep.get("seats", 0),
+                                                       min_games=rep.get("min_games", 1))))
+    return tiers
+
+
 def rules_for(tiers, participants: int) -> QualifyRules:
     """The first tier whose `up_to` is at least `participants` (the last one otherwise)."""
     if not tiers:

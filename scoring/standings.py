@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import itemgetter
 from typing import Iterable, Sequence
 
 from .errors import InvalidResult
@@ -177,13 +178,15 @@ def _criterion_keys(criterion, group, rounds):
 
 class Prepared:
     """The formula-independent part of the standings of one list of scored games."""
-    __slots__ = ("rounds", "players", "orders", "wins", "medals", "tp", "games")
+    __slots__ = ("rounds", "players", "picks", "wins", "medals", "tp", "games")
 
     def __init__(self, games: Sequence, absences: Iterable[Absence] = ()):
         """`games`: objects with `round` and `placement` (scoring.Game) in the order they are scored."""
         index: dict = {}        # player -> row in the lists below, in order of first appearance
         players, entries, wins, medals, tps, played = [], [], [], [], [], []
         rounds = []
+        starts = []             # per game: the index of its first seat among all games' seats
+        seats_so_far = 0
         medal_places = MEDAL_PLACES
 
         def new_row(player):
@@ -198,7 +201,10 @@ class Prepared:
         for seq, game in enumerate(games):
             round_ = game.round
             rounds.append(round_)
-            for i, seat in enumerate(game.placement.seats):
+            seats = game.placement.seats
+            starts.append(seats_so_far)
+            seats_so_far += len(seats)
+            for i, seat in enumerate(seats):
                 player = seat.player
                 row = index.get(player)
                 if row is None:
@@ -214,6 +220,7 @@ class Prepared:
                     medals[row][place - 1] += 1
                 played[row][seq] = place
         after_games = len(rounds)
+        starts.append(seats_so_far)  # an absence: the one entry after every game's seats
         for absence in absences:
             round_, player = absence
             row = index.get(player)
@@ -223,13 +230,17 @@ class Prepared:
                 raise InvalidResult("has a result and an absence in the same round", code="absent_and_played",
                                     round=round_, player=player, field="absences")
             entries[row].append((round_, after_games, 0))
-        orders = []
+        picks = []
         for row_entries in entries:
             row_entries.sort(key=_round_and_game)
-            orders.append(tuple((seq, i) for _, seq, i in row_entries))
+            order = [starts[seq] + i for _, seq, i in row_entries]
+            # itemgetter of one index gives the item, not a 1-tuple: pick it twice and drop one
+            picks.append((itemgetter(*order) if len(order) > 1 else itemgetter(order[0], order[0]), len(order)))
         self.rounds = rounds
         self.players = players
-        self.orders = orders    # per player: (game sequence, seat index) in round order
+        # per player: what picks their results, in round order, out of every game's seats laid end to
+        # end (then an absence's 0), and how many results they have
+        self.picks = picks
         self.wins = wins
         self.medals = medals
         self.tp = tps
@@ -240,13 +251,10 @@ def _round_and_game(entry):
     return entry[0], entry[1]
 
 
-_ABSENT = ((None, None, None, None, None, None, FORFEIT_POINTS),)  # a seat scoring an absence's 0
-
-
 def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore]) -> list[StandingRow]:
     """`build_standings` from the `Prepared` part of the same games and their scores."""
-    points = [game.players for game in games]
-    points.append(_ABSENT)  # an absence: game sequence len(games), seat 0
+    points = [seat[6] for game in games for seat in game.players]  # PlayerScore.points
+    points.append(FORFEIT_POINTS)  # an absence
     penalties = params.tournament_penalties
     discard = params.discard_worst
     best_of = params.best_of
@@ -254,7 +262,8 @@ def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[
     for row, player in enumerate(prepared.players):
         tally = _Tally.__new__(_Tally)
         tally.player = player
-        results = [points[seq][i][6] for seq, i in prepared.orders[row]]  # PlayerScore.points
+        pick, count = prepared.picks[row]
+        results = list(pick(points)[:count])
         tally.results = results
         ordered = sorted(results, reverse=True)
         keep = len(ordered) - discard

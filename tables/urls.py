@@ -21,6 +21,7 @@ public_patterns = [
     path("t/<int:pk>/giocatori/<int:reg_pk>/", standings_views.player_page, name="player"),
     path("api/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
     path("api/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
+    path("t/<int:pk>/squadre/", standings_views.team_standings_page, name="team_standings"),
 ]
 
 manage_patterns = [

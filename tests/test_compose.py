@@ -25,3 +25,16 @@ def test_production_settings_and_database():
     assert env["DJANGO_PRODUCTION"] == "1"
     assert env["DATABASE_URL"].startswith("postgres://")
     assert SERVICES["web"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+
+
+def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
+    """Threaded workers keep the polls of the public standings flowing while saves wait on the
+    database (README, "The round's end"); the Dockerfile and docker-compose.yml both use the file."""
+    root = Path(__file__).resolve().parent.parent
+    assert SERVICES["web"]["command"][:4] == ["gunicorn", "risiko_site.wsgi:application", "--config", "gunicorn.conf.py"]
+    assert '"--config", "gunicorn.conf.py"' in (root / "Dockerfile").read_text()
+    settings = {}
+    exec((root / "gunicorn.conf.py").read_text(), settings)
+    assert settings["worker_class"] == "gthread"
+    assert settings["threads"] >= 2
+    assert settings["bind"] == "0.0.0.0:8000"

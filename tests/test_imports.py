@@ -1,7 +1,9 @@
 """The app packages import one another in one direction only, at module level.
 
 Layers, each importing only the ones before it: `scoring` (pure), `tables.seating` (pure),
-`tournaments`, `tables`, `phases`, `circuits`, `transfer`, `risiko_site`. A function-level import would hide
+`tournaments`, `tables`, `phases`, `circuits`, `transfer`, `risiko_site`. The seating optimiser's
+database inputs (`tables/seating/inputs.py`) live in its folder but read the database: they belong to
+`tables`, and are the one module of the folder that imports Django. A function-level import would hide
 a cycle, so there is none (Django's `AppConfig.ready`, which runs once the apps are loaded, aside).
 
 Inside `tables` and `tournaments` each concern is a sub-package (ARCHITECTURE.md). A sub-package's
@@ -16,10 +18,15 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LAYERS = ["scoring", "tables.seating", "tournaments", "tables", "phases", "circuits", "transfer", "risiko_site"]
 PURE = {"scoring", "tables.seating"}
+# Modules in a pure layer's folder that belong to a layer above it: {module: its layer}.
+IN_PURE_FOLDER = {"tables.seating.inputs": "tables"}
 
 
 def package_of(module):
     """The layer a dotted module name belongs to, or None for the standard library and third parties."""
+    for name, layer in IN_PURE_FOLDER.items():
+        if module == name or module.startswith(name + "."):
+            return layer
     for layer in sorted(LAYERS, key=len, reverse=True):
         if module == layer or module.startswith(layer + "."):
             return layer
@@ -115,18 +122,28 @@ def test_pure_packages_import_no_django(layer):
             for line, target, _function in imports(p) if target.split(".")[0] == "django"] == []
 
 
+def test_the_seating_inputs_are_the_one_module_of_the_optimiser_that_reads_the_database():
+    folder = sorted((ROOT / "tables/seating").rglob("*.py"))
+    reading = [str(p.relative_to(ROOT)) for p in folder
+               if any(target.split(".")[0] in ("django", "tournaments") or target in ("tables.models", "tables.engine")
+                      or target.startswith("tables.standings") for _line, target, _function in imports(p))]
+    assert reading == ["tables/seating/inputs.py"]
+    assert [str(p.relative_to(ROOT)) for p in folder if package_of(module_name(p)) != "tables.seating"] == reading
+
+
 # Each sub-package's services, selectors and helpers (not its views) and the parts of its own app they
 # may import: a sub-package, or one module at the top of the app.
 SUBPACKAGES = {
     "tables.seating": set(),
+    "tables.seating.inputs": {"tables.engine", "tables.models", "tables.standings", "tournaments.models"},
     "tables.arbitration": {"tables.models", "tournaments.models", "tournaments.audit", "tournaments.forms",
                            "tournaments.rules", "tournaments.services"},
     "tables.results": {"tables.engine", "tables.models", "tournaments.models", "tournaments.audit",
                        "tournaments.rules"},
     "tables.standings": {"tables.engine", "tables.arbitration", "tables.models", "tournaments.models",
-                         "tournaments.rules", "tournaments.versions"},
-    "tables.rounds": {"tables.engine", "tables.models", "tables.results", "tables.seating", "tables.standings",
-                      "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
+                         "tournaments.rules", "tournaments.teams", "tournaments.versions"},
+    "tables.rounds": {"tables.engine", "tables.models", "tables.results", "tables.seating", "tables.seating.inputs",
+                      "tables.standings", "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.engine", "tables.models", "tables.rounds", "tables.standings", "tournaments.models",
                      "tournaments.audit", "tournaments.rules"},

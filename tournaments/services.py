@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
+from tournaments.rules import arbiter_accounts, may_change_shared, may_copy_tournament
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -51,9 +52,7 @@ def showing_tournaments(obj):
 def require_may_change(user, obj, tournaments):
     """Players and clubs are shared by every organiser, but one shown only by other organisers'
     tournaments is theirs to change: an organiser is refused, an administrator is not."""
-    if user is None or user.is_superuser or not tournaments:
-        return
-    if any(t.organiser_id == user.pk for t in tournaments):
+    if may_change_shared(user, tournaments):
         return
     saved = type(obj)._base_manager.get(pk=obj.pk)  # a form may have changed `obj` already
     raise ValidationError(_("%(name)s appears only in tournaments of other organisers: ask their organiser "
@@ -150,14 +149,14 @@ def tournament_save(*, user, data, tournament=None):
 
 def arbiters_to_copy(source):
     """The arbiters of `source` a copy of it takes along: active accounts, no administrator."""
-    return list(source.arbiters.filter(is_active=True, is_superuser=False).order_by("username"))
+    return list(arbiter_accounts(source.arbiters.all()).order_by("username"))
 
 
 @transaction.atomic
 def tournament_copy(*, user, data, source):
     """A new tournament with the settings in `data` (the form, pre-filled from `source`, one of the
     user's own tournaments) and the arbiters of `source`: one transaction, both audited."""
-    if source.organiser_id != user.pk:
+    if not may_copy_tournament(user, source):
         raise ValidationError(_("Only one of your own tournaments can be copied."))
     tournament = tournament_save(user=user, data=data)
     arbiters = arbiters_to_copy(source)

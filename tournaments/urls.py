@@ -45,11 +45,7 @@ manage_patterns = [
     path("giocatori/importa/", roster_views.player_import, name="player_import"),
 ]
 
-# 2vs2 teams (tournaments.teams.services).
-public_patterns += [
-    path("t/<int:pk>/squadre/", teams_views.team_standings, name="team_standings"),
-]
-
+# 2vs2 teams (tournaments.teams.services; their standings page is in tables.urls).
 manage_patterns += [
     path("t/<int:pk>/squadre/", teams_views.teams_page, name="teams"),
     path("t/<int:pk>/squadre/calendario/", teams_views.team_schedule, name="team_schedule"),

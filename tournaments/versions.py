@@ -62,13 +62,50 @@ def results_through(version):
     return int(last) if last.isdigit() else 0
 
 
-def _bump(pk, through=None):
+def _bump(pk, through=None, closes_at=None):
     token = uuid.uuid4().hex if through is None else f"{through}.{uuid.uuid4().hex}"
-    cache.set(_key(pk), (token, _closes_at(pk)[0]), None)
+    if closes_at is None:
+        closes_at = _closes_at(pk)[0]
+    cache.set(_key(pk), (token, closes_at), None)
+
+
+def _pending(connection):
+    """The bumps awaiting the commit of `connection`'s transaction: {tournament pk: state}."""
+    pending = getattr(connection, "_torneo_pending_bumps", None)
+    if pending is None:
+        pending = connection._torneo_pending_bumps = {}
+    return pending
 
 
 def bump(pk, through=None):
     """Called for every audited change of tournament `pk` (`through`: its audit entry's id): now,
-    and once the change is committed (only that version names the entry: it is the one showing it)."""
-    _bump(pk)
-    transaction.on_commit(lambda: _bump(pk, through))
+    and once the change is committed (only that version names the entry: it is the one showing it).
+
+    A transaction that writes several entries of one tournament (a table's seats, a round's tables)
+    bumps once now and once at its commit, naming its last entry: one version per change, not
+    one per line of it. Only entries written inside the same atomic block are taken together; a
+    rolled-back transaction (or savepoint) drops its commit callback, and the next change starts
+    afresh."""
+    connection = transaction.get_connection()
+    pending = _pending(connection)
+    state = pending.get(pk)
+    inside = set(connection.savepoint_ids)
+    if (state is not None and state["savepoints"] <= inside
+            and any(func is state["callback"] for _sids, func, _robust in connection.run_on_commit)):
+        if through is not None:
+            state["through"] = max(state["through"] or 0, through)
+        return
+    entry = cache.get(_key(pk))
+    # Now: the pages of the data before this change stop being served as current. The window's
+    # closing time is the one known (read again at the commit, which may have published a round).
+    _bump(pk, closes_at=entry[1] if entry is not None and entry[1] is not None else None)
+    state = {"through": through, "savepoints": inside}
+
+    def committed():
+        if pending.get(pk) is state:
+            del pending[pk]
+        _bump(pk, state["through"])
+
+    state["callback"] = committed
+    pending[pk] = state
+    transaction.on_commit(committed)

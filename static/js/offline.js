@@ -21,11 +21,13 @@
       if (waiting) { parts.push(waiting === 1 ? text.pendingOne : text.pendingMany.replace("{n}", waiting)); }
       status.textContent = parts.join(" ");
       status.hidden = parts.length === 0;
+      status.dataset.pending = String(waiting);
       document.querySelectorAll("a[data-offline-table]").forEach(function (link) {
         const item = items.find(function (i) { return i.url === new URL(link.href).pathname; });
         const badge = link.querySelector(".queued");
         if (!badge) { return; }
         badge.hidden = !item;
+        if (item) { badge.dataset.state = item.state; } else { delete badge.dataset.state; }
         if (item) {
           badge.textContent = item.state === "conflict" ? text.conflict
             : item.state === "invalid" ? text.invalid : text.phoneOnly;

@@ -8,7 +8,7 @@ Decisions where the seed is silent (stated on the format's help page):
 - a dispute about a match counts from the publication of its day; about the standings, from the
   latest published day; before the day is published a dispute is always accepted.
 Every write is a service with its audit entry; the days and their state are read by
-tournaments.teams.selectors.team_days, the pages' rows by tables.arbitration.selectors.
+tables.standings.selectors.team_days, the pages' rows by tables.arbitration.selectors.
 """
 from django.core.exceptions import ValidationError
 from django.db import transaction

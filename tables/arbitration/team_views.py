@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from tables.arbitration import selectors as arbitration_selectors
 from tables.arbitration import team_services as team_arbitration
 from tables.arbitration.forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
+from tables.standings.selectors import team_days
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_arbiter
@@ -23,7 +24,7 @@ def team_arbitration_page(request, pk):
     tournament = tournament_for_arbiter(request.user, pk)
     which = request.POST.get("form") if request.method == "POST" else None
     teams = list(team_selectors.tournament_teams(tournament))
-    days = team_selectors.team_days(tournament)
+    days = team_days(tournament)
     matches = team_selectors.tournament_matches(tournament)
     penalties = arbitration_selectors.team_penalties(tournament)
     penalty_form = TeamPenaltyForm(request.POST if which == "penalty" else None, teams=teams,

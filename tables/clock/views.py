@@ -13,8 +13,7 @@ from scoring.endroll import end_roll
 from tables.clock import services as clock
 from tables.forms import ClockForm, EndRollForm, PlayerOutForm
 from tables.models import Round
-from tables.rounds.selectors import round_of, table_of, table_seats
-from tables.standings.selectors import round_with_tables
+from tables.rounds.selectors import round_of, round_with_tables, table_of, table_seats
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
 from tournaments.rules import tournament_for_arbiter, tournament_for_organiser, tournament_for_public

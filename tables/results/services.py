@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from tables import engine
 from tables.models import Dispute, ResultSubmission, Round, Table
 from tournaments.audit.services import audit
+from tournaments.rules import may_correct_result
 
 @dataclass
 class ResultLine:
@@ -131,14 +132,9 @@ def require_correction_allowed(*, user, table):
     result (or about the published standings) is open, and upholding that dispute links the
     correction. Otherwise the arbiter is refused with the rule."""
     rnd = table.round
-    if rnd.standings_published_at is None:
-        return
-    tournament = rnd.tournament
-    if user is not None and (user.is_superuser or user.pk == tournament.organiser_id):
-        return
-    open_dispute = Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).filter(
-        Q(about=Dispute.About.RESULT, table=table) | Q(about=Dispute.About.STANDING)).exists()
-    if not open_dispute:
+    open_disputes = Dispute.objects.filter(tournament_id=rnd.tournament_id, state=Dispute.State.OPEN).filter(
+        Q(about=Dispute.About.RESULT, table=table) | Q(about=Dispute.About.STANDING))
+    if not may_correct_result(user, table, open_disputes):
         raise ValidationError(_(
             "The standings of round %(round)d are published: a correction of table %(table)d is a dispute "
             "decision. Record the dispute about this table's result first, or ask the organiser.")

@@ -16,8 +16,8 @@ from scoring.numeric import as_float
 from tables import engine
 from tables.results import services as table_results
 from tables.forms import ResultSeatForm
-from tables.rounds.selectors import latest_published_round, published_rounds, round_of, table_of, table_seats
-from tables.standings.selectors import next_table_to_enter, round_with_tables
+from tables.rounds.selectors import (latest_published_round, next_table_to_enter, published_rounds, round_of,
+                                    round_with_tables, table_of, table_seats)
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser
 
 logger = logging.getLogger(__name__)

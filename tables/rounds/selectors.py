@@ -2,14 +2,14 @@
 tournament's is a 404, like a tournament the user may not see."""
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from scoring.phases import PREFERRED_SIZES
 from tables.models import Penalty, Round, Seat, Table
 from tables.seating import meetings_matrix as times_met
-from tables.standings.selectors import past_tables, round_with_tables
+from tables.seating.inputs import past_tables
 from tournaments.models import Registration
 from tournaments.registration.selectors import text_matches
 from tournaments.tournament_selectors import published_rounds
@@ -45,6 +45,18 @@ def table_of(tournament, number, table_number):
     """(round, table) of the tournament, else 404."""
     rnd = round_of(tournament, number)
     return rnd, get_object_or_404(Table.objects.select_related("round"), round=rnd, number=table_number)
+
+
+def round_with_tables(rnd):
+    """A round's tables, each with its seats in order, players and clubs: one query per level."""
+    seats = Seat.objects.select_related("registration__player__club").order_by("position")
+    return list(rnd.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number"))
+
+
+def next_table_to_enter(table):
+    """After `table` is saved: the next table of its round without a result (then the first one), or None."""
+    waiting = table.round.tables.filter(reported_at__isnull=True).exclude(pk=table.pk).order_by("number")
+    return waiting.filter(number__gt=table.number).first() or waiting.first()
 
 
 def table_seats(table):

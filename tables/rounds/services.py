@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from tables import engine
 from tables.models import Round, Seat, Table
 from tables.results.services import results_clear
-from tables.standings.selectors import player_names, present_registrations, seating_request
+from tables.seating.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Tournament
+from tournaments.rules import may_reopen_round
 
 
 def _seating_snapshot(rnd):
@@ -282,12 +283,6 @@ def round_close(*, user, rnd):
                        stamp={"status": Round.Status.CLOSED, "closed_at": _NOW})
 
 
-def _next_not_drawn(rnd):
-    if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
-        raise ValidationError(_("Round %(n)d is already drawn: round %(r)d can no longer be reopened.")
-                              % {"n": rnd.number + 1, "r": rnd.number})
-
-
 @transaction.atomic
 def round_reopen(*, user, rnd):
     """A round closed too early is opened again by the organiser while the next one is not drawn:
@@ -295,9 +290,9 @@ def round_reopen(*, user, rnd):
     it is closed again (the audit entry keeps when they had been published)."""
     Tournament.objects.select_for_update().get(pk=rnd.tournament_id)   # no draw of the next one meanwhile
     rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-    if rnd.status != Round.Status.CLOSED:
-        raise ValidationError(_("Only a closed round can be reopened."))
-    if rnd.tournament.rounds.filter(number__gt=rnd.number).exists():
+    if not may_reopen_round(rnd):
+        if rnd.status != Round.Status.CLOSED:
+            raise ValidationError(_("Only a closed round can be reopened."))
         raise ValidationError(_("Round %(n)d is already drawn: round %(r)d can no longer be reopened.")
                               % {"n": rnd.number + 1, "r": rnd.number})
     before = {"round": rnd.number, "status": rnd.status, "closed_at": rnd.closed_at,

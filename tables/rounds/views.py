@@ -17,9 +17,9 @@ from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Round, Seat
 from tables.rounds.qr import qr_svg
 from tables.rounds.selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
-                                    seat_of_round, tournament_rounds)
-from tables.standings.selectors import present_registrations, round_penalties, round_with_tables
-from tournaments.rules import tournament_for_organiser, tournament_for_public
+                                    round_with_tables, seat_of_round, tournament_rounds)
+from tables.seating.inputs import present_registrations, round_penalties
+from tournaments.rules import may_reopen_round, tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"
 
@@ -223,7 +223,7 @@ def round_dashboard(request, pk, number):
     return render(request, "tables/dashboard.html", {
         "tournament": tournament, "round": rnd, "tables": tables, "reported": len(tables) - len(missing),
         "missing": len(missing), "missing_text": _numbers_text(missing),
-        "can_reopen": rnd.status == Round.Status.CLOSED and not tournament.rounds.filter(number__gt=rnd.number).exists()})
+        "can_reopen": may_reopen_round(rnd)})
 
 
 def _numbers_text(numbers):

@@ -1,100 +1,43 @@
-"""Reads that turn the database into the plain inputs of the seating optimiser and the scoring engine."""
+"""Standings: the one place that turns the database into standings rows (ARCHITECTURE.md).
+
+- individual standings under the tournament's formula or any other (`tournament_standings`,
+  `standings_by_formula`, `rank_after_each_round`), from `games.tournament_games` through
+  tables.engine.score;
+- tournaments with phases (`phases`): the qualifying order and who qualifies (`qualifying_standings`,
+  `qualifying_outcome`), the final order (`final_standings`), a knockout's progress
+  (`knockout_standing`), and what leads the public standings (`standings_lead`, `standings_cut_lines`);
+- 2vs2 teams (`teams`): the team table after each day (`team_standings`) and the state of each day
+  (`team_days`).
+
+Pages, exports, the room, circuits and the app of tournament formats read standings from here."""
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.core.exceptions import ValidationError
 
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
-from tables.models import Penalty, Round, Seat
-from tournaments.models import Phase, Registration
+from tables.models import Round
+from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
+from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, Qualifying, RepechageHolder,
+                                     StandingsLead, composition_of, cut_lines_of, final_round, final_standings,
+                                     knockout_rows, knockout_standing, phase_games, phase_rounds, phase_status,
+                                     qualifying_outcome, qualifying_standings, winner_error)
+from tables.standings.teams import DayView, TeamRow, team_days, team_standings
+from tournaments.models import Phase
 
-
-def present_registrations(tournament):
-    return list(tournament.registrations.filter(status=Registration.Status.CONFIRMED, present=True)
-                .select_related("player", "player__club"))
-
-
-def past_tables(tournament, before_round=None):
-    """Tables of earlier rounds as lists of registration ids (strings), for `history`."""
-    seats = Seat.objects.filter(table__round__tournament=tournament)
-    if before_round is not None:
-        seats = seats.filter(table__round__number__lt=before_round)
-    tables = defaultdict(list)
-    for table_id, reg_id in seats.order_by("table__round__number", "table__number", "position") \
-            .values_list("table_id", "registration_id"):
-        tables[table_id].append(str(reg_id))
-    return list(tables.values())
-
-
-def seating_request(*, tournament, number, method, seed, sizes=None, fixed_plan=None, pinned=None):
-    """The JSON document of SEATING.md section 4 for the next round of `tournament`."""
-    if fixed_plan:
-        # A fixed plan (a phase's tables, an organiser's plan) seats exactly the players it names.
-        named = {int(i) for table in fixed_plan for i in table}
-        players = list(tournament.registrations.filter(pk__in=named).select_related("player", "player__club"))
-    else:
-        players = present_registrations(tournament)
-    history = past_tables(tournament, before_round=number)
-    ranks = {}
-    if number > 1:
-        result = tournament_standings(tournament)
-        ranks = {row.registration_id: row.rank for row in result.rows}
-    worst = len(players) + 1
-    request = {
-        "method": method,
-        "table_size": tournament.table_size,
-        "seed": seed,
-        "time_limit_s": 1.0,
-        "rounds_left": max(1, tournament.rounds_planned - number + 1),
-        "players": [{"id": str(r.pk), "club": r.player.club.name if r.player.club else None,
-                     "rank": ranks.get(r.pk, worst)} for r in players],
-        # Seats at tables of the other size are counted by the optimiser from `history`.
-        "history": history,
-    }
-    if sizes:
-        request["sizes"] = list(sizes)
-    if fixed_plan:
-        request["plan"] = fixed_plan
-    if pinned:
-        request["pinned"] = pinned
-    previous = previous_by_place(tournament, number - 1) if number > 1 else []
-    if previous:
-        # The greek method moves players on from these tables; every method keeps their winners apart.
-        request["previous"] = previous
-    return request
-
-
-def previous_by_place(tournament, number):
-    """The reported tables of round `number`, each as registration ids (strings) in place order,
-    the winner first (SEATING.md sections 2 and 3.4)."""
-    games, _totals = tournament_games(tournament)
-    return [[str(seat.player) for seat in sorted(game.placement.seats, key=lambda seat: seat.rank)]
-            for game in games if game.round == number]
-
-
-def player_names(tournament):
-    """{registration id (string): the player's full name}, for messages about a draw."""
-    return {str(r.pk): r.player.full_name for r in tournament.registrations.select_related("player")}
-
-
-def round_penalties(tournament, rnd, tables):
-    """The penalty figures of a round's tables (from `round_with_tables`) as they are now."""
-    rows = [[(s.registration_id, s.registration.player.club.name if s.registration.player.club else None)
-             for s in t.seats.all()] for t in tables]
-    return engine.evaluate_tables(rows, past_tables(tournament, before_round=rnd.number), tournament.table_size,
-                                  method=rnd.method)
-
-
-def round_with_tables(rnd):
-    """A round's tables, each with its seats in order, players and clubs: one query per level."""
-    seats = Seat.objects.select_related("registration__player__club").order_by("position")
-    return list(rnd.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number"))
-
-
-# The phases that decide the top places of the final standings and add no points (SCORING.md section 6).
-FINAL_PHASES = (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL, Phase.Kind.FINALINA)
+__all__ = [
+    # individual standings
+    "FINAL_PHASES", "StandingRow", "Standings", "games_by_round", "rank_after_each_round", "standings_by_formula",
+    "standings_rounds", "tournament_games", "tournament_standings",
+    # tournaments with phases
+    "CutLines", "FinalRow", "FinalStandings", "KnockoutRow", "Qualifying", "RepechageHolder", "StandingsLead",
+    "composition_of", "final_standings", "knockout_standing", "phase_games", "phase_rounds", "phase_status",
+    "qualifying_outcome", "qualifying_standings", "standings_cut_lines", "standings_lead", "winner_error",
+    # 2vs2 teams
+    "DayView", "TeamRow", "team_days", "team_standings",
+]
 
 
 @dataclass
@@ -130,32 +73,6 @@ class Standings:
     def shows_wins(self):
         """Vittorie and triestino (SCORING.md 4.5, 4.6): wins come first in the order."""
         return self.formula in ("vittorie", "triestino")
-
-
-def tournament_games(tournament, published_only=False):
-    """Every reported table of the tournament as plain games for the engine, with penalties applied.
-
-    A constant number of queries whatever the number of players."""
-    seats = Seat.objects.filter(table__round__tournament=tournament, table__reported_at__isnull=False)
-    if published_only:
-        seats = seats.filter(table__round__standings_published_at__isnull=False)
-    seats = list(seats
-                 .values("id", "registration_id", "table_points", "risiko", "eliminated", "place",
-                         "firenze", "table__number", "table__round__number"))
-    penalties = list(Penalty.objects.filter(tournament=tournament, withdrawn=False)
-                     .values("registration_id", "seat_id", "kind", "points", "void_past_results"))
-    return engine.build_games(seats, penalties)
-
-
-def standings_rounds(tournament, published_only=False):
-    """The rounds whose games add points to the standings, as (number, status), oldest first.
-
-    Every round counts except the semifinal and final tables: they decide the top places of the
-    final standings (SCORING.md section 6) and add no points."""
-    return [(number, status) for number, status, published, kind in
-            tournament.rounds.order_by("number").values_list("number", "status", "standings_published_at",
-                                                            "phase__kind")
-            if kind not in FINAL_PHASES and (published is not None or not published_only)]
 
 
 def tournament_standings(tournament, formula=None, published_only=False):
@@ -215,49 +132,54 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
     return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula)
 
 
-def next_table_to_enter(table):
-    """After `table` is saved: the next table of its round without a result (then the first one), or None."""
-    waiting = table.round.tables.filter(reported_at__isnull=True).exclude(pk=table.pk).order_by("number")
-    return waiting.filter(number__gt=table.number).first() or waiting.first()
-
-
 # --- what leads the standings ---------------------------------------------------------------
 
-# What leads the page in a tournament with phases (after a final, the final order; a knockout's
-# progress), provided by the app of tournament formats, which sits above this one.
-_LEAD_PROVIDERS = []
-
-
-def register_lead(provider):
-    """`provider(tournament, published_only=False)` returns what leads the standings, or None."""
-    if provider not in _LEAD_PROVIDERS:
-        _LEAD_PROVIDERS.append(provider)
-
-
-# The cut lines of a composed format during its qualifying evenings (final zone, semifinal zone,
-# repêchage holders), provided by the app of tournament formats as well.
-_CUT_LINE_PROVIDERS = []
-
-
-def register_cut_lines(provider):
-    """`provider(tournament)` returns the cut lines shown above the standings, or None."""
-    if provider not in _CUT_LINE_PROVIDERS:
-        _CUT_LINE_PROVIDERS.append(provider)
+def standings_lead(tournament, published_only=False):
+    """What leads the public standings in a tournament with phases (SCORING.md 4.13 and section 6), or
+    None when the plain standings say it all: after a final (or finalina), the final order; in a
+    knockout, who is still in and in which game each player went out, never a points ranking of the
+    knockout games. The one entry for it, asked by the standings page, its JSON, the exports and the
+    circuits. `published_only` (the JSON of club websites): the final counts once its standings are
+    published, the knockout shows the rounds whose standings are published."""
+    if not tournament.format_preset:
+        return None  # phases come only with a format
+    phases = list(tournament.phases.order_by("order"))
+    knockout = any(p.kind == Phase.Kind.KNOCKOUT for p in phases)
+    if not knockout and not any(p.kind == Phase.Kind.FINAL for p in phases):
+        return None
+    try:
+        result = final_standings(tournament)
+    except ValidationError:
+        result = None  # a table still to settle: the page shows the standings until it is
+    final_rows = list(result.rows) if result and any(r.phase in ("final", "finalina") for r in result.rows) else []
+    final = final_round(phases) if final_rows else None
+    if published_only and final is not None and final.standings_published_at is None:
+        final_rows, final = [], None
+    complete = bool(result and result.complete and final_rows)
+    if knockout:
+        return StandingsLead("knockout", complete, final_rows,
+                             knockout_rows(tournament, phases, final_rows, published_only), final)
+    if not final_rows:
+        return None
+    return StandingsLead("final", complete, final_rows, [], final)
 
 
 def standings_cut_lines(tournament):
-    for provider in _CUT_LINE_PROVIDERS:
-        lines = provider(tournament)
-        if lines is not None:
-            return lines
-    return None
-
-
-def standings_lead(tournament, published_only=False):
-    """What leads the public standings (the final order, a knockout's progress), or None: the one
-    entry for it, asked by the standings page, its JSON, the exports and the circuits."""
-    for provider in _LEAD_PROVIDERS:
-        lead = provider(tournament, published_only=published_only)
-        if lead is not None:
-            return lead
-    return None
+    """The cut lines shown above the standings while a composed format's qualifying evenings are played
+    (SCORING.md section 12: final zone, semifinal zone, repêchage holders); None otherwise (no composed
+    format, no result yet, or the semifinals or the final already seated)."""
+    if not tournament.format_preset:
+        return None  # phases come only with a format
+    phases = list(tournament.phases.order_by("order"))
+    composition = composition_of(tournament, phases)
+    if not composition:
+        return None
+    if Round.objects.filter(tournament=tournament, phase__kind__in=[Phase.Kind.SEMIFINAL, Phase.Kind.FINAL]).exists():
+        return None
+    try:
+        outcome = qualifying_outcome(tournament, composition)
+    except ValidationError:
+        return None
+    if not outcome.standings:
+        return None
+    return cut_lines_of(tournament, outcome)

@@ -1,4 +1,5 @@
-"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print."""
+"""Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print; the
+2vs2 team standings."""
 import logging
 import time
 from dataclasses import replace
@@ -21,9 +22,11 @@ from tables.room.charts import rank_chart_svg
 from tables.room.selectors import my_table, rank_history
 from tables.rounds.selectors import (final_to_play, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
-from tables.standings.selectors import standings_cut_lines, standings_lead, tournament_standings
+from tables.standings.selectors import (standings_cut_lines, standings_lead, team_days, team_standings,
+                                       tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
+from tournaments.teams.selectors import team_schedule
 from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
@@ -271,3 +274,23 @@ def tables_json(request, pk, number):
         tables.append({"table": table.number, "reported": table.reported, "players": players})
     return JsonResponse({"round": rnd.number, "status": rnd.status, "tables": tables},
                         json_dumps_params={"ensure_ascii": False})
+
+
+@require_GET
+def team_standings_page(request, pk):
+    """Seed 001 art. 2: the standings published after each day (the latest by default, another with
+    ?giornata=N), provisional until the dispute window closes; before any publication, the results so
+    far, provisional. Match points less penalties, head to head, total territories."""
+    tournament = tournament_for_public(pk)
+    published = [d for d in team_days(tournament) if d.published_at is not None]
+    day = published[-1] if published else None
+    wanted = request.GET.get("giornata", "")
+    if wanted.isdigit():
+        day = next((d for d in published if d.number == int(wanted)), day)
+    rounds = team_schedule(tournament)
+    if day is not None:
+        rounds = [r for r in rounds if r.number <= day.number]
+    rows = team_standings(tournament, day=day.number if day else None)
+    return render(request, "formats/team_standings.html", {
+        "tournament": tournament, "rows": rows, "rounds": rounds, "day": day, "published": published,
+        "status": day.status if day else "provisional", "penalties": any(r.penalty for r in rows)})

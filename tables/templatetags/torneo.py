@@ -1,7 +1,10 @@
 from decimal import Decimal
 
 from django import template
+from django.urls import reverse
 from django.utils.formats import get_format, number_format
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scoring.numeric import shown
@@ -35,3 +38,28 @@ def points(value):
     if not value.is_finite() or value.adjusted() >= _FAST_DIGITS:
         return number_format(value, decimal_pos=decimals)
     return f"{value:.{decimals}f}".replace(".", _decimal_separator())
+
+
+@register.simple_tag
+def standings_rows(tournament, standings):
+    """The body rows of the standings table (tables/standings.html): one `<tr data-reg>` a player
+    with rank, name linked to their page, club, total, medals or wins, and each round's points.
+    Written here rather than as a template loop, which spent most of a 200-player render walking
+    2,000 cells; the markup is the same."""
+    medals = standings.shows_medals
+    out = []
+    for row in standings.rows:
+        reg = row.registration_id
+        url = reverse("public:player", args=(tournament.pk, reg))
+        club = f'<br><span class="muted small">{conditional_escape(row.club)}</span>' if row.club else ""
+        cells = [f'<tr data-reg="{conditional_escape(reg)}"><td class="num">{conditional_escape(row.rank)}</td>'
+                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{club}</td>'
+                 f'<td class="num total">{points(row.total)}</td>']
+        if medals:
+            cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
+        cells.extend(f'<td class="num round-col">{points(p)}</td>' for p in row.rounds)
+        if not medals:
+            cells.append(f'<td class="num">{conditional_escape(row.wins)}</td>')
+        cells.append("</tr>")
+        out.append("".join(cells))
+    return mark_safe("\n".join(out))

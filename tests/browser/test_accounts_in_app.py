@@ -2,7 +2,9 @@
 organiser role granted by an administrator, a draft round redrawn with another method and deleted."""
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
+from tests.browser.catalogue import expect_message, it
 from tests.browser.conftest import PHONE
 from tests.factories import RegistrationFactory, UserFactory
 from tournaments.rules import is_organiser
@@ -35,11 +37,11 @@ def test_accounts_and_draft_rounds_without_the_admin(live_server, browser, login
     page.wait_for_selector("#redraw-method")
     page.select_option("#redraw-method", "snake")
     page.click(".redraw-form button")
-    page.wait_for_selector("text=Turno risorteggiato.")
+    expect_message(page, it("Round drawn again."))
     assert tournament.rounds.get().method == "snake"
     shot(page, f"accounts-draft-{w}")
     page.click("#delete-draft")
-    page.wait_for_selector("text=Turno in bozza eliminato.")
+    expect_message(page, it("Draft round deleted."))
     assert not tournament.rounds.exists()
 
     newcomer = browser.new_context(viewport=viewport, locale="it-IT").new_page()
@@ -47,19 +49,20 @@ def test_accounts_and_draft_rounds_without_the_admin(live_server, browser, login
     newcomer.fill("#id_new_password1", "Arbitro-2026-lario")
     newcomer.fill("#id_new_password2", "Arbitro-2026-lario")
     newcomer.click("main button[type=submit]")
-    newcomer.wait_for_selector("text=Password salvata")
+    newcomer.wait_for_url("**" + reverse("password_set_done"))
+    assert newcomer.locator("h1").inner_text() == it("Password saved")
     login(newcomer, "beppe", "Arbitro-2026-lario")
     newcomer.goto(f"{live_server.url}/arbitro/t/{tournament.pk}/")
-    assert newcomer.locator("h1").inner_text() == "Risultati"
+    assert newcomer.locator("h1").inner_text() == it("Results")
     newcomer.context.close()
 
     UserFactory(username="capo", is_superuser=True, is_staff=True)
     sofia = UserFactory(username="sofia")
     admin = browser.new_context(viewport=viewport, locale="it-IT").new_page()
     login(admin, "capo")
-    admin.click("text=Organizzatori")
+    admin.click("[data-nav=organisers]")
     admin.click(f"#user-{sofia.pk} button")
-    admin.wait_for_selector("text=sofia ora è un organizzatore.")
+    expect_message(admin, it("%(u)s is now an organiser.", u="sofia"))
     shot(admin, f"accounts-organisers-{w}")
     assert is_organiser(get_user_model().objects.get(pk=sofia.pk))
     admin.context.close()

@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 
 from tables.arbitration import services as arbitration
+from tests.browser.catalogue import it
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments import services
 
@@ -23,10 +24,10 @@ def test_the_log_reads_in_words(live_server, phone, login, shot, tournament, org
     login(page, "olga")
     page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/registro/")
     heads = page.locator(".log-head strong").all_inner_texts()
-    assert heads[:2] == ["Quota pagata modificata", "Penalità in punti"]
-    assert heads.count("Risultato inserito") == 4
+    assert heads[:2] == [it("Fee paid changed"), it("Points penalty")]
+    assert heads.count(it("Result entered")) == 4
     fee = page.locator(".log-entry").first.locator(".log-diff tbody tr")
-    assert fee.all_inner_texts() == ["quota pagata\tno\tsì"]
+    assert fee.all_inner_texts() == [f"{it('fee paid')}\t{it('no')}\t{it('yes')}"]
     body = page.inner_text("main")
     assert "registration.fee" not in body and "table_points" not in body
     shot(page, "audit-log-in-words")

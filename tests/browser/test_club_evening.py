@@ -4,6 +4,7 @@ the test fails above 15 organiser actions or 7 taps per table (counting the tap 
 open its keypad on the first field)."""
 import pytest
 
+from tests.browser.catalogue import expect_import_preview, expect_message, it, it_n, registered_from_list
 from tests.browser.conftest import CHROMIUM, PHONE  # noqa: F401 (the device the figures are taken on)
 from tournaments.models import Registration, Tournament
 
@@ -47,28 +48,28 @@ def test_club_evening_in_at_most_15_actions_and_7_taps_per_table(live_server, br
     page = phone
     login(page, "olga")
     act = Counter(page)
-    act.click("text=Nuovo torneo")
+    act.click("[data-action=new-tournament]")
     act.fill("#id_name", "Serata di club")
     act.fill("#id_start_date", "2026-12-01")
     act.click("main button[type=submit]")
-    page.wait_for_selector("text=Torneo creato.")
-    act.click(".subnav >> text=Giocatori")
+    expect_message(page, it("Tournament created."))
+    act.click(".subnav [data-nav=players]")
     csv_file = tmp_path / "club.csv"
     csv_file.write_text(CLUB_CSV, encoding="utf-8")
     act.files("#id_file", str(csv_file))
     act.click("#preview-import")
-    page.wait_for_selector("text=23 giocatori saranno iscritti")
+    expect_import_preview(page, 23)
     shot(page, "club-evening-01-preview")
     act.click("#confirm-import")
-    page.wait_for_selector("text=23 giocatori iscritti (23 nuovi).")
+    expect_message(page, registered_from_list(23, new=23))
     act.click("#all-present")
-    page.wait_for_selector("text=23 giocatori presenti.")
+    expect_message(page, it_n("%(n)d player checked in.", "%(n)d players checked in.", 23))
     shot(page, "club-evening-02-players")
-    act.click(".subnav >> text=Turni")
+    act.click(".subnav [data-nav=rounds]")
     act.click("main form button.btn-primary")
-    page.wait_for_selector("text=Pubblica i tavoli")
-    act.click("text=Pubblica i tavoli")
-    page.wait_for_selector("text=Tavoli pubblicati.")
+    page.wait_for_selector("[data-action=publish-seating]")
+    act.click("[data-action=publish-seating]")
+    expect_message(page, it("Seating published."))
     shot(page, "club-evening-03-published")
     tournament = Tournament.objects.get(name="Serata di club")
     rnd = tournament.rounds.get(number=1)
@@ -97,7 +98,7 @@ def test_club_evening_in_at_most_15_actions_and_7_taps_per_table(live_server, br
         for i, tp in enumerate([90, 70, 50, 30, 10][:n]):
             page.keyboard.type(str(tp))   # typing the figures on the keypad
             act.press(f"#id_p{i}-table_points", "Enter")   # "next", and "done" on the last one saves
-        page.wait_for_selector(f"text=Risultato del tavolo {table.number} salvato.")
+        expect_message(page, it("Result of table %(t)d saved.", t=table.number))
         if table.number == 2:
             shot(page, "club-evening-04-next-table")
         taps.append((table.number, n, act.n))

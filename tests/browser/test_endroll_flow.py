@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Round
+from tests.browser.catalogue import it
 from tests.factories import RegistrationFactory, seat_round
 from tournaments.models import EndRoll
 
@@ -21,9 +22,9 @@ def test_arbiter_follows_the_end_roll_casebook_on_the_phone(live_server, phone, 
     page = phone
     login(page, "arturo")
     page.goto(live_server.url + reverse("arbiter:endroll", args=[tournament.pk, 1, 1]))
-    assert page.inner_text("#next-roller") == "Sdada Gioc Romano"
+    assert page.inner_text("#next-roller") == it("Roll of %(name)s", name="Gioc Romano")
     for expected in ["Gioc Romano", "Gioc Rossi", "Gioc Bianchi"]:
-        assert page.inner_text("#next-roller") == f"Sdada {expected}"
+        assert page.inner_text("#next-roller") == it("Roll of %(name)s", name=expected)
         page.fill("#id_roll", "9")
         page.click("#record-roll")
         page.wait_for_load_state()
@@ -31,8 +32,9 @@ def test_arbiter_follows_the_end_roll_casebook_on_the_phone(live_server, phone, 
     page.select_option("#id_out-registration", str(regs[3].pk))
     page.click("#record-out")
     page.wait_for_selector(".msg-success")
-    assert page.inner_text("#next-roller") == "Sdada Gioc Ferrari"
-    assert "4 o 5" in page.inner_text(".endroll-state .endroll-ending")
+    assert page.inner_text("#next-roller") == it("Roll of %(name)s", name="Gioc Ferrari")
+    assert page.inner_text(".endroll-state .endroll-ending") == \
+        it("The game ends on %(ending)s", ending=it("%(list)s or %(last)d", list="4", last=5))
     shot(page, "50-endroll-last-player-out")
     page.fill("#id_roll", "5")
     page.click("#record-roll")

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tables.models import Seat
+from tests.browser.catalogue import expect_message, it, it_n, registered_from_list
 from tests.browser.conftest import PHONE
 from tests.factories import RegistrationFactory, report, seat_round
 
@@ -65,8 +66,8 @@ def test_after_a_queued_save_is_sent_the_round_list_shows_every_saved_table_and_
     page.wait_for_selector("#offline-sent:not([hidden])")
     # A locator's wait, not a JavaScript predicate: the page's CSP allows no eval.
     expect(page.locator("a[data-offline-table] [data-saved]")).to_have_count(2)
-    assert page.inner_text("#offline-sent") == ("Il risultato del tavolo 2 tenuto su questo telefono è stato "
-                                                "inviato: è salvato sul server.")
+    assert page.inner_text("#offline-sent") == it(
+        "The result of table {tables} kept on this phone was sent: it is saved on the server.").replace("{tables}", "2")
     assert page.locator("a[data-offline-table] .queued:not([hidden])").count() == 0
     shot(page, "evening-offline-sent-390")
     second.refresh_from_db()
@@ -87,7 +88,7 @@ def test_numbers_on_an_italian_phone_keypad(browser, live_server, tournament, tw
     page.click("#save-result")
     page.wait_for_selector(".has-error .field-error")
     assert page.inner_text(".has-error .field-error") == \
-        "Scrivi i punti tavolo in cifre, per esempio 62 o 12,5: “7a” non è un numero."
+        it("Write the table points in digits, e.g. 62 or 12,5: “%(value)s” is not a number.", value="7a")
     # After the refused save the cursor is on the field in error, not on player 1.
     assert page.evaluate("document.activeElement.id") == "id_p1-table_points"
     shot(page, "evening-letters-refused-390")
@@ -114,7 +115,10 @@ def test_a_table_at_0_and_a_tie_without_places_are_asked_first(browser, live_ser
         page.fill(f"#id_p{i}-table_points", tp)
     page.fill("#id_p3-eliminated", "1")
     page.click("#save-result")
-    page.wait_for_selector("text=2 giocatori sono pari a 50 punti tavolo e nessun posto è indicato.")
+    tie = it("%(n)d players are level on %(points)s table points and no place is given.", n=2, points="50")
+    asked_tie = page.locator("[data-result-question] p").filter(has_text=tie)
+    asked_tie.wait_for()
+    assert asked_tie.inner_text() == tie
     assert _points(table) == [None] * 4
     page.click("#confirm-result")
     page.wait_for_url("**/tavoli/2/")
@@ -128,7 +132,7 @@ def test_a_table_at_0_and_a_tie_without_places_are_asked_first(browser, live_ser
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.click("#save-result")
     page.wait_for_timeout(300)
-    assert asked == ["Tutti i giocatori hanno 0 punti tavolo. Salvarlo così?"]
+    assert asked == [it("Every player has 0 table points.") + " " + it("Save it as it is?")]
     assert "/tavoli/2/" in page.url                                  # dismissed: nothing kept, still here
     page.context.close()
 
@@ -139,9 +143,10 @@ def test_close_the_round_looks_disabled_and_names_the_missing_tables(browser, li
     report(two_tables.tables.get(number=1), [(62,), (48,), (30,), (0, 1)])
     page = _page(browser, live_server, "olga", viewport)
     page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/turni/1/risultati/")
-    button = page.get_by_role("button", name="Chiudi il turno")
+    button = page.locator("#close-round")
     assert button.is_disabled()
-    assert page.inner_text("#close-round-why") == "Manca il tavolo 2."
+    assert page.inner_text("#close-round-why") == \
+        it_n("Table %(tables)s is missing.", "Tables %(tables)s are missing.", 1, tables="2")
     style = button.evaluate("b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).cursor]")
     assert style == ["rgb(228, 230, 235)", "not-allowed"]
     shot(page, f"evening-close-disabled-{viewport['width']}")
@@ -149,9 +154,9 @@ def test_close_the_round_looks_disabled_and_names_the_missing_tables(browser, li
     page.reload()
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
-    page.get_by_role("button", name="Chiudi il turno").click()
+    page.click("#close-round")
     page.wait_for_selector("#reopen-round")
-    assert asked and asked[0].startswith("Chiudere il turno 1?")
+    assert asked == [it("Close round %(n)s? Results can then only be corrected after reopening it.", n=1)]
     two_tables.refresh_from_db()
     assert two_tables.status == "closed"
     page.once("dialog", lambda d: d.accept())
@@ -227,7 +232,7 @@ def test_a_pasted_list_with_a_duplicate_keeps_its_text_and_registers_the_valid_r
     assert page.locator("tr[data-row-error]").get_attribute("data-line") == "9"
     shot(page, "evening-pasted-list-errors-390")
     page.click("[data-register-valid]")
-    page.wait_for_selector("text=8 giocatori iscritti (8 nuovi).")
+    expect_message(page, registered_from_list(8, new=8))
     assert page.input_value("#id_names") == "Gioc Rossi"                 # the bad line, left to correct
     assert tournament.registrations.count() == 8
     page.context.close()

@@ -1,8 +1,11 @@
 """Browser walks at phone size (390x844): a small Firenze knockout decided by the points sheet at the
 table (seed 003), and a small 2vs2 day with its results, publication, penalty and standings (seed 001)."""
+import re
+
 import pytest
 
 from tables.models import Round
+from tests.browser.catalogue import it
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments.teams import services as teams
 from tournaments.models import TeamMatch
@@ -67,13 +70,15 @@ def test_firenze_knockout_on_a_phone(live_server, phone, login, shot, organiser,
     # The published final draw is not changed without a confirmation naming the change.
     page.click("#publish-phase-2")
     page.goto(f"{base}/gestione/t/{tournament.pk}/turni/2/")
-    buttons = page.locator(".seat-btn")
-    buttons.nth(0).click()
+    moved = final.seats.order_by("position").first()
+    page.click(f".seat-btn[data-seat='{moved.pk}']")
     page.wait_for_selector(".seat-btn.is-selected")
     page.fill("#move-table", "2")
     page.click(".move-form button[type=submit]")
     page.wait_for_selector("#confirm-draw-change")
-    assert "Conferma per spostare" in page.inner_text(".confirm-draw-change")
+    assert page.inner_text(".confirm-draw-change p") == it(
+        "This knockout draw is published and is not changed (Firenze tournament rules). Confirm to move %(name)s "
+        "from table %(source)d to table %(target)d.", name=moved.registration.player.full_name, source=1, target=2)
     shot(page, "firenze-03-draw-change-confirm")
     assert page.console_errors == []
 
@@ -104,7 +109,7 @@ def test_a_2vs2_day_on_a_phone(live_server, phone, login, shot, organiser, arbit
     page.wait_for_selector("#day-1 .badge.warn")
     # A 2-point penalty on the first home team.
     home = TeamMatch.objects.filter(tournament=tournament, round=1).order_by("pk").first().home
-    page.click("text=Dai una penalità a una squadra")
+    page.click("[data-form=team-penalty] summary")
     page.select_option("#id_team", str(home.pk))
     page.fill("#id_points", "2")
     page.fill("#id_reason", "Comunicazione tra compagni")
@@ -119,7 +124,8 @@ def test_a_2vs2_day_on_a_phone(live_server, phone, login, shot, organiser, arbit
     assert rows.count() == 4
     text = page.inner_text("#team-standings")
     assert "−2" in text
-    assert "ricorsi fino alle" in page.inner_text(".status-badge")
+    until = re.escape(it("Provisional standings · disputes until %(time)s", time="HH:MM"))
+    assert re.fullmatch(until.replace("HH:MM", r"\d\d:\d\d"), page.inner_text(".status-badge[data-state=provisional]"))
     assert len(made) == 4
     page.set_viewport_size({"width": 1280, "height": 900})
     shot(page, "teams-03-standings-desktop")

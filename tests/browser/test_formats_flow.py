@@ -26,8 +26,7 @@ def _enter_results(page, base, tournament, rnd, strength):
 
 def test_organiser_runs_three_games_and_a_final_on_a_phone(live_server, phone, login, shot, organiser, arbiter):
     club = ClubFactory(name="RisiKo Club Lariano")
-    for surname in SURNAMES:
-        PlayerFactory(first_name="Gioc", last_name=surname, club=club)
+    players = {surname: PlayerFactory(first_name="Gioc", last_name=surname, club=club) for surname in SURNAMES}
     strength = {surname: len(SURNAMES) - i for i, surname in enumerate(SURNAMES)}
     tournament = TournamentFactory(organiser=organiser, name="Coppa delle Fasi", formula="punti_tavolo")
     tournament.arbiters.add(arbiter)
@@ -42,9 +41,9 @@ def test_organiser_runs_three_games_and_a_final_on_a_phone(live_server, phone, l
         # registration) to finish loading, or the typed name may never be searched.
         page.wait_for_load_state("load")
         page.fill("#player-q", surname)
-        page.locator(f"#search-results label:has-text('{surname}') input").first.check()
+        page.check(f"#search-results input[name=players][value='{players[surname].pk}']")
         page.click("#register-selected")
-        page.wait_for_selector(f"table.list >> text={surname}")
+        page.wait_for_selector(f"table.list tr[data-player='{players[surname].pk}']")
     assert Registration.objects.filter(tournament=tournament).count() == 8
     page.click(".subnav a[href$='/presenze/']")
     for i in range(8):

@@ -2,6 +2,7 @@
 results still waiting on the phone are never dropped silently by a logout."""
 import pytest
 
+from tests.browser.catalogue import it
 from tests.factories import RegistrationFactory, seat_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,7 +60,7 @@ def test_after_logout_no_arbiter_page_opens_offline(phone, live_server, login, t
     assert _opens(page, pages["penalties"]) is None
     page.context.set_offline(False)
     page.goto(pages["table"])
-    page.get_by_role("button", name="Esci").click()
+    page.click("form[data-logout] button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     shot(page, "95-logged-out-phone")
     page.context.set_offline(True)
@@ -88,10 +89,10 @@ def test_logout_with_results_waiting_says_how_many_and_sends_them_first(phone, l
     page.fill("#id_p3-eliminated", "1")
     page.click("form.result-form button[type=submit]")
     page.wait_for_url("**?in-attesa=1")
-    page.get_by_role("button", name="Esci").click()
+    page.click("form[data-logout] button[type=submit]")
     dialog = page.get_by_role("alertdialog")
     dialog.wait_for()
-    assert dialog.locator("[data-logout-count]").inner_text() == "1 risultato è ancora solo su questo telefono."
+    assert dialog.locator("[data-logout-count]").inner_text() == it("1 result is still only on this phone.")
     shot(page, "96-logout-with-a-result-waiting-phone")
     assert page.url.endswith("?in-attesa=1")  # still logged in, nothing dropped
     page.context.set_offline(False)

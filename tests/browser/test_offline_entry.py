@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 
 from tables.models import ResultSubmission, Table
+from tests.browser.catalogue import it
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import AuditLog
 
@@ -62,9 +63,10 @@ def test_two_tables_filled_offline_reach_the_server_once(arbiter_phone, round_of
     _fill_offline(page, 1, ["62", "48", "30", "0"])
     _fill_offline(page, 2, ["55", "41", "20", "0"])
     page.reload()  # still offline: the page comes from the phone, the queue from IndexedDB
-    page.wait_for_selector("text=2 risultati in attesa di invio")
+    page.wait_for_selector("#offline-status[data-pending='2']")
+    assert it("{n} results waiting to be sent").replace("{n}", "2") in page.inner_text("#offline-status")
     badges = page.locator("a[data-offline-table] .queued")
-    assert badges.all_inner_texts() == ["solo su questo telefono: in attesa di invio"] * 2
+    assert badges.all_inner_texts() == [it("only on this phone: waiting to be sent")] * 2
     shot(page, "60-offline-two-tables-waiting-phone")
     tables = list(Table.objects.filter(round=round_of_two_tables).order_by("number"))
     assert [t.version for t in tables] == [0, 0]  # nothing reached the server, nothing shows in public
@@ -79,7 +81,7 @@ def test_two_tables_filled_offline_reach_the_server_once(arbiter_phone, round_of
     assert ResultSubmission.objects.count() == 2
     assert AuditLog.objects.filter(action="result.enter").count() == 8
     page.reload()
-    assert page.locator("a[data-offline-table] .badge.ok").all_inner_texts() == ["salvato sul server"] * 2
+    assert page.locator("a[data-offline-table] .badge.ok").all_inner_texts() == [it("saved on the server")] * 2
     shot(page, "61-offline-sent-phone")
     assert page.console_errors == []
 
@@ -92,7 +94,9 @@ def test_an_offline_save_meeting_another_shows_both_and_the_arbiter_chooses(arbi
     _fill_offline(page, 1, ["62", "48", "30", "0"])
     report(table, [(50,), (40,), (30,), (0, 1)], user=organiser)  # another arbiter, meanwhile, online
     page.context.set_offline(False)
-    page.wait_for_selector("text=conflitto: apri il tavolo per scegliere")
+    conflict = page.locator("a[data-offline-table] .queued[data-state=conflict]")
+    conflict.wait_for()
+    assert conflict.inner_text() == it("conflict: open the table to choose")
     assert _points(table) == [Decimal(50), Decimal(40), Decimal(30), Decimal(0)]  # not overwritten
 
     page.click("a[data-offline-table] >> nth=0")
@@ -145,7 +149,7 @@ def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_o
     assert page.evaluate("window.TorneoQueue.all().then(function (items) { return items.length; })") == 0
     page.reload()
     page.wait_for_selector("a[data-offline-table] .badge.ok")
-    assert page.locator("a[data-offline-table] .badge.ok").first.inner_text() == "salvato sul server"
+    assert page.locator("a[data-offline-table] .badge.ok").first.inner_text() == it("saved on the server")
     shot(page, f"63-server-error-resent-{'saved' if applied else 'refused'}-phone")
     table = Table.objects.get(round=round_of_two_tables, number=1)
     # Sent twice with the same submission id: refused, the second send saves it; saved, the second

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tables.clock.services import clock_start
+from tests.browser.catalogue import it
 from tests.factories import PlayerFactory, RegistrationFactory, report, seat_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -184,7 +185,7 @@ def test_my_table_on_a_phone(live_server, phone, shot, tournament, organiser):
     seat = r2.tables.get(number=1).seats.order_by("position").first()
     page.goto(live_server.url + reverse("public:player", args=[tournament.pk, seat.registration_id]))
     box = page.locator("[data-my-table]")
-    assert box.locator("h2").inner_text() == "Turno 2 — Tavolo 1"
+    assert box.locator("h2").inner_text() == it("Round %(r)s — Table %(t)s", r=2, t=1)
     assert box.locator("[data-my-result]").count() == 1
     assert page.locator("svg[data-rank-chart] circle").count() == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -241,7 +242,7 @@ def test_wall_list_and_poster_fit_an_a4_page(live_server, browser, shot, tournam
     codes = page.locator("[data-qr] [role=img]")
     assert codes.count() == 2
     for i in range(2):
-        assert codes.nth(i).get_attribute("aria-label").startswith("Codice QR di http")
+        assert codes.nth(i).get_attribute("aria-label").startswith(it("QR code of %(url)s", url="http"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 794
     shot(page, "room-poster-a4")
     context.close()

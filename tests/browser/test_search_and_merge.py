@@ -2,6 +2,7 @@
 the duplicate flag, the merge, and an unused player and club deleted."""
 import pytest
 
+from tests.browser.catalogue import expect_message, it
 from tests.browser.conftest import PHONE
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
 from tournaments.models import Player
@@ -27,7 +28,7 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     page.fill("#find", "niccolo FORLI")
     page.wait_for_selector(".table-card.found")
     assert page.locator(".table-card").count() == 1
-    assert "Tavolo 2" in page.locator(".table-card.found").inner_text()
+    assert page.locator(".table-card.found").get_attribute("data-table") == "2"
     assert "Niccolò Forlì" in page.locator(".table-card.found").inner_text()
     shot(page, f"search-find-table-{viewport['width']}")
 
@@ -42,7 +43,8 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     page.select_option("#merge-into", str(niccolo.pk))
     page.once("dialog", lambda d: d.accept())
     page.click("#merge button[type=submit]")
-    page.wait_for_selector("text=Niccolo Forli unito a Niccolò Forlì")
+    expect_message(page, it("%(drop)s merged into %(keep)s: registrations and results kept.",
+                            drop="Niccolo Forli", keep="Niccolò Forlì"))
     shot(page, f"search-merged-{viewport['width']}")
     assert Player.all_players.get(pk=copy.pk).merged_into == niccolo
 
@@ -54,7 +56,8 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     page.select_option("#id_club", str(club.pk))
     page.click("main form button[type=submit]")
     error = page.locator("#id_last_name ~ .field-error")
-    assert error.inner_text() == "Esiste già un giocatore con questo nome e club: Pietro Forlì."
+    assert error.inner_text() == it("A player with this name and club already exists: %(player)s.",
+                                    player="Pietro Forlì")
     shot(page, f"search-duplicate-{viewport['width']}")
     assert Player.objects.filter(first_name="Pietro").count() == 1
 
@@ -63,12 +66,12 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     empty = ClubFactory(name="Circolo Vuoto")
     page.goto(f"{live_server.url}/gestione/giocatori/{unused.pk}/")
     page.once("dialog", lambda d: d.accept())
-    page.click("text=Elimina giocatore")
-    page.wait_for_selector("text=Mai Iscritto eliminato.")
+    page.click("[data-action=delete-player]")
+    expect_message(page, it("%(p)s deleted.", p="Mai Iscritto"))
     page.goto(f"{live_server.url}/gestione/club/{empty.pk}/")
     page.once("dialog", lambda d: d.accept())
-    page.click("text=Elimina club")
-    page.wait_for_selector("text=Circolo Vuoto eliminato.")
+    page.click("[data-action=delete-club]")
+    expect_message(page, it("%(c)s deleted.", c="Circolo Vuoto"))
     assert not Player.all_players.filter(pk=unused.pk).exists()
     assert not type(empty).objects.filter(pk=empty.pk).exists()
     assert errors == []

@@ -2,6 +2,7 @@
 import pytest
 from django.utils import timezone
 
+from tests.browser.catalogue import expect_message, it
 from tests.factories import RegistrationFactory, report, seat_round
 from tournaments.models import Tournament
 
@@ -25,6 +26,6 @@ def test_formula_change_is_confirmed_on_a_phone(live_server, phone, login, shot,
     assert page.locator("#settings-change tbody tr").count() == 8
     assert Tournament.objects.get(pk=tournament.pk).formula == "conversione150"
     page.click("#confirm-change")
-    page.wait_for_selector("text=Torneo salvato.")
+    expect_message(page, it("Tournament saved."))
     assert Tournament.objects.get(pk=tournament.pk).formula == "vittorie"
     assert page.console_errors == []

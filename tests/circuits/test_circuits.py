@@ -14,6 +14,7 @@ from circuits.models import Circuit
 from circuits.selectors import circuit_standings, final_order
 from tables.rounds import services as table_services
 from tests.factories import OrganiserFactory, PlayerFactory, RegistrationFactory, TournamentFactory, report, seat_round
+from tests.html import attr, field_errors, one, select, text, texts, tr
 from tournaments.models import AuditLog
 from tournaments.registration.services import player_merge
 
@@ -75,12 +76,13 @@ def test_json_ranks_every_player_with_counted_and_discarded_results(season, clie
 def test_public_page_shows_counted_and_discarded_results_and_links_each_history(season, client):
     circuit, t1, t2, p = season
     response = client.get(reverse("public:circuit", args=[circuit.pk]))
-    html = response.content.decode()
-    assert response.status_code == 200 and NOTICE in html
-    assert html.count("data-counted") == 5 and html.count("data-discarded") == 3
-    assert reverse("public:player_history", args=[p["Anna"].pk]) in html
-    assert html.index(f'data-player="{p["Bruno"].pk}"') < html.index(f'data-player="{p["Anna"].pk}"')
-    assert "data-unranked" in html
+    assert response.status_code == 200 and text(one(response, "[data-trademark]")) == NOTICE
+    assert (len(select(response, "[data-counted]")), len(select(response, "[data-discarded]"))) == (5, 3)
+    assert one(response, f"tr[data-player='{p['Anna'].pk}'] a")["href"] == reverse("public:player_history",
+                                                                                    args=[p["Anna"].pk])
+    order = attr(response, "tr[data-player]", "data-player")
+    assert order.index(str(p["Bruno"].pk)) < order.index(str(p["Anna"].pk))
+    assert select(response, "[data-unranked] tr[data-player]")
 
 
 def test_csv_in_the_italian_excel_format(season, client):
@@ -181,13 +183,17 @@ def test_organiser_creates_a_circuit_and_adds_a_tournament_through_the_pages(cli
     assert response.status_code == 302 and circuit.entries.get().weight == Decimal("1.5")
 
 
-@pytest.mark.parametrize("table, message", [("25, venti, 16", "is not a number"), ("25, -3", "from 0 to 10000"),
-                                            ("", "at least the 1st")])
-def test_a_bad_points_table_is_refused_on_the_form(client_for, organiser, english_messages, table, message):
+@pytest.mark.parametrize("table, message, bad", [
+    ("25, venti, 16", "“%(v)s” is not a number: write the points separated by commas, decimals with a point (12.5).",
+     "venti"),
+    ("25, -3", "“%(v)s”: points go from 0 to 10000.", "-3"),
+    ("", "The points-table rule needs the points of at least the 1st.", None)])
+def test_a_bad_points_table_is_refused_on_the_form(client_for, organiser, english_messages, table, message, bad):
     response = client_for(organiser).post(reverse("manage:circuits"), {
         "name": "X", "season": "2026", "rule": "table", "points_table": table, "participation": "0",
         "min_tournaments": "1"})
-    assert response.status_code == 400 and message in response.content.decode()
+    assert response.status_code == 400
+    assert (tr(message, v=bad) if bad else tr(message)) in field_errors(response, "points_table")
     assert not Circuit.objects.exists()
 
 
@@ -203,18 +209,19 @@ def test_another_organiser_cannot_open_the_circuit(season, client_for):
 def test_player_history_lists_every_tournament_and_circuit(season, client):
     circuit, t1, t2, p = season
     response = client.get(reverse("public:player_history", args=[p["Anna"].pk]))
-    html = response.content.decode()
-    assert response.status_code == 200 and NOTICE in html
-    assert html.index(f'data-tournament="{t2.pk}"') < html.index(f'data-tournament="{t1.pk}"')  # newest first
-    assert "1° of 4" in html and "2° of 4" in html
-    assert f'data-circuit="{circuit.pk}"' in html and "2°</strong> of 3" in html
+    assert response.status_code == 200 and text(one(response, "[data-trademark]")) == NOTICE
+    assert attr(response, "tr[data-tournament]", "data-tournament") == [str(t2.pk), str(t1.pk)]  # newest first
+    assert texts(response, "tr[data-tournament] [data-rank]") == [
+        tr("%(r)s° of %(n)s", r=2, n=4), tr("%(r)s° of %(n)s", r=1, n=4)]
+    placing = one(response, f"[data-circuit='{circuit.pk}']")
+    assert text(one(placing, "strong")) == "2°" and f"2° {tr('of %(n)s', n=3)} · " in text(placing)
 
 
 def test_tournament_player_page_links_to_the_history(season, client):
     circuit, t1, t2, p = season
     reg = t1.registrations.get(player=p["Anna"])
-    html = client.get(reverse("public:player", args=[t1.pk, reg.pk])).content.decode()
-    assert f'href="{reverse("public:player_history", args=[p["Anna"].pk])}" data-player-history' in html
+    page = client.get(reverse("public:player", args=[t1.pk, reg.pk]))
+    assert one(page, "a[data-player-history]")["href"] == reverse("public:player_history", args=[p["Anna"].pk])
 
 
 def test_history_of_a_player_with_nothing_public_is_404(db, client):
@@ -235,5 +242,5 @@ def test_a_tournament_of_a_circuit_is_exported_without_the_circuit(season):
 
 def test_circuits_are_reached_from_the_home_pages(client_for, organiser):
     client = client_for(organiser)
-    assert f'href="{reverse("manage:circuits")}" data-circuits-link' in client.get(reverse("manage:home")).content.decode()
-    assert f'href="{reverse("public:circuits")}" data-circuits-link' in client.get(reverse("public:home")).content.decode()
+    assert one(client.get(reverse("manage:home")), "a[data-circuits-link]")["href"] == reverse("manage:circuits")
+    assert one(client.get(reverse("public:home")), "a[data-circuits-link]")["href"] == reverse("public:circuits")

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from tests.factories import report
 from tests.formats.test_firenze import _round1, _sheet, knockout  # noqa: F401 (fixture)
+from tests.html import one, text, tr
 from tournaments.models import AuditLog
 
 
@@ -40,5 +41,9 @@ def test_a_sheet_second_with_more_points_but_a_smaller_share_waits(tournament, o
 
 
 def test_the_rule_is_stated_on_the_format_page(client_for, tournament, organiser):
-    page = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode()
-    assert "compared on one scale, their points as a share of their own table winner" in page
+    page = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk]))
+    assert tr("An absent or withdrawn qualifier (not checked in) is replaced by the best second of the previous "
+              "game: placed 2nd at their table; the seconds are compared on one scale, their points as a share of "
+              "their own table winner's points (table points where the game ended on the board, sheet points where "
+              "the Firenze sheet decided it), so a sheet's hundreds never win by their size alone; equal shares by "
+              "name; the next draw is never blocked.") in text(one(page, "#decisions-knockout"))

@@ -5,6 +5,7 @@ from tables.rounds import services
 from tests.factories import report, seat_round
 from tables.standings.selectors import tournament_standings
 from tests.formats.helpers import players, report_by_strength
+from tests.html import one, text, tr
 
 
 def _apply_como(client, tournament):
@@ -19,10 +20,14 @@ def test_the_como_format_defaults_to_the_lariana_end_roll_and_says_so(client_for
     tournament = _apply_como(client, tournament)
     assert tournament.end_roll_variant == "lariana"
     page = client.get(reverse("manage:formats", args=[tournament.pk]))
-    assert "timed games end with the Lariana roll" in page.content.decode()
-    assert ("With the top 5 at table 1, the other players sit at the preferred table size: 11 present play 5+6 "
-            "preferring 5, 5+3+3 preferring 4; 12 play 5+4+3; 16 play 5+6+5 or 5+4+4+3. Table 1 is never of 6."
-            in page.content.decode())
+    assert text(one(page, "label[for=preset-como] .help:not(.decisions)")) == tr(
+        "F.I.RK. rules, Como tournament: 4 evenings at tables of 5; table 1 = the top 5 of the standings when at least "
+        "9 are present; the other tables take 3 to 6 players and their points get the correctives 3/5, 4/5, 6/5 "
+        "(tables of 5 are unchanged); the best 3 results count; ties by best, then second-best result; timed games "
+        "end with the Lariana roll (art. 44.1: 3 more rounds, then 4, then 4 or 7), which can be changed below.")
+    assert tr("With the top 5 at table 1, the other players sit at the preferred table size: 11 present play 5+6 "
+              "preferring 5, 5+3+3 preferring 4; 12 play 5+4+3; 16 play 5+6+5 or 5+4+4+3. Table 1 is never of 6.") \
+        in text(one(page, "#decisions-como"))
     assert page.context["roll_form"].initial == {"variant": "lariana"}
     # The organiser may still choose another variant afterwards.
     client.post(reverse("manage:formats", args=[tournament.pk]), {"form": "endroll", "variant": "standard"})

@@ -5,12 +5,13 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from phases import draw
-from phases import selectors as phase_selectors
 from phases import services as phase_services
 from tables.rounds import services as table_services
 from tables.models import Round
+from tables.standings import selectors as standings_selectors
 from tests.factories import report, seat_round
 from tests.formats.helpers import report_order, seated
+from tests.html import attr, one, select, text, texts
 from tournaments.models import AuditLog, Registration, Tournament
 
 # Table points of each player in rounds 1-4 (None: absent). Under `punti_tavolo` the points are the
@@ -72,7 +73,7 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
 
     _play_evenings(tournament, organiser, regs)
     # Qualifying standings with the worst result (an absence is a 0) discarded.
-    rows = phase_selectors.qualifying_standings(tournament)
+    rows = standings_selectors.qualifying_standings(tournament)
     totals = {_by_name(regs, [r.player])[0]: r.total for r in rows}
     assert (totals["A"], totals["K"], totals["L"], totals["J"]) == (270, 119, 140, 135)
     assert _by_name(regs, [r.player for r in rows]) == list("ABCDEFGHILJK")
@@ -92,7 +93,7 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
     assert any("C X" in m or "X C" in m for m in notices), notices
     # The notice stays on the phase's card.
     assert [v.notice for v in formats_page.context["phases"] if v.notice] == [notices[-1]]
-    assert "data-absent-notice" in formats_page.content.decode()
+    assert texts(formats_page, "[data-absent-notice]") == [notices[-1]]
     rnd = semi.round_set.get() if hasattr(semi, "round_set") else Round.objects.get(phase=semi)
     assert seated(rnd) == [["D", "G", "H", "K"], ["E", "F", "I", "L"]]
     entry = AuditLog.objects.filter(action="phase.draw").latest("pk")
@@ -111,7 +112,7 @@ def test_preset_in_a_few_clicks_then_played_to_the_final(client, club, organiser
     report_order(final.tables.get(), [regs["K"], regs["A"], regs["F"], regs["B"]], user=organiser)
     _close(final, organiser)
 
-    result = phase_selectors.final_standings(tournament)
+    result = standings_selectors.final_standings(tournament)
     order = [r.registration.player.last_name for r in result.rows]
     assert order[:4] == ["K", "A", "F", "B"]
     assert order[4:] == ["C", "D", "E", "G", "H", "I", "L", "J"]
@@ -142,7 +143,7 @@ def test_repechage_with_a_minimum_of_one_game_takes_the_late_joiner(club, organi
                                                         "repechage": {"seats": 2, "min_games": 1}}],
                                              "final_size": 4})
     _play_evenings(tournament, organiser, regs)
-    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    outcome = standings_selectors.qualifying_outcome(tournament, standings_selectors.composition_of(tournament))
     assert _by_name(regs, outcome.result.semifinal) == list("CDEFGH")
     # L's 100 (2 games) first, then K's 99: in the order of choice.
     assert _by_name(regs, outcome.result.repechage) == ["L", "K"]
@@ -157,7 +158,7 @@ def test_settings_by_number_of_participants(club, organiser):
                                     {"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 3}}],
                                     "final_size": 4})
     _play_evenings(tournament, organiser, regs)
-    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    outcome = standings_selectors.qualifying_outcome(tournament, standings_selectors.composition_of(tournament))
     assert outcome.participants == 12 and outcome.rules.direct == 1 and outcome.tables == 3
 
 
@@ -206,9 +207,7 @@ def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
 
 
 def _zone(page, zone):
-    import re
-    block = re.search(rf'data-zone="{zone}"[^>]*>(.*?)</(ol|ul)>', page, re.S).group(1)
-    return [int(i) for i in re.findall(r'data-registration="(\d+)"', block)]
+    return [int(pk) for pk in attr(page, f"[data-zone={zone}] li[data-registration]", "data-registration")]
 
 
 def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, organiser):
@@ -217,21 +216,22 @@ def test_public_standings_show_the_cut_lines_during_the_evenings(client, club, o
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=4, discards=1)
     _play_evenings(tournament, organiser, regs, rounds=3)
-    page = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    assert "data-cut-lines" in page
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    assert one(page, "[data-cut-lines]")
     assert _zone(page, "final") == [regs["A"].pk, regs["B"].pk]
     # After 3 evenings (one discarded) K has 109 and is 9th; L (100, shares 10th with I, ahead on
     # the best game) played 1 game only: I (best game 50, 3 games) holds the repêchage seat.
     assert _zone(page, "semifinal") == [regs[p].pk for p in "CDEFGHK"]
     assert _zone(page, "repechage") == [regs["I"].pk]
-    assert "50" in page.split('data-zone="repechage"')[1].split("</ul>")[0]
-    assert "RisiKo! è un marchio registrato" in page
-    lines = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    [seat] = select(page, "[data-zone=repechage] li[data-registration]")
+    assert (seat["data-best"], seat["data-played"]) == ("50", "3")
+    assert text(one(page, "[data-trademark]")).startswith("RisiKo! è un marchio registrato")
+    lines = standings_selectors.qualifying_outcome(tournament, standings_selectors.composition_of(tournament))
     assert lines.games[regs["K"].pk] == [10, 10, 99]
 
 
 def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser):
-    from phases.public import cut_lines
+    from tables.standings.selectors import standings_cut_lines as cut_lines
     tournament, regs = club
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=4, discards=1)
@@ -248,7 +248,7 @@ def test_cut_lines_leave_once_the_semifinals_are_seated(client, club, organiser)
 def test_a_player_joining_at_the_fifth_evening(club, organiser):
     """Absences before joining score 0 (and can be discarded); the repêchage counts the player once
     they reach its minimum of games."""
-    from phases.public import cut_lines
+    from tables.standings.selectors import standings_cut_lines as cut_lines
     tournament, regs = club
     phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
                                 games=7, discards=3)
@@ -270,12 +270,12 @@ def test_a_player_joining_at_the_fifth_evening(club, organiser):
         evening(n)
     lines = cut_lines(tournament)
     assert [h.registration for h in lines.repechage] == [regs["J"]]  # K has 2 games of the 3 needed
-    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    row = next(r for r in standings_selectors.qualifying_standings(tournament) if r.player == late.pk)
     assert list(row.results) == [0, 0, 0, 0, 20, 30] and row.total == 50  # three absences discarded
     evening(7)
     lines = cut_lines(tournament)
     assert [(h.registration, h.best, h.played) for h in lines.repechage] == [(late, 98, 3)]
-    row = next(r for r in phase_selectors.qualifying_standings(tournament) if r.player == late.pk)
+    row = next(r for r in standings_selectors.qualifying_standings(tournament) if r.player == late.pk)
     assert row.total == 148  # 0 + 20 + 30 + 98: one absence still counts
 
 
@@ -286,7 +286,7 @@ def test_best_of_replaces_the_presets_discards(club, organiser):
     tournament.refresh_from_db()
     assert (tournament.discard_worst, tournament.best_of) == (0, 3)
     _play_evenings(tournament, organiser, regs)
-    totals = {r.player: r.total for r in phase_selectors.qualifying_standings(tournament)}
+    totals = {r.player: r.total for r in standings_selectors.qualifying_standings(tournament)}
     assert (totals[regs["K"].pk], totals[regs["L"].pk]) == (119, 140)
     with pytest.raises(ValidationError) as exc:
         phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage",
@@ -305,6 +305,6 @@ def test_a_forfeited_game_is_not_a_game_for_the_repechage(club, organiser):
     seat = Seat.objects.get(registration=regs["K"], table__round__number=1)
     penalty_give(user=organiser, tournament=tournament, registration=regs["K"], kind=Penalty.Kind.FORFEIT,
                  reason="Ritardo", seat=seat)
-    outcome = phase_selectors.qualifying_outcome(tournament, phase_selectors.composition_of(tournament))
+    outcome = standings_selectors.qualifying_outcome(tournament, standings_selectors.composition_of(tournament))
     assert outcome.games[regs["K"].pk] == [10, 99]
     assert _by_name(regs, outcome.result.repechage) == ["J"]  # K has 2 games, L 2: J (45, 4 games)

@@ -3,8 +3,17 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import seat_round
+from tests.html import one, text, tr
 from tests.tournaments.test_views import TOURNAMENT_FORM
 from tournaments.models import Tournament
+
+
+HELP = {  # both say that 0 discards is allowed
+    "evenings_final": "R.T.U. Editrice Giochi, a few evenings: 4 to 6 games with the option of discarding 1 or 2 "
+                      "results (0 is allowed), a final of the top 4 and optionally a finalina of 5th-8th.",
+    "championship": "R.T.U. Editrice Giochi, championship: at least 8 evenings with the option of discarding at "
+                    "least 2 results (0 is allowed; 1 is not), optionally a final of the top 4.",
+}
 
 
 @pytest.mark.parametrize("preset", ["evenings_final", "championship"])
@@ -15,7 +24,7 @@ def test_the_format_page_allows_no_discard_for_evenings_and_championship(client_
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert (tournament.format_preset, tournament.discard_worst) == (preset, 0)
-    assert "(0 is allowed" in client.get(url).content.decode()
+    assert text(one(client.get(url), f"label[for=preset-{preset}] .help:not(.decisions)")) == tr(HELP[preset])
 
 
 def test_a_championship_discards_none_or_at_least_two(client_for, tournament, organiser):
@@ -23,8 +32,8 @@ def test_a_championship_discards_none_or_at_least_two(client_for, tournament, or
         "form": "format", "preset": "championship", "discards": "1"})
     assert response.status_code == 400
     assert response.context["form"].errors == {"discards": ["This format discards 0 or 2 to 7 results."]}
-    decisions = response.content.decode().split('id="decisions-championship">')[1].split("</span>")[0]
-    assert "no discard, or 2 or more; never 1." in decisions
+    decisions = text(one(response, "#decisions-championship"))
+    assert tr("\"Possibilità di scartare almeno 2 risultati\": no discard, or 2 or more; never 1.") in decisions
 
 
 def _edit(client, tournament, **changes):

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from tables.models import Round
 from tests.factories import RegistrationFactory, seat_round
+from tests.html import one, select, text, tr
 from tournaments.models import AuditLog, EndRoll
 
 
@@ -36,24 +37,26 @@ def page(tournament, four, arbiter, client_for):
 
 
 def _next(response):
-    html = response.content.decode()
-    start = html.index('id="next-roller">') + len('id="next-roller">')
-    return html[start:html.index("</p>", start)], response.context["state"].extra_round
+    """Whose roll it is (their registration) and in which extra round."""
+    return int(one(response, "#next-roller")["data-registration"]), response.context["state"].extra_round
 
 
 def test_the_page_shows_whose_roll_it_is_and_goes_round_from_the_last_player(page, four):
     get, post = page
-    assert _next(get()) == ("Roll of Dario Dini", 1)
+    first = get()
+    assert _next(first) == (four[3].pk, 1)
+    assert text(one(first, "#next-roller")) == tr("Roll of %(name)s", name="Dario Dini")
     assert post(form="roll", registration=four[3].pk, roll=9).status_code == 302
-    assert _next(get()) == ("Roll of Ada Abate", 1)
+    assert _next(get()) == (four[0].pk, 1)                      # Ada Abate
     post(form="roll", registration=four[0].pk, skipped="on")   # conquered 3 territories: no roll
-    assert _next(get()) == ("Roll of Bea Bassi", 1)
+    assert _next(get()) == (four[1].pk, 1)                      # Bea Bassi
     post(form="roll", registration=four[1].pk, roll=8)
     post(form="roll", registration=four[2].pk, roll=8)
-    assert _next(get()) == ("Roll of Dario Dini", 2)
+    assert _next(get()) == (four[3].pk, 2)                      # Dario Dini
     assert [(r.extra_round, r.roll) for r in EndRoll.objects.order_by("pk")] == [(1, 9), (1, None), (1, 8), (1, 8)]
-    public = Client().get(reverse("public:clock", args=[four[0].tournament_id])).content.decode()
-    assert "roll of Dario Dini" in public
+    who = one(Client().get(reverse("public:clock", args=[four[0].tournament_id])), "#endroll-table-1 .endroll-who")
+    assert who["data-registration"] == str(four[3].pk)
+    assert text(who) == tr("roll of %(name)s", name="Dario Dini")
 
 
 def test_last_player_eliminated_before_the_rolls_the_one_before_rolls_first(page, four):
@@ -61,9 +64,10 @@ def test_last_player_eliminated_before_the_rolls_the_one_before_rolls_first(page
     response = post(form="out", **{"out-registration": four[3].pk})
     assert response.status_code == 302
     response = get()
-    assert _next(response) == ("Roll of Cesare Conti", 1)
-    html = response.content.decode()
-    assert 'class="is-out">Dario Dini <span class="badge">out</span>' in html
+    assert _next(response) == (four[2].pk, 1)                   # Cesare Conti
+    [out] = select(response, "#endroll-order li.is-out")
+    assert out["data-registration"] == str(four[3].pk)
+    assert text(out) == f'Dario Dini {tr("out")}' and text(out.span) == tr("out")
     assert [c[0] for c in response.context["form"].fields["registration"].choices] == [
         four[0].pk, four[1].pk, four[2].pk]
     assert AuditLog.objects.filter(action="endroll.out").count() == 1
@@ -77,7 +81,7 @@ def test_casebook_the_third_eliminates_the_fourth_after_the_rolls_began_and_roll
         post(form="roll", registration=reg.pk, roll=9)
     post(form="out", **{"out-registration": four[3].pk})
     response = get()
-    assert _next(response) == ("Roll of Cesare Conti", 2)
+    assert _next(response) == (four[2].pk, 2)                   # Cesare Conti
     assert response.context["state"].ending == "4 or 5"
     post(form="roll", registration=four[2].pk, roll=5)
     entry = EndRoll.objects.order_by("pk").last()
@@ -107,6 +111,6 @@ def test_lariana_rounds_start_with_the_player_chosen_for_the_first_roll(page, fo
     for reg in (four[1], four[2], four[3], four[0]):
         assert post(form="roll", registration=reg.pk, roll=9).status_code == 302
     response = get()
-    assert _next(response) == ("Roll of Bea Bassi", 2)
+    assert _next(response) == (four[1].pk, 2)                   # Bea Bassi
     assert response.context["state"].ending == "4 or 7"
     assert [r.extra_round for r in EndRoll.objects.order_by("pk")] == [1, 1, 1, 1]

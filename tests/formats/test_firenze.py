@@ -1,6 +1,5 @@
 """Firenze knockout (seed 003): the points sheet at the table, the best seconds, the draw that is not
 changed without a confirmation naming the change."""
-import html
 from decimal import Decimal
 
 import pytest
@@ -10,6 +9,7 @@ from phases import services as phase_services
 from tables.models import Seat
 from tests.factories import report
 from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.html import alerts, one, text, tr
 from tournaments.models import AuditLog
 
 EMPTY = dict.fromkeys(["objective_territories", "adjacent_territories", "other_territories",
@@ -100,10 +100,9 @@ def test_a_complete_draw_on_the_sheet_is_settled_by_the_lot(tournament, arbiter,
     client = client_for(arbiter)
     response = _sheet(client, table, {a: same, b: same, c: {"other_territories": 3}})
     assert response.status_code == 400
-    text = html.unescape(response.content.decode())
     names = [s.registration.player.full_name for s in table.seats.order_by("position")]
-    assert f"The sheet ends in a draw between {names[0]}, {names[1]}: draw lots at the table and name the winner." \
-        in text
+    assert alerts(response) == [tr("The sheet ends in a draw between %(names)s: draw lots at the table and name the "
+                                   "winner.", names=f"{names[0]}, {names[1]}")]
     assert not Seat.objects.filter(table=table, table_points__isnull=False).exists()
     assert _sheet(client, table, {a: same, b: same, c: {"other_territories": 3}}, lot=b).status_code == 302
     assert [(s.registration.player.last_name, s.place) for s in Seat.objects.filter(table=table).order_by("place")][
@@ -124,15 +123,15 @@ def test_a_stale_sheet_shows_the_saved_one_and_a_second_tap_keeps_it(tournament,
     client = client_for(arbiter)
     response = _sheet(client, table, {b: {"objective_territories": 12}})   # typed on version 0
     assert response.status_code == 409
-    text = html.unescape(response.content.decode())
-    assert "saved this table while you were typing: your sheet was not saved." in text
-    assert "The form below now shows the saved sheet." in text
+    assert alerts(response) == [
+        tr("%(who)s saved this table while you were typing: your sheet was not saved.", who="olga"),
+        tr("The form below now shows the saved sheet. Save only if it needs correcting.")]
     forms = response.context["forms"]
     assert not any(f.is_bound for f in forms)
     held = {f.seat_obj.registration.player.last_name: (f["objective_territories"].value(), f["armies"].value(),
                                                        f["other_territories"].value()) for f in forms}
     assert (held[a], held[b]) == ((9, 20, 0), (4, 0, 8))
-    assert 'name="version" value="1"' in text
+    assert one(response, "input[name=version]")["value"] == "1"
     table.refresh_from_db()
     assert _sheet(client, table, first).status_code == 302     # the second tap keeps the saved sheet
     seats = {s.registration.player.last_name: s for s in Seat.objects.filter(table=table)}
@@ -148,7 +147,7 @@ def test_the_sheet_is_refused_outside_knockout_formats(tournament, arbiter, clie
     table = tournament.rounds.get().tables.get()
     response = _sheet(client_for(arbiter), table, {regs[0].player.last_name: {"objective_territories": 9}})
     assert response.status_code == 400
-    assert "The Firenze points sheet decides the tables of knockout formats only." in response.content.decode()
+    assert alerts(response) == [tr("The Firenze points sheet decides the tables of knockout formats only.")]
     assert not Seat.objects.filter(table=table, firenze__isnull=False).exists()
 
 
@@ -188,9 +187,11 @@ def test_a_published_knockout_draw_changes_only_with_a_named_confirmation(tourna
     client.post(url, {"seat": a.pk})
     response = client.post(url, {"seat": b.pk})
     assert response.status_code == 200
-    text = html.unescape(response.content.decode())
-    assert (f"This knockout draw is published and is not changed (Firenze tournament rules). Confirm to swap "
-            f"{a.registration.player.full_name} (table 1) and {b.registration.player.full_name} (table 2).") in text
+    assert tr("This knockout draw is published and is not changed (Firenze tournament rules). Confirm to swap "
+              "%(a)s (table %(ta)d) and %(b)s (table %(tb)d).", a=a.registration.player.full_name, ta=1,
+              b=b.registration.player.full_name, tb=2) in alerts(response)
+    assert one(response, "#confirm-draw-change").find_parent("form").select_one("[name=swap_with]")["value"] == \
+        str(a.pk)
     assert Seat.objects.get(pk=a.pk).table.number == 1
     assert not AuditLog.objects.filter(action="round.swap").exists()
     response = client.post(url, {"seat": b.pk, "swap_with": a.pk, "confirm": "1"})
@@ -199,15 +200,24 @@ def test_a_published_knockout_draw_changes_only_with_a_named_confirmation(tourna
     assert AuditLog.objects.get(action="round.swap").after["confirmed"] is True
     # A move names the player and both tables.
     response = client.post(reverse("manage:seat_move", args=[tournament.pk, 1]), {"seat": a.pk, "table": 3})
-    assert (f"Confirm to move {a.registration.player.full_name} from table 2 to table 3."
-            in html.unescape(response.content.decode()))
+    assert tr("This knockout draw is published and is not changed (Firenze tournament rules). Confirm to move "
+              "%(name)s from table %(source)d to table %(target)d.", name=a.registration.player.full_name,
+              source=2, target=3) in alerts(response)
     assert Seat.objects.get(pk=a.pk).table.number == 2
 
 
 def test_the_formats_page_states_the_knockout_decisions(client_for, tournament, organiser):
-    page = html.unescape(client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode())
-    assert "An absent or withdrawn qualifier (not checked in) is replaced by the best second" in page
-    assert "its totals may exceed 200 and the places follow the sheet" in page
+    page = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk]))
+    decisions = text(one(page, "#decisions-knockout"))
+    assert tr("An absent or withdrawn qualifier (not checked in) is replaced by the best second of the previous "
+              "game: placed 2nd at their table; the seconds are compared on one scale, their points as a share of "
+              "their own table winner's points (table points where the game ended on the board, sheet points where "
+              "the Firenze sheet decided it), so a sheet's hundreds never win by their size alone; equal shares by "
+              "name; the next draw is never blocked.") in decisions
+    assert tr("A game ended by time is decided at the table by the Firenze points sheet (Firenze tournament rules): "
+              "its totals may exceed 200 and the places follow the sheet, not the objective table points; a player "
+              "eliminated before time gets an empty sheet; a complete draw for first place is settled by a lot "
+              "drawn at the table.") in decisions
 
 
 def test_an_absent_best_second_gives_the_place_to_the_next_second_present(tournament, organiser, client_for,

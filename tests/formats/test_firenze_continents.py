@@ -7,6 +7,7 @@ from django.urls import reverse
 from tables.models import Seat
 from tests.formats.test_firenze import EMPTY, _round1, _sheet, knockout  # noqa: F401 (fixture)
 from tournaments.models import AuditLog
+from tests.html import field_errors, one, select, text, tr
 
 
 def _set(client, tournament, points):
@@ -16,8 +17,8 @@ def _set(client, tournament, points):
 def test_default_is_zero_and_the_setting_is_audited(tournament, organiser, client_for, knockout):
     assert tournament.firenze_continent_points == Decimal("0")
     client = client_for(organiser)
-    page = client.get(reverse("manage:formats", args=[tournament.pk])).content.decode()
-    assert "data-firenze-continents" in page
+    page = client.get(reverse("manage:formats", args=[tournament.pk]))
+    assert one(page, "[data-firenze-continents] input[name=points]")
     assert _set(client, tournament, "10").status_code == 302
     tournament.refresh_from_db()
     assert tournament.firenze_continent_points == Decimal("10")
@@ -27,7 +28,9 @@ def test_default_is_zero_and_the_setting_is_audited(tournament, organiser, clien
 
 def test_a_negative_value_is_refused_on_the_page(tournament, organiser, client_for, knockout, english_messages):
     response = _set(client_for(organiser), tournament, "-5")
-    assert response.status_code == 400 and "greater than or equal to 0" in response.content.decode()
+    assert response.status_code == 400
+    assert field_errors(response, "points") == [
+        tr("Ensure this value is greater than or equal to %(limit_value)s.", limit_value=0)]
     tournament.refresh_from_db()
     assert tournament.firenze_continent_points == 0
 
@@ -39,7 +42,10 @@ def test_the_sheet_counts_continents_at_the_organisers_value(tournament, organis
     a, b, c, d = (s.registration.player.last_name for s in table.seats.order_by("position"))
     arbiter_client = client_for(arbiter)
     url = reverse("arbiter:firenze_sheet", args=[tournament.pk, 1, table.number])
-    assert "20 each" in arbiter_client.get(url).content.decode()
+    sheet = arbiter_client.get(url)
+    boxes = select(sheet, "input[name$=continents]")
+    assert len(boxes) == 4 and {text(one(sheet, f"label[for={box['id']}]")) for box in boxes} == {
+        tr("Continents conquered (%(points)s each, set by the organiser)", points=20)}
     response = _sheet(arbiter_client, table, {
         a: {"objective_territories": 10, "continents": 0},         # 350
         b: {"objective_territories": 9, "continents": 2},          # 315 + 40 = 355: b wins

@@ -10,6 +10,7 @@ from phases import selectors as phase_selectors
 from phases import services as phase_services
 from tables.rounds import services as table_services
 from tables.models import Round, Seat
+from tables.standings import selectors as standings_selectors
 from tables.standings.selectors import standings_rounds, tournament_standings
 from tests.factories import report, seat_round
 from tests.formats.helpers import play, players, report_by_strength, report_order, seated, strength_of
@@ -124,7 +125,7 @@ def test_sum3_final_seats_the_top_4_and_the_final_decides_the_podium(tournament,
     table_services.round_publish(user=organiser, rnd=rnd)
     report_order(rnd.tables.get(), [regs[3], regs[1], regs[0], regs[2]])
     table_services.round_close(user=organiser, rnd=rnd)
-    result = phase_selectors.final_standings(tournament)
+    result = standings_selectors.final_standings(tournament)
     assert result.complete is True
     assert [(r.position, r.registration.player.last_name, r.phase) for r in result.rows[:6]] == [
         (1, "P03", "final"), (2, "P01", "final"), (3, "P00", "final"), (4, "P02", "final"),
@@ -137,9 +138,9 @@ def test_qualifying_standings_ignore_the_final_table(tournament, organiser):
     phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
     qualifying, final = _phases(tournament)
     _qualify(tournament, organiser, strength, qualifying)
-    before = [(r.player, r.total) for r in phase_selectors.qualifying_standings(tournament)]
+    before = [(r.player, r.total) for r in standings_selectors.qualifying_standings(tournament)]
     play(draw.phase_draw(user=organiser, phase=final), strength, organiser)
-    assert [(r.player, r.total) for r in phase_selectors.qualifying_standings(tournament)] == before
+    assert [(r.player, r.total) for r in standings_selectors.qualifying_standings(tournament)] == before
 
 
 def test_knockout_rounds_count_for_standings_and_the_final_does_not_in_every_reader(tournament, organiser):
@@ -155,7 +156,7 @@ def test_knockout_rounds_count_for_standings_and_the_final_does_not_in_every_rea
     final_round = play(draw.phase_draw(user=organiser, phase=final), strength, organiser)
     assert [n for n, _status in standings_rounds(tournament)] == [knockout_round.number]
     public = {r.registration_id: r.total for r in tournament_standings(tournament).rows}
-    qualifying = {int(r.player): r.total for r in phase_selectors.qualifying_standings(tournament)}
+    qualifying = {int(r.player): r.total for r in standings_selectors.qualifying_standings(tournament)}
     assert public == qualifying
     # Table points of the knockout game only (2 x strength), the final adding nothing.
     assert public == {reg.pk: Decimal(2 * strength[reg.pk]) for reg in regs}
@@ -179,7 +180,7 @@ def test_final_and_finalina_are_tables_1_and_2_of_one_round(tournament, organise
     report_order(final_table, [regs[2], regs[0], regs[1], regs[3]])
     report_order(finalina_table, [regs[7], regs[6], regs[5], regs[4]])
     table_services.round_close(user=organiser, rnd=rnd)
-    rows = phase_selectors.final_standings(tournament).rows
+    rows = standings_selectors.final_standings(tournament).rows
     assert [(r.position, r.registration.player.last_name, r.phase) for r in rows] == [
         (1, "P02", "final"), (2, "P00", "final"), (3, "P01", "final"), (4, "P03", "final"),
         (5, "P07", "finalina"), (6, "P06", "finalina"), (7, "P05", "finalina"), (8, "P04", "finalina"),
@@ -295,7 +296,7 @@ def test_knockout_without_second_chance_advances_table_winners(tournament, organ
     final_round = draw.phase_draw(user=organiser, phase=final)
     assert {s.registration_id for s in final_round.tables.get().seats.all()} == winners
     play(final_round, strength, organiser)
-    rows = phase_selectors.final_standings(tournament).rows
+    rows = standings_selectors.final_standings(tournament).rows
     assert [r.phase for r in rows[:4]] == ["final"] * 4
     assert [r.position for r in rows] == [1, 2, 3, 4] + [5] * 4 + [9] * 4 + [13] * 4
 
@@ -361,7 +362,7 @@ def test_como_draws_table_one_from_the_standings_from_the_second_evening(tournam
     play(first, strength, organiser)
     second = draw.phase_draw(user=organiser, phase=evenings, seed=4)
     assert second.method == "seeded_top"
-    top5 = [r.player for r in phase_selectors.qualifying_standings(tournament)[:5]]
+    top5 = [r.player for r in standings_selectors.qualifying_standings(tournament)[:5]]
     assert {s.registration_id for s in second.tables.get(number=1).seats.all()} == set(top5)
 
 
@@ -405,7 +406,7 @@ def test_final_standings_without_phases_follow_the_standings(tournament, organis
     regs = players(tournament, 4)
     rnd = seat_round(tournament, [regs])
     report_by_strength(rnd, strength_of(regs))
-    result = phase_selectors.final_standings(tournament)
+    result = standings_selectors.final_standings(tournament)
     assert (result.has_phases, result.complete) == (False, False)
     assert [(r.position, r.registration.player.last_name) for r in result.rows] == [
         (1, "P00"), (2, "P01"), (3, "P02"), (4, "P03")]

@@ -1,14 +1,13 @@
 """A knockout below seed 004's range (64-125 players without second chance, 37-69 with) is
 announced before the draw, with the seed's alternative one tap away; drawing anyway is possible and
 warned."""
-import html
-
 import pytest
 from django.urls import reverse
 
 from phases import services as phase_services
 from phases.presets import knockout_advice
 from tests.formats.helpers import players
+from tests.html import one, select, texts, tr
 
 
 @pytest.mark.parametrize("preset, n, alternative", [
@@ -33,15 +32,18 @@ def test_the_format_page_warns_before_the_draw_and_switches_to_the_alternative(t
     phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")
     client = client_for(organiser)
     url = reverse("manage:formats", args=[tournament.pk])
-    page = html.unescape(client.get(url).content.decode())
-    assert 'data-knockout-advice="sum3_final"' in page
-    assert "This knockout presupposes 64 to 125 players (Editrice Giochi guidelines); 12 are checked in." in page
-    assert "would seat tables of 4, 4, 4" in page
+    advice = one(client.get(url), "[data-knockout-advice]")
+    assert advice["data-knockout-advice"] == "sum3_final"
+    assert texts(advice, "p")[0] == " ".join([
+        tr("This knockout presupposes %(low)s to %(high)s players (Editrice Giochi guidelines); %(n)s are checked in.",
+           low=64, high=125, n=12),
+        tr("Drawn now, its first game would seat tables of %(sizes)s.", sizes="4, 4, 4")])
+    assert one(advice, "input[name=preset]")["value"] == "sum3_final"
     response = client.post(url, {"form": "format", "preset": "sum3_final", "final": "on"})
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.format_preset == "sum3_final"
-    assert "data-knockout-advice" not in client.get(url).content.decode()
+    assert select(client.get(url), "[data-knockout-advice]") == []
 
 
 def test_drawing_anyway_is_warned_and_the_advice_goes_once_drawn(tournament, organiser, client_for):
@@ -52,13 +54,13 @@ def test_drawing_anyway_is_warned_and_the_advice_goes_once_drawn(tournament, org
     shown = [(m.level_tag, str(m)) for m in response.context["messages"]]
     assert ("warning", "Drawn with fewer players than this knockout presupposes (64-125 players, 12 present).") in shown
     assert tournament.rounds.count() == 1
-    assert "data-knockout-advice" not in response.content.decode()
+    assert select(response, "[data-knockout-advice]") == []
 
 
 def test_a_knockout_in_range_draws_without_warning(tournament, organiser, client_for):
     players(tournament, 40)
     phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout_second_chance")
     client = client_for(organiser)
-    assert "data-knockout-advice" not in client.get(reverse("manage:formats", args=[tournament.pk])).content.decode()
+    assert select(client.get(reverse("manage:formats", args=[tournament.pk])), "[data-knockout-advice]") == []
     response = client.post(reverse("manage:phase_action", args=[tournament.pk, 1, "draw"]), follow=True)
     assert [m.level_tag for m in response.context["messages"]] == ["success"]

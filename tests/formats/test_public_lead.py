@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tables.rounds import services as table_services
 from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.html import attr, one, select, text, tr
 
 
 def _phase_post(client, tournament, order, action):
@@ -46,32 +47,38 @@ def _final_played_upside_down(client, organiser, tournament):
 def test_after_the_final_the_standings_page_leads_with_the_final_order(client_for, client, tournament, organiser):
     regs = _final_played_upside_down(client_for(organiser), organiser, tournament)
     client.logout()
-    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    lead = html[html.index('id="final-standings"'):html.index('id="qualifying"')]
-    assert 'id="lead-status">Definitive standings<' in lead
-    order = [lead.index(f"{r.player.full_name}<") for r in (regs[3], regs[2], regs[1], regs[0], regs[4])]
-    assert order == sorted(order)
-    assert 'href="#qualifying"' in lead
-    formats = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk])).content.decode()
-    assert "lead with the final order" in formats.split('id="decisions-sum3_final">')[1].split("</span>")[0]
-    qualifying = html[html.index('id="qualifying"'):]
-    assert qualifying.index(regs[0].player.full_name) < qualifying.index(regs[3].player.full_name)
-    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
-    assert printed.index(f"{regs[3].player.full_name}<") < printed.index('id="qualifying"')
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    lead = one(page, "#final-standings")
+    status = one(lead, "#lead-status")
+    assert (status["data-lead-state"], text(status)) == ("definitive", tr("Definitive standings"))
+    assert attr(lead, "tr[data-registration]", "data-registration")[:5] == [
+        str(r.pk) for r in (regs[3], regs[2], regs[1], regs[0], regs[4])]
+    assert one(lead, "a[href='#qualifying']") and lead.find_next(id="qualifying") is not None   # the lead first
+    formats = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk]))
+    assert tr("After the final (and the finalina) the public standings page, its JSON and the CSV export lead with "
+              "the final order, then the qualifying ranking; the page says \"definitive\" once every round is "
+              "closed, its standings published and the dispute window over.") in text(
+        one(formats, "#decisions-sum3_final"))
+    qualifying = attr(page, "table.standings tr[data-reg]", "data-reg")
+    assert qualifying.index(str(regs[0].pk)) < qualifying.index(str(regs[3].pk))
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk]))
+    assert one(printed, f"#final-standings tr[data-registration='{regs[3].pk}']")
+    assert one(printed, "#final-standings").find_next(id="qualifying") is not None
     # The auto-refresh swaps the same block, final first.
-    swap = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true").content.decode()
-    assert swap.index('id="final-standings"') < swap.index('id="qualifying"')
+    swap = client.get(reverse("public:standings", args=[tournament.pk]), HTTP_HX_REQUEST="true")
+    assert one(swap, "#final-standings").find_next(id="qualifying") is not None
 
 
 def test_the_csv_and_the_json_carry_the_final(client_for, client, tournament, organiser):
     regs = _final_played_upside_down(client_for(organiser), organiser, tournament)
     text = client.get(reverse("manage:standings_csv", args=[tournament.pk])).content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][:4] == ["Final position", "Decided by", "Rank", "Player"]
+    assert rows[0][:4] == [tr("Final position"), tr("Decided by"), tr("Rank"), tr("Player")]
+    final, qualifying = tr("final"), tr("qualifying")
     assert [(r[0], r[1], r[2], r[3]) for r in rows[1:6]] == [
-        ("1", "final", "4", regs[3].player.full_name), ("2", "final", "3", regs[2].player.full_name),
-        ("3", "final", "2", regs[1].player.full_name), ("4", "final", "1", regs[0].player.full_name),
-        ("5", "qualifying", "5", regs[4].player.full_name)]
+        ("1", final, "4", regs[3].player.full_name), ("2", final, "3", regs[2].player.full_name),
+        ("3", final, "2", regs[1].player.full_name), ("4", final, "1", regs[0].player.full_name),
+        ("5", qualifying, "5", regs[4].player.full_name)]
     client.logout()
     data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
     assert [(d["position"], d["decided_by"], d["rank"], d["player"]) for d in data[:5]] == [
@@ -89,18 +96,23 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     first = _play_phase_round(manager, tournament, 1, strength)
     table_services.standings_publish(user=organiser, rnd=first)
     client = Client()  # the public, beside the organiser's session
+    game_1, final_phase = [p.name for p in tournament.phases.order_by("order")]
     page = client.get(reverse("public:standings", args=[tournament.pk]))
-    html = page.content.decode()
-    assert 'id="knockout-standings"' in html and "Knockout in play" in html
-    assert 'class="list standings' not in html          # no conversion-150 ranking
-    assert "Conversion 150" not in html
-    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
-    assert 'id="knockout-standings"' in printed and "sheet-table" not in printed
-    lead = html[html.index('id="knockout-standings"'):]
-    still_in = lead.count('<span class="badge ok">still in</span> Knockout game 1')
-    went_out = lead.count("out in Knockout game 1")
-    assert (still_in, went_out) == (4, 12)
-    assert lead.index(regs[0].player.full_name) < lead.index(regs[15].player.full_name)
+    lead = one(page, "#knockout-standings")
+    status = one(lead, "#lead-status")
+    assert status["data-lead-state"] == "in-play" and text(status).startswith(tr("Knockout in play"))
+    assert select(page, "table.standings") == []          # no conversion-150 ranking
+    assert text(one(page, "[data-formula]")) == tournament.name   # and no formula named
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk]))
+    assert one(printed, "#knockout-standings") and select(printed, ".sheet-table") == []
+    rows = select(lead, "tr[data-registration]")
+    assert [(r["data-ko"], r["data-phase"]) for r in rows].count(("in", game_1)) == 4
+    assert [(r["data-ko"], r["data-phase"]) for r in rows].count(("out", game_1)) == 12
+    assert {text(one(r, ".ko-status")) for r in rows if r["data-ko"] == "in"} == {f'{tr("still in")} {game_1}'}
+    assert {text(one(r, ".ko-status")) for r in rows if r["data-ko"] == "out"} == {tr("out in %(phase)s",
+                                                                                        phase=game_1)}
+    order = [r["data-registration"] for r in rows]
+    assert order.index(str(regs[0].pk)) < order.index(str(regs[15].pk))
     data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
     winners = {max((s.registration for s in t.seats.all()), key=lambda r: strength[r.pk]).player.full_name
                for t in first.tables.all()}
@@ -109,11 +121,12 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     # The final: the winner, then everyone by the game they went out in.
     final = _play_phase_round(manager, tournament, 2, strength)
     table_services.standings_publish(user=organiser, rnd=final)
-    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    lead = html[html.index('id="knockout-standings"'):]
-    assert "Definitive standings" in lead
-    assert lead.index('<span class="badge ok">winner</span>') < lead.index("out in Final")
-    assert lead.count("out in Final") == 3 and lead.count("out in Knockout game 1") == 12
+    lead = one(client.get(reverse("public:standings", args=[tournament.pk])), "#knockout-standings")
+    status = one(lead, "#lead-status")
+    assert (status["data-lead-state"], text(status)) == ("definitive", tr("Definitive standings"))
+    outcomes = [(r["data-ko"], r["data-phase"]) for r in select(lead, "tr[data-registration]")]
+    assert outcomes[0] == ("winner", final_phase) and text(one(lead, "tr[data-ko=winner] .badge")) == tr("winner")
+    assert outcomes.count(("out", final_phase)) == 3 and outcomes.count(("out", game_1)) == 12
 
 
 def test_a_finalina_places_5th_to_8th_on_the_standings_page(client_for, tournament, organiser):

@@ -1,6 +1,5 @@
 """2vs2 arbitration (seed 001 art. 2, art. 20 on teams): penalties lower the team standings, disputes
 within 2 hours of a day's publication, standings published day by day."""
-import html
 from datetime import timedelta
 from decimal import Decimal
 
@@ -9,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import RegistrationFactory
+from tests.html import alerts, one, text, tr
 from tournaments.teams import services as teams
 from tables.models import TeamDispute, TeamPenalty
 from tournaments.models import AuditLog, TeamDay, TeamMatch
@@ -68,7 +68,7 @@ def test_a_penalty_entered_on_the_page_lowers_the_points_and_changes_the_order(c
     page, rows = _standings(client, tournament)
     # 9 - 3 = 6, level with Eco, who beat Alfa: head to head puts Eco first.
     assert rows == [(1, "Beta", 8), (2, "Eco", 6), (3, "Alfa", 6), (4, "Delta", 2), (4, "Gamma", 2)]
-    assert "−3" in page.content.decode()
+    assert text(one(page, f"tr[data-team='{five[0].pk}'] [data-penalty]")) == "−3"
     entry = AuditLog.objects.get(action="team.penalty")
     assert (entry.after["team"], entry.after["points"], entry.user) == ("Alfa", 3, arbiter)
     # Never below 0: 5 points off a team with 2.
@@ -102,9 +102,11 @@ def test_standings_are_published_per_day_and_final_when_the_window_closes(client
     closes = timezone.localtime(day1.standings_published_at + timedelta(minutes=120)).strftime("%H:%M")
     _play(tournament, organiser, five, days={2})
     page, rows = _standings(client, tournament)
-    text = page.content.decode()
-    assert f"Provisional standings · disputes until {closes}" in text
-    assert "after day 1" in text
+    status = one(page, "[data-state]")
+    assert (status["data-state"], text(status)) == (
+        "provisional", tr("Provisional standings · disputes until %(time)s", time=closes))
+    heading = one(page, "h1")
+    assert heading["data-day"] == "1" and text(heading) == f'{tr("Team standings")} · {tr("after day %(n)s", n=1)}'
     day1_played = {m.home_id for m in TeamMatch.objects.filter(round=1)} | {m.away_id for m in
                                                                            TeamMatch.objects.filter(round=1)}
     assert [r.played for r in page.context["rows"]] == [1 if r.team.pk in day1_played else 0
@@ -112,7 +114,8 @@ def test_standings_are_published_per_day_and_final_when_the_window_closes(client
     assert [r.number for r in page.context["rounds"]] == [1]
     # Two hours later, with no open dispute, day 1 is final.
     TeamDay.objects.filter(pk=day1.pk).update(standings_published_at=day1.standings_published_at - timedelta(hours=2))
-    assert "Standings final" in _standings(client, tournament)[0].content.decode()
+    status = one(_standings(client, tournament)[0], "[data-state]")
+    assert (status["data-state"], text(status)) == ("final", tr("Standings final"))
     assert client.post(reverse("arbiter:team_day_publish", args=[tournament.pk, 2])).status_code == 302
     page, _rows = _standings(client, tournament)
     assert page.context["day"].number == 2 and page.context["status"] == "provisional"
@@ -128,7 +131,7 @@ def test_disputes_about_a_team_match_within_two_hours_of_the_publication(client_
     url = reverse("arbiter:team_arbitration", args=[tournament.pk])
     # From the match page, the dispute form opens on that match.
     link = client.get(reverse("arbiter:team_match", args=[tournament.pk, match.pk]))
-    assert f"{url}?incontro={match.pk}#record-dispute" in link.content.decode()
+    assert one(link, "a#dispute-match")["href"] == f"{url}?incontro={match.pk}#record-dispute"
     form = client.get(url, {"incontro": match.pk}).context["dispute_form"]
     assert (form["about"].value(), form["match"].value()) == ("result", str(match.pk))
     data = {"form": "dispute", "about": "result", "match": str(match.pk), "raised_by": "Capitano Beta",
@@ -143,7 +146,10 @@ def test_disputes_about_a_team_match_within_two_hours_of_the_publication(client_
     # The window has closed: a new dispute is refused with the time, nothing saved.
     response = client.post(url, data)
     assert response.status_code == 400
-    assert "The time for disputes closed at" in response.content.decode()
+    published = TeamDay.objects.get(number=1).standings_published_at
+    closed = timezone.localtime(published + timedelta(minutes=120)).strftime("%H:%M")
+    assert tr("The time for disputes closed at %(time)s (%(minutes)d minutes after the standings were published).",
+              time=closed, minutes=120) in alerts(response)
     assert TeamDispute.objects.count() == 1
     # Deciding it makes the day final.
     response = client.post(reverse("arbiter:team_dispute", args=[tournament.pk, dispute.pk]),
@@ -156,7 +162,8 @@ def test_disputes_about_a_team_match_within_two_hours_of_the_publication(client_
 
 def test_the_formats_page_states_the_2vs2_decisions(client_for, tournament, organiser):
     page = client_for(organiser).get(reverse("manage:formats", args=[tournament.pk]))
-    assert "A team penalty takes match points off the team's standings from the day it is given, never below 0" \
-        in html.unescape(page.content.decode())
-    assert "Teams still level after head to head and territories share the place and are listed by name." \
-        in html.unescape(page.content.decode())
+    decisions = text(one(page, "#decisions-teams_2vs2"))
+    assert tr("A team penalty takes match points off the team's standings from the day it is given, never below 0; "
+              "head to head counts the matches only.") in decisions
+    assert tr("Teams still level after head to head and territories share the place and are listed by name.") \
+        in decisions

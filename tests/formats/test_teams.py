@@ -1,11 +1,15 @@
-"""tournaments.teams.services: 2vs2 teams, round robin, lineups, match results and team standings (seed 001)."""
+"""tournaments.teams: 2vs2 teams, round robin, lineups, match results; their standings (tables.standings.selectors,
+seed 001)."""
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tables.standings import selectors as standings_selectors
 from tests.factories import RegistrationFactory, TournamentFactory
+from tests.html import alerts, one, tr
+from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Registration, TeamMatch
 
@@ -77,7 +81,7 @@ def test_schedule_is_a_single_round_robin_with_a_rest_for_odd_teams(tournament, 
     assert len(rounds) == 5
     pairs = {frozenset((m.home_id, m.away_id)) for m in TeamMatch.objects.filter(tournament=tournament)}
     assert len(pairs) == TeamMatch.objects.filter(tournament=tournament).count() == 10
-    schedule = teams.team_schedule(tournament)
+    schedule = team_selectors.team_schedule(tournament)
     assert sorted(r.bye.name for r in schedule) == ["A", "B", "C", "D", "E"]
     assert all(len(r.matches) == 2 for r in schedule)
     assert len(made) == 5
@@ -126,7 +130,7 @@ def test_result_needs_both_lineups_unless_forfeit(tournament, organiser, regs):
     with pytest.raises(ValidationError):
         _result(match, organiser, "time", territories=(22, 20))
     _result(match, organiser, "forfeit", decided_by=three)
-    assert teams.match_points(match) == {three.pk: 3, match.home_id if match.away_id == three.pk else match.away_id: 0}
+    assert team_selectors.match_points(match) == {three.pk: 3, match.home_id if match.away_id == three.pk else match.away_id: 0}
 
 
 @pytest.mark.parametrize("ending, by_home, territories, best, points, expected", [
@@ -146,7 +150,7 @@ def test_match_points_follow_seed_001(tournament, organiser, four_teams, ending,
     match = TeamMatch.objects.filter(tournament=tournament).select_related("home", "away").first()
     decided_by = None if by_home is None else (match.home if by_home else match.away)
     _result(match, organiser, ending, decided_by, territories, best, points)
-    got = teams.match_points(match)
+    got = team_selectors.match_points(match)
     assert (got[match.home_id], got[match.away_id]) == expected
 
 
@@ -191,12 +195,13 @@ def test_a_stale_match_form_shows_the_saved_result_and_a_second_tap_keeps_it(cli
              "away_territory_points": "0"}
     response = client.post(url, typed)
     assert response.status_code == 409
-    assert "saved this match while you were typing" in response.content.decode()
+    assert alerts(response) == [tr("%(who)s saved this match while you were typing: your result was not saved. "
+                                   "Check it below and save again if needed.", who="olga")]
     form = response.context["result_form"]
     assert not form.is_bound
     assert [form[name].value() for name in ("ending", "home_territories", "away_territories", "home_best",
                                             "away_best")] == ["time", 23, 19, 12, 10]
-    assert 'name="version" value="1"' in response.content.decode()
+    assert one(response, "input[name=version]")["value"] == "1"
     # The second tap sends what the form holds: the saved result stands.
     again = {**typed, "version": "1", "home_territories": "23", "away_territories": "19", "home_best": "12",
              "away_best": "10"}
@@ -224,7 +229,7 @@ def test_team_standings_points_then_head_to_head_then_territories(tournament, or
     time_win(match(b, c), c)
     time_win(match(b, d), d)
     time_win(match(c, d), c, won=30)
-    rows = teams.team_standings(tournament)
+    rows = standings_selectors.team_standings(tournament)
     assert [(r.rank, r.team.name, r.points, r.played) for r in rows] == [
         (1, "C", 5, 3), (2, "B", 5, 3), (3, "A", 4, 3), (4, "D", 4, 3)]
 
@@ -238,7 +243,7 @@ def test_team_standings_page_and_match_page(client_for, tournament, organiser, a
                                  "home_territories": "23", "away_territories": "19", "home_best": "12",
                                  "away_best": "10", "home_territory_points": "0", "away_territory_points": "0"})
     assert response.status_code == 302
-    assert teams.match_points(TeamMatch.objects.get(pk=match.pk)) == {match.home_id: 2, match.away_id: 1}
+    assert team_selectors.match_points(TeamMatch.objects.get(pk=match.pk)) == {match.home_id: 2, match.away_id: 1}
     page = client.get(reverse("public:team_standings", args=[tournament.pk]))
     assert page.status_code == 200
     assert [(r.team.name, r.points) for r in page.context["rows"]][:1] == [(match.home.name, 2)]

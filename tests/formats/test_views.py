@@ -10,6 +10,7 @@ from phases import services as phase_services
 from tables.models import Round
 from tests.factories import TournamentFactory
 from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.html import one
 
 
 def _phase_post(client, tournament, order, action, data=None):
@@ -67,7 +68,7 @@ def test_organiser_plays_a_final_from_the_formats_page(client_for, tournament, o
     assert [t.label for t in bracket.context["phases"][1].rounds[0].tables] == ["Final"]
     standings = client.get(reverse("public:final_standings", args=[tournament.pk]))
     assert standings.context["result"].complete is True
-    assert b'id="final-standings"' in standings.content
+    assert one(standings, "#final-standings")
 
 
 def test_phase_action_reports_what_is_missing(client_for, tournament, organiser):

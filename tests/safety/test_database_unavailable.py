@@ -9,9 +9,13 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 from django.urls import reverse
 
+from risiko_site.errors import NOTICE
 from tests.factories import RegistrationFactory, seat_round
+from tests.html import one, parse, select, text, tr
 
 IT = {"Accept-Language": "it"}
+TITLE = "Service unavailable"
+UNAVAILABLE = "The site cannot reach its database right now: try again in a moment."
 
 
 @pytest.fixture
@@ -26,13 +30,15 @@ def database_down():
 
 
 def _unavailable(response):
-    text = response.content.decode()
+    """The short Italian page: its title, the message and the trademark notice, nothing else (no traceback)."""
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
-    assert "riprova tra poco" in text
-    assert "Traceback" not in text and "OperationalError" not in text
-    assert "RisiKo! è un marchio registrato ® Editrice Giochi Srl - Tutti i diritti riservati." in text
-    return text
+    page = parse(response)
+    assert one(page, "html")["lang"] == "it" and tr(UNAVAILABLE, "it") != UNAVAILABLE
+    assert text(one(page, "[data-unavailable]")) == tr(UNAVAILABLE, "it")
+    assert list(page.body.stripped_strings) == [tr(TITLE, "it"), tr(UNAVAILABLE, "it"), NOTICE]
+    assert text(one(page, "[data-trademark]")) == NOTICE
+    assert not select(page, "script, style, pre")
 
 
 @pytest.fixture
@@ -62,7 +68,8 @@ def test_the_page_is_in_english_for_an_english_visitor(tournament, database_down
     response = Client(raise_request_exception=False).get(reverse("public:standings", args=[tournament.pk]),
                                                          headers={"Accept-Language": "en"})
     assert response.status_code == 503
-    assert "try again in a moment" in response.content.decode()
+    assert one(response, "html")["lang"] == "en"
+    assert text(one(response, "[data-unavailable]")) == tr(UNAVAILABLE, "en")
 
 
 def test_a_public_page_in_the_cache_is_still_served(tournament, round_1, database_down):

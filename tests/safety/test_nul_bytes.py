@@ -5,6 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from tournaments.models import Player, Registration
+from tests.html import alerts, tr
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def test_registrations_csv_with_a_nul_byte_is_refused_with_a_message(client_for,
     response = client_for(organiser).post(reverse("manage:registration_import", args=[tournament.pk]),
                                           {"file": upload})
     assert response.status_code == 400
-    assert NUL_MESSAGE in response.content.decode()
+    assert alerts(response) == [tr(NUL_MESSAGE)]
     assert (Player.objects.count(), Registration.objects.count()) == (0, 0)
 
 

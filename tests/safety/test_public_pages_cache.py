@@ -1,6 +1,6 @@
 """Every public page is answered from the shared cache until something it shows changes."""
 import gzip
-import re
+import json
 
 import pytest
 from django.core.cache import cache
@@ -11,6 +11,7 @@ from tables.rounds import services
 from tables.standings.cache import CSRF_PLACEHOLDER, forget_recent_pages
 from tables.models import Table
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import attr, one, select, text, tr
 
 PAGES = ["standings", "standings_poll", "standings_print", "player", "standings_json", "tables_json"]
 
@@ -87,8 +88,8 @@ def test_logged_in_organiser_never_gets_the_anonymous_page(page, tournament, pla
     assert theirs.status_code == 200
     assert theirs["ETag"] != anonymous["ETag"]
     if page in ("standings", "player"):  # the pages with the site header
-        assert "Log out" in theirs.content.decode()
-        assert "Log out" not in anonymous.content.decode()
+        assert select(theirs, "form[data-logout]") and not select(theirs, f"a[href='{reverse('login')}']")
+        assert select(anonymous, "form[data-logout]") == [] and select(anonymous, f"a[href='{reverse('login')}']")
 
 
 def test_an_anonymous_page_carries_nothing_of_its_visitor(tournament, played):
@@ -102,7 +103,8 @@ def test_an_anonymous_page_carries_nothing_of_its_visitor(tournament, played):
         assert b"csrfmiddlewaretoken" not in response.content and b"X-CSRFToken" not in response.content
         switched = visitor.post(reverse("set_language"), {"language": "en", "next": url})  # needs no token
         assert (switched.status_code, switched["Location"]) == (302, url)
-        assert "Standings" in visitor.get(url).content.decode()
+        english = visitor.get(url)
+        assert (one(english, "html")["lang"], text(one(english, "h1"))) == ("en", tr("Standings", "en"))
     assert pages[0] == pages[1]
 
 
@@ -112,10 +114,11 @@ def test_a_logged_in_visitor_gets_their_own_working_token(tournament, played, or
     for _ in range(2):  # two sessions of the organiser: the second page comes from the cache
         visitor = Client(enforce_csrf_checks=True)
         visitor.force_login(organiser)
-        page = visitor.get(url).content.decode()
-        assert CSRF_PLACEHOLDER not in page
-        token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', page).group(1)
-        assert re.search(r'"X-CSRFToken": "(\w+)"', page).group(1) == token
+        page = visitor.get(url)
+        assert CSRF_PLACEHOLDER.encode() not in page.content   # nowhere in what is sent
+        token = one(page, "form[data-logout] input[name=csrfmiddlewaretoken]")["value"]
+        assert json.loads(one(page, "body")["hx-headers"]) == {"X-CSRFToken": token}
+        assert set(attr(page, "input[name=csrfmiddlewaretoken]", "value")) == {token}
         tokens.append(token)
         logged_out = visitor.post(reverse("logout"), {"csrfmiddlewaretoken": token})
         assert logged_out.status_code == 302
@@ -149,14 +152,15 @@ def test_a_logged_in_page_is_never_compressed(tournament, played, organiser):
         response = _get(visitor, "standings", tournament, played[0], **{"Accept-Encoding": "gzip"})
         assert response.status_code == 200
         assert "Content-Encoding" not in response
-        assert b"csrfmiddlewaretoken" in response.content
+        assert select(response, "form[data-logout] input[name=csrfmiddlewaretoken]")
 
 
 def test_pages_in_two_languages_are_kept_apart(tournament, played):
     url = reverse("public:standings", args=[tournament.pk])
     italian = Client(headers={"Accept-Language": "it"}).get(url)
     english = Client(headers={"Accept-Language": "en"}).get(url)
-    assert "Classifica" in italian.content.decode()
+    assert (one(italian, "html")["lang"], text(one(italian, "h1"))) == ("it", tr("Standings", "it"))
+    assert tr("Standings", "it") != tr("Standings", "en")
     assert italian["ETag"] != english["ETag"]
     assert italian.content != english.content
 

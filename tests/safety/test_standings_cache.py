@@ -1,6 +1,4 @@
 """The public standings are computed once per change, and every change shows at once."""
-import re
-
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -9,6 +7,7 @@ from django.utils.translation import get_language
 
 from tables.standings import views as standings_views
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import attr, one, select, text, tr
 from tournaments import services
 
 
@@ -38,8 +37,7 @@ def table(tournament):
 
 def _rows(response):
     """(player, total) of each row of the standings table, as shown."""
-    html = response.content.decode()
-    return re.findall(r'giocatori/\d+/">[^<]* ([A-H])</a>.*?class="num total">([^<]*)<', html, re.S)
+    return [(text(row.a).split()[-1], text(one(row, "td.total"))) for row in select(response, "tr[data-reg]")]
 
 
 def test_standings_are_computed_once_while_nothing_changes(client, tournament, table, computed):
@@ -66,7 +64,10 @@ def test_a_formula_change_shows_at_once(client, tournament, table, organiser):
     before = client.get(url)
     services.tournament_save(user=organiser, tournament=tournament, data={"formula": "vittorie"})
     after = client.get(url)
-    assert ("Conversion 150" in before.content.decode(), "Number of wins" in after.content.decode()) == (True, True)
+    shown = [one(page, "[data-formula]") for page in (before, after)]
+    assert [p["data-formula"] for p in shown] == ["conversione150", "vittorie"]
+    assert text(shown[0]).endswith(" · " + tr("Conversion 150"))
+    assert text(shown[1]).endswith(" · " + tr("Number of wins"))
     assert _rows(before) != _rows(after)
 
 
@@ -74,7 +75,7 @@ def test_htmx_poll_gets_the_same_rows_as_the_page(client, tournament, table):
     url = reverse("public:standings", args=[tournament.pk])
     page, poll = client.get(url), client.get(url, headers={"HX-Request": "true"})
     assert _rows(page) == _rows(poll) != []
-    assert "<html" in page.content.decode() and "<html" not in poll.content.decode()
+    assert select(page, "html") and select(poll, "html") == [] and one(poll, "#standings")
 
 
 def test_full_page_etag_is_the_same_between_requests(client, tournament, table):
@@ -102,13 +103,15 @@ def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, 
     services.standings_publish(user=organiser, rnd=rnd)
     url = reverse("public:standings", args=[tournament.pk])
     during = client.get(url)
-    assert "Provisional standings" in during.content.decode()
+    assert attr(during, "[data-state]", "data-state") == ["provisional"]
+    assert text(one(during, "[data-state]")) == f'{tr("Provisional standings")} · {tr("updates by itself")}'
     later = timezone.now() + timedelta(minutes=tournament.dispute_window_minutes + 1)
     with mock.patch("django.utils.timezone.now", return_value=later):
         after = client.get(url, headers={"If-None-Match": during["ETag"]})
     assert after.status_code == 200
     assert after["ETag"] != during["ETag"]
-    assert "Standings final" in after.content.decode()
+    assert attr(after, "[data-state]", "data-state") == ["final"]
+    assert text(one(after, "[data-state]")) == tr("Standings final")
 
 
 def test_standings_being_computed_elsewhere_are_waited_for_not_computed_again(tournament, table, computed,

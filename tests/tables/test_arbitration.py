@@ -12,6 +12,7 @@ from tables.rounds import services
 from tables.models import Dispute, Penalty
 from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import one, text
 from tournaments.models import AuditLog, Registration
 
 
@@ -148,12 +149,12 @@ def test_standings_final_only_after_window_and_without_open_disputes(tournament,
 
 def test_public_player_page_shows_penalty_but_not_internal_note(client, tournament, played, arbiter):
     seat = _seat(played, "B")
-    arbitration.penalty_give(user=arbiter, tournament=tournament, registration=seat.registration, kind="points",
-                             points=Decimal(5), reason="armate oltre il limite", seat=seat,
-                             internal_note="SEGRETO interno")
-    body = client.get(reverse("public:player", args=[tournament.pk, seat.registration.pk])).content.decode()
-    assert "armate oltre il limite" in body
-    assert "SEGRETO" not in body
+    penalty = arbitration.penalty_give(user=arbiter, tournament=tournament, registration=seat.registration,
+                                       kind="points", points=Decimal(5), reason="armate oltre il limite", seat=seat,
+                                       internal_note="SEGRETO interno")
+    response = client.get(reverse("public:player", args=[tournament.pk, seat.registration.pk]))
+    assert text(one(response, f"[data-penalty='{penalty.pk}']")).endswith(" · armate oltre il limite")
+    assert b"SEGRETO" not in response.content  # the note is nowhere in what is sent, markup included
 
 
 @pytest.mark.parametrize("kind", ["forfeit", "expulsion"])

@@ -4,6 +4,7 @@ from django.urls import reverse
 from tables.rounds import services
 from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import alerts, tr
 
 
 def test_the_top_five_of_the_standings_sit_at_table_one_with_eleven_present(tournament, organiser):
@@ -46,8 +47,8 @@ def test_the_organiser_chooses_5_3_3_on_the_draw_page_but_never_a_6_at_table_one
     client.force_login(organiser)
     url = reverse("manage:rounds", args=[tournament.pk])
     response = client.post(url, {"method": "seeded_top", "sizes": "6,5", "seed": 1})
-    assert "Table 1 seats the top five of the standings: its size must be 5, not 6." in \
-        response.content.decode()
+    assert tr("Table 1 seats the top five of the standings: its size must be 5, not %(size)s.", size=6) \
+        in alerts(response)
     assert tournament.rounds.count() == 1
     assert client.post(url, {"method": "seeded_top", "sizes": "5,3,3", "seed": 1}).status_code == 302
     rnd = tournament.rounds.get(number=2)

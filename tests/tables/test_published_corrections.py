@@ -1,8 +1,6 @@
 """After a round's standings are published, a result changes only through the arbitration: the
 organiser corrects it, or an arbiter corrects a table under an open dispute (upheld, it links the
 correction). An arbiter alone is refused with the rule."""
-import html
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -11,12 +9,14 @@ from tables.arbitration import services as arbitration
 from tables.rounds import services
 from tables.models import Seat
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import alerts, one, text, tr
 from tournaments.models import AuditLog
 
 pytestmark = pytest.mark.django_db
 
-RULE = ("The standings of round 1 are published: a correction of table 1 is a dispute decision. Record the "
-        "dispute about this table's result first, or ask the organiser.")
+RULE_MESSAGE = ("The standings of round %(round)d are published: a correction of table %(table)d is a dispute "
+                "decision. Record the dispute about this table's result first, or ask the organiser.")
+RULE = RULE_MESSAGE % {"round": 1, "table": 1}
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_arbiter_correction_through_the_result_page_shows_the_rule(client_for, p
     data["p3-eliminated"] = "1"
     response = client_for(arbiter).post(reverse("arbiter:table", args=[published.tournament.pk, 1, 1]), data)
     assert response.status_code == 400
-    assert RULE in html.unescape(response.content.decode())
+    assert alerts(response) == [tr(RULE_MESSAGE, round=1, table=1)]
     assert _points(published) == [62, 48, 30, 0]
 
 
@@ -98,15 +98,19 @@ def test_arbiter_still_corrects_freely_before_the_standings_are_published(tourna
 
 def test_disputes_page_states_the_rule(client_for, published, arbiter):
     response = client_for(arbiter).get(reverse("arbiter:disputes", args=[published.tournament.pk]))
-    assert ("Once a round's standings are published its results are corrected by the organiser, or by an "
-            "arbiter while a dispute about the table's result (or the standings) is open") in \
-        html.unescape(response.content.decode())
+    assert text(one(response, "[data-message=correction-rule]")) == tr(
+        "Once a round's standings are published its results are corrected by the organiser, or by an arbiter while "
+        "a dispute about the table's result (or the standings) is open: record the dispute, correct the result, "
+        "then uphold the dispute, which links the correction.")
 
 
 def test_result_page_of_a_published_round_says_who_corrects(client_for, published, arbiter):
     response = client_for(arbiter).get(reverse("arbiter:table", args=[published.tournament.pk, 1, 1]))
-    assert ("The standings of this round are published: a correction is made by the organiser, or by an arbiter "
-            "while a dispute about this table's result is open.") in html.unescape(response.content.decode())
+    notice = one(response, "[data-message=published-corrections]")
+    assert text(notice) == " ".join([tr("The standings of this round are published: a correction is made by the "
+                                        "organiser, or by an arbiter while a dispute about this table's result is "
+                                        "open."), tr("Disputes")])
+    assert notice.a["href"] == reverse("arbiter:disputes", args=[published.tournament.pk])
 
 
 def test_firenze_sheet_follows_the_same_rule(tournament, arbiter, organiser, client_for):

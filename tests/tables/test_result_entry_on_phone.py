@@ -1,7 +1,5 @@
 """Typing a table's result on a phone: the Italian decimal comma, letters refused with a message, a
 table at 0 or a tie without places asked before saving, the cursor on the field in error."""
-import html
-import re
 from decimal import Decimal
 
 import pytest
@@ -9,6 +7,7 @@ from django.urls import reverse
 
 from tables.models import Seat
 from tests.factories import RegistrationFactory, seat_round
+from tests.html import field_errors, one, select, texts, tr
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +32,8 @@ def _saved(table):
     return [s.table_points for s in Seat.objects.filter(table=table).order_by("position")]
 
 
-def _autofocused(body):
-    return re.findall(r'<input[^>]*\bautofocus\b[^>]*>', body)
+def _autofocused(response):
+    return select(response, "input[autofocus]")
 
 
 def test_a_decimal_comma_is_a_decimal_point_never_a_thousand(client_for, arbiter, table):
@@ -44,36 +43,37 @@ def test_a_decimal_comma_is_a_decimal_point_never_a_thousand(client_for, arbiter
 
 
 def test_table_points_are_a_text_box_with_the_decimal_keypad(client_for, arbiter, table):
-    body = client_for(arbiter).get(reverse("arbiter:table", args=[table.round.tournament.pk, 1, 1])).content.decode()
-    box = re.search(r'<input[^>]*name="p0-table_points"[^>]*>', body).group(0)
-    assert 'type="text"' in box and 'inputmode="decimal"' in box
+    page = client_for(arbiter).get(reverse("arbiter:table", args=[table.round.tournament.pk, 1, 1]))
+    box = one(page, "input[name=p0-table_points]")
+    assert (box["type"], box["inputmode"]) == ("text", "decimal")
 
 
 @pytest.mark.parametrize("typed", ["12a", "abc", "1,2,3", "12.5.1", "-5"])
 def test_letters_or_malformed_figures_are_refused_with_a_message(client_for, arbiter, table, typed):
     response = _post(client_for(arbiter), table, ["62", typed, "30", "0"], **{"p3-eliminated": "1"})
     assert response.status_code == 400
-    body = html.unescape(response.content.decode())
-    assert f"Write the table points in digits, e.g. 62 or 12,5: “{typed}” is not a number." in body
+    assert field_errors(response, "p1-table_points") == [
+        tr("Write the table points in digits, e.g. 62 or 12,5: “%(value)s” is not a number.", value=typed)]
     assert _saved(table) == [None] * 4
     # The field in error keeps what was typed and has the cursor; player 1 does not.
-    [focused] = _autofocused(response.content.decode())
-    assert 'name="p1-table_points"' in focused and 'aria-invalid="true"' in focused
+    [focused] = _autofocused(response)
+    assert (focused["name"], focused["aria-invalid"], focused["value"]) == ("p1-table_points", "true", typed)
 
 
 def test_after_a_refused_save_the_cursor_goes_to_the_field_in_error(client_for, arbiter, table):
     response = _post(client_for(arbiter), table, ["62", "48", "30", "0"], **{"p3-eliminated": "x"})
     assert response.status_code == 400
-    [focused] = _autofocused(response.content.decode())
-    assert 'name="p3-eliminated"' in focused
+    [focused] = _autofocused(response)
+    assert focused["name"] == "p3-eliminated"
 
 
 def test_a_table_where_everybody_has_0_is_asked_before_saving(client_for, arbiter, table):
     client = client_for(arbiter)
     response = _post(client, table, ["0", "0", "0", "0"])
     assert response.status_code == 200
-    body = response.content.decode()
-    assert "data-result-question" in body and "Every player has 0 table points." in body
+    question = one(response, "[data-result-question]")
+    assert texts(question, "p")[0] == tr("Every player has 0 table points.")
+    assert one(question, "button[name=confirmed]")["value"] == "1"
     assert _saved(table) == [None] * 4
     assert _post(client, table, ["0", "0", "0", "0"], confirmed="1").status_code == 302
     assert _saved(table) == [0, 0, 0, 0]
@@ -83,8 +83,8 @@ def test_a_tie_without_places_is_asked_and_with_places_is_not(client_for, arbite
     client = client_for(arbiter)
     response = _post(client, table, ["50", "50", "30", "0"], **{"p3-eliminated": "1"})
     assert response.status_code == 200
-    assert "2 players are level on 50 table points and no place is given." in html.unescape(
-        response.content.decode())
+    assert texts(one(response, "[data-result-question]"), "p")[0] == tr(
+        "%(n)d players are level on %(points)s table points and no place is given.", n=2, points="50")
     assert _saved(table) == [None] * 4
     response = _post(client, table, ["50", "50", "30", "0"], **{"p3-eliminated": "1", "p0-place": "1",
                                                                  "p1-place": "2"})

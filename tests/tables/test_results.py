@@ -10,6 +10,7 @@ from tables.rounds import services
 from tables.models import Round, Seat, Table
 from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import alerts, one, tr
 from tournaments.models import AuditLog
 
 
@@ -102,8 +103,8 @@ def test_result_page_conflict_shows_what_the_other_arbiter_saved(client, tournam
         data.update({f"p{i}-seat": seat.pk, f"p{i}-table_points": tp})
     response = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
     assert response.status_code == 409
-    body = response.content.decode()
-    assert "olga saved this table while you were typing" in body
+    assert tr("%(who)s saved this table while you were typing: your result was not saved. This is what is saved "
+              "now:", who="olga") in alerts(response)
     assert list(table.seats.order_by("position").values_list("table_points", flat=True))[0] == Decimal("62")
 
 
@@ -209,8 +210,7 @@ def test_conflict_form_holds_the_saved_values_not_the_rejected_ones(client, tour
     assert not any(f.is_bound for f in forms)
     assert [f["table_points"].value() for f in forms] == [Decimal("62"), Decimal("48"), Decimal("30"), Decimal("0")]
     assert forms[3]["eliminated"].value() == 1
-    body = response.content.decode()
-    assert 'name="version" value="1"' in body
+    assert one(response, "input[name=version]")["value"] == "1"
     assert [(s.table_points, mine.table_points) for s, mine in response.context["conflict"].rows] == [
         (Decimal("62"), Decimal("10")), (Decimal("48"), Decimal("20")), (Decimal("30"), Decimal("30")),
         (Decimal("0"), Decimal("40"))]

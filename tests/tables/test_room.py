@@ -9,8 +9,11 @@ from tables.standings import cache as public_cache
 from tables.room.charts import rank_chart_svg
 from tables.standings.selectors import rank_after_each_round
 from tests.factories import PlayerFactory, RegistrationFactory, report, seat_round
+from tests.html import attr, field_errors, one, parse, select, text, texts, tr
 from tournaments.models import AuditLog
 from tournaments.services import clean_origins, tournament_room_save
+
+TRADEMARK = "RisiKo! è un marchio registrato ® Editrice Giochi Srl - Tutti i diritti riservati."
 
 
 def _reg(tournament, first, last, **kwargs):
@@ -65,11 +68,9 @@ def test_screen_data_answers_304_until_something_changes(client, tournament, roo
 
 def test_screen_page_is_public_and_carries_no_inline_script(client, tournament, room):
     response = client.get(reverse("public:screen", args=[tournament.pk]))
-    html = response.content.decode()
     assert response.status_code == 200
-    assert 'src="/static/js/screen.js"' in html
-    assert "<script>" not in html
-    assert "Editrice Giochi" in html
+    assert attr(response, "script", "src") == ["/static/js/screen.js"]   # every script from a file
+    assert text(one(response, "[data-trademark]")) == TRADEMARK
 
 
 def test_screen_of_an_unpublished_tournament_is_not_found(client, tournament):
@@ -98,11 +99,13 @@ def test_room_settings_refuse_bad_input_with_a_message(client_for, organiser, to
     response = client_for(organiser).post(reverse("manage:room", args=[tournament.pk]), {
         "screen_panels": ["seating"], "screen_seconds": "2", "embed_origins": "javascript:alert(1)"})
     assert response.status_code == 400
-    assert "greater than or equal to 5" in response.content.decode()
+    assert field_errors(response, "screen_seconds") == [
+        tr("Ensure this value is greater than or equal to %(limit_value)s.", limit_value=5)]
     response = client_for(organiser).post(reverse("manage:room", args=[tournament.pk]), {
         "screen_panels": ["seating"], "screen_seconds": "20", "embed_origins": "javascript:alert(1)"})
     assert response.status_code == 400
-    assert "is not a site address" in response.content.decode()
+    assert field_errors(response, "embed_origins") == [
+        tr("“%(line)s” is not a site address such as https://www.myclub.it", line="javascript:alert(1)")]
     tournament.refresh_from_db()
     assert tournament.embed_origins == "" and tournament.screen_seconds == 15
     assert not AuditLog.objects.filter(tournament=tournament, action="tournament.update").exists()
@@ -128,34 +131,38 @@ def test_standings_search_without_javascript_filters_rows_and_is_not_stored(clie
     url = reverse("public:standings", args=[tournament.pk])
     stored = len(public_cache._recent)
     response = client.get(url, {"q": "albani"})
-    html = response.content.decode()
     assert response.status_code == 200
-    assert html.count("data-reg=") == 1 and "Niccolò Àlbani" in html
+    [row] = select(response, "tr[data-reg]")
+    assert row["data-reg"] == str(room[0][1].pk) and text(row.a) == "Niccolò Àlbani"
     assert response["Cache-Control"] == "no-cache"
     assert len(public_cache._recent) == stored  # nothing filed under the visitor's words
-    assert client.get(url, {"q": "nobody"}).content.decode().count("data-reg=") == 0
+    assert select(client.get(url, {"q": "nobody"}), "tr[data-reg]") == []
     # the whole page, as cached for everybody, still has every row and no query
-    full = client.get(url).content.decode()
-    assert full.count("data-reg=") == 8 and "nobody" not in full
+    full = client.get(url)
+    assert len(select(full, "tr[data-reg]")) == 8 and one(full, "input[name=q]")["value"] == ""
+    assert "nobody" not in text(parse(full))
 
 
 def test_every_standings_name_links_to_the_player_page(client, tournament, room):
-    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    for reg in room[0]:
-        assert reverse("public:player", args=[tournament.pk, reg.pk]) in html
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    links = {row["data-reg"]: row.a["href"] for row in select(page, "tr[data-reg]")}
+    assert links == {str(reg.pk): reverse("public:player", args=[tournament.pk, reg.pk]) for reg in room[0]}
 
 
 def test_player_page_shows_my_table_result_and_rank_chart(client, tournament, room):
     regs, _r1, r2 = room
-    html = client.get(reverse("public:player", args=[tournament.pk, regs[4].pk])).content.decode()
-    assert "data-my-table" in html and "Round 2 — Table 1" in html
-    assert "Mario Zeta" in html and "Niccolò Àlbani" in html
-    assert "data-my-result" in html
-    assert reverse("public:table_sheet", args=[tournament.pk, 2, 1]) in html
-    assert html.count("<circle") == 2 and "data-rank-chart" in html
+    page = client.get(reverse("public:player", args=[tournament.pk, regs[4].pk]))
+    mine = one(page, "[data-my-table]")
+    assert (mine["data-round"], mine["data-table"]) == ("2", "1")
+    assert text(mine.h2) == tr("Round %(r)s — Table %(t)s", r=2, t=1)
+    assert text(one(mine, "[data-mates]")).endswith(": Mario Zeta, Niccolò Àlbani, Ida Esposito")
+    assert text(one(mine, "[data-my-result] strong")) == "90"
+    assert one(mine, "a[data-sheet-link]")["href"] == reverse("public:table_sheet", args=[tournament.pk, 2, 1])
+    assert len(select(page, "[data-rank-chart] circle")) == 2
     # table 2 not reported yet: no result, the table still shown
-    html = client.get(reverse("public:player", args=[tournament.pk, regs[2].pk])).content.decode()
-    assert "Round 2 — Table 2" in html and "data-my-result" not in html
+    page = client.get(reverse("public:player", args=[tournament.pk, regs[2].pk]))
+    mine = one(page, "[data-my-table]")
+    assert (mine["data-round"], mine["data-table"]) == ("2", "2") and not select(page, "[data-my-result]")
 
 
 def test_no_my_table_once_the_round_is_closed(client, tournament, room):
@@ -163,8 +170,8 @@ def test_no_my_table_once_the_round_is_closed(client, tournament, room):
     r2.status = "closed"
     r2.save()
     cache.clear()  # a direct save bumps no version; the services do
-    html = client.get(reverse("public:player", args=[tournament.pk, regs[0].pk])).content.decode()
-    assert "data-my-table" not in html
+    page = client.get(reverse("public:player", args=[tournament.pk, regs[0].pk]))
+    assert page.status_code == 200 and select(page, "[data-my-table]") == []
 
 
 def test_rank_after_each_round_follows_the_standings(tournament, room):
@@ -189,19 +196,22 @@ def test_table_sheet_is_public_once_published(client, tournament, room):
 
 
 def test_wall_list_sorted_by_surname(client, tournament, room):
-    html = client.get(reverse("public:wall_list", args=[tournament.pk, 2])).content.decode()
-    names = ["Àlbani Niccolò", "Bruni Lia", "Conti Ugo", "Dori Eva", "Esposito Ida", "Ferri Leo", "Galli Ada",
-             "Zeta Mario"]
-    positions = [html.index(n) for n in names]
-    assert positions == sorted(positions)
-    assert "wall-cols-2" in html and "Editrice Giochi" in html
+    page = client.get(reverse("public:wall_list", args=[tournament.pk, 2]))
+    assert texts(page, "[data-wall-list] .wall-name") == [
+        "Àlbani Niccolò", "Bruni Lia", "Conti Ugo", "Dori Eva", "Esposito Ida", "Ferri Leo", "Galli Ada", "Zeta Mario"]
+    assert "wall-cols-2" in one(page, "[data-wall-list]")["class"]
+    assert text(one(page, "[data-trademark]")) == TRADEMARK
 
 
 def test_poster_has_two_qr_codes_each_with_its_address_in_words(client, tournament):
-    html = client.get(reverse("public:poster", args=[tournament.pk])).content.decode()
-    assert html.count("<svg") == 2
-    assert html.count('role="img" aria-label="QR code of http://testserver/') == 2
-    assert f"http://testserver/t/{tournament.pk}/schermo/" in html
+    page = client.get(reverse("public:poster", args=[tournament.pk]))
+    codes = select(page, "figure[data-qr]")
+    assert len(codes) == 2 and len(select(page, "svg")) == 2
+    urls = [text(one(code, ".poster-url")) for code in codes]
+    assert all(url.startswith("http://testserver/") for url in urls)
+    assert f"http://testserver/t/{tournament.pk}/schermo/" in urls
+    assert [one(code, "[role=img]")["aria-label"] for code in codes] == [tr("QR code of %(url)s", url=u) for u in urls]
+    assert [len(select(code, "[role=img] svg")) for code in codes] == [1, 1]
 
 
 @pytest.mark.parametrize("name,args", [("standings_json", []), ("tables_json", [2]), ("player_json", None)])
@@ -248,17 +258,16 @@ def test_widget_denies_framing_until_the_organiser_names_a_site(client, organise
 
 
 def test_tournament_page_has_find_your_table_box(client, tournament, room):
-    html = client.get(reverse("public:tournament", args=[tournament.pk])).content.decode()
-    assert "data-find-table" in html
-    assert f'action="{reverse("public:round", args=[tournament.pk, 2])}"' in html
+    page = client.get(reverse("public:tournament", args=[tournament.pk]))
+    assert one(page, "form[data-find-table]")["action"] == reverse("public:round", args=[tournament.pk, 2])
 
 
 def test_round_page_links_the_big_screen(client_for, organiser, tournament, room):
-    html = client_for(organiser).get(reverse("manage:round", args=[tournament.pk, 2])).content.decode()
-    assert reverse("public:screen", args=[tournament.pk]) in html
+    page = client_for(organiser).get(reverse("manage:round", args=[tournament.pk, 2]))
+    assert one(page, "a[data-screen-link]")["href"] == reverse("public:screen", args=[tournament.pk])
 
 
 def test_tournament_page_gives_the_widget_snippet(client_for, organiser, tournament):
-    html = client_for(organiser).get(reverse("manage:tournament", args=[tournament.pk])).content.decode()
+    page = client_for(organiser).get(reverse("manage:tournament", args=[tournament.pk]))
     widget = reverse("public:standings_widget", args=[tournament.pk])
-    assert f'data-embed-snippet>&lt;iframe src="http://testserver{widget}"' in html
+    assert one(page, "textarea[data-embed-snippet]").string.startswith(f'<iframe src="http://testserver{widget}"')

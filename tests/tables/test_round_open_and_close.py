@@ -7,6 +7,7 @@ from django.urls import reverse
 from tables.rounds import services
 from tables.models import Round
 from tests.factories import RegistrationFactory, report
+from tests.html import attr, one, select, text, tr
 from tournaments.audit.labels import action_label
 from tournaments.models import AuditLog, Tournament
 
@@ -28,11 +29,13 @@ def published(tournament, organiser):
 def test_rounds_page_offers_no_draw_while_round_1_is_open_and_says_3_of_5(client, organiser, tournament,
                                                                            published):
     client.force_login(organiser)
-    body = client.get(reverse("manage:rounds", args=[tournament.pk])).content.decode()
-    assert 'name="method"' not in body
-    assert "data-draw-blocked" in body
-    assert "Round 2 can be drawn once round 1 is closed: 3/5 results." in body
-    assert 'data-results="3/5"' in body
+    page = client.get(reverse("manage:rounds", args=[tournament.pk]))
+    assert select(page, "[name=method]") == []
+    blocked = one(page, "[data-draw-blocked]")
+    assert text(blocked) == " ".join([tr("Round %(next)s can be drawn once round %(n)s is closed: %(done)s/%(all)s "
+                                         "results.", next=2, n=1, done=3, all=5), tr("Results")])
+    assert blocked.a["href"] == reverse("manage:round_dashboard", args=[tournament.pk, 1])
+    assert attr(page, "[data-results]", "data-results") == ["3/5"]
 
 
 def test_rounds_page_offers_the_draw_once_the_round_is_closed(client, organiser, tournament, published):
@@ -40,27 +43,33 @@ def test_rounds_page_offers_the_draw_once_the_round_is_closed(client, organiser,
         report(table, [(40,), (30,), (20,), (10,)])
     services.round_close(user=organiser, rnd=published)
     client.force_login(organiser)
-    body = client.get(reverse("manage:rounds", args=[tournament.pk])).content.decode()
-    assert 'name="method"' in body and "data-draw-blocked" not in body
-    assert 'data-results="5/5"' in body
+    page = client.get(reverse("manage:rounds", args=[tournament.pk]))
+    assert select(page, "[name=method]") and select(page, "[data-draw-blocked]") == []
+    assert attr(page, "[data-results]", "data-results") == ["5/5"]
     # The fixed plan's field and its numbers are marked to show only for the fixed-plan method.
-    assert body.count('data-show-when="method" data-show-values="fixed"') == 2
+    assert len(select(page, "[data-show-when=method][data-show-values=fixed]")) == 2
 
 
 def test_close_button_names_the_missing_tables_and_is_disabled(client, organiser, tournament, published):
     client.force_login(organiser)
-    body = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1])).content.decode()
-    assert 'id="close-round" disabled aria-describedby="close-round-why"' in body
-    assert "Tables 2 and 5 are missing." in body
+    page = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1]))
+    button = one(page, "#close-round")
+    assert button.has_attr("disabled") and button["aria-describedby"] == "close-round-why"
+    assert text(one(page, "#close-round-why")) == tr(
+        "Table %(tables)s is missing.", plural="Tables %(tables)s are missing.", count=2,
+        tables=tr("%(first)s and %(last)s", first="2", last="5"))
 
 
 def test_close_button_asks_for_confirmation_once_every_table_is_in(client, organiser, tournament, published):
     for table in published.tables.filter(reported_at__isnull=True):
         report(table, [(40,), (30,), (20,), (10,)])
     client.force_login(organiser)
-    body = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1])).content.decode()
-    assert 'id="close-round" data-confirm="Close round 1?' in body
-    assert "close-round-why" not in body
+    page = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1]))
+    button = one(page, "#close-round")
+    assert button["data-confirm"] == tr("Close round %(n)s? Results can then only be corrected after reopening it.",
+                                        n=1)
+    assert not button.has_attr("disabled") and not button.has_attr("aria-describedby")
+    assert select(page, "#close-round-why") == []
 
 
 def _close(organiser, rnd):
@@ -73,8 +82,8 @@ def test_a_closed_round_is_reopened_by_the_organiser_audited(client, organiser, 
     _close(organiser, published)
     services.standings_publish(user=organiser, rnd=published)
     client.force_login(organiser)
-    body = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1])).content.decode()
-    assert 'id="reopen-round"' in body
+    page = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1]))
+    assert one(page, "#reopen-round")
     response = client.post(reverse("manage:round_action", args=[tournament.pk, 1, "reopen"]))
     assert response.status_code == 302
     published.refresh_from_db()
@@ -93,8 +102,8 @@ def test_no_reopening_once_the_next_round_is_drawn(client, organiser, tournament
         services.round_reopen(user=organiser, rnd=published)
     assert exc.value.messages == ["Round 2 is already drawn: round 1 can no longer be reopened."]
     client.force_login(organiser)
-    body = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1])).content.decode()
-    assert 'id="reopen-round"' not in body
+    page = client.get(reverse("manage:round_dashboard", args=[tournament.pk, 1]))
+    assert page.status_code == 200 and select(page, "#reopen-round") == []
 
 
 def test_an_open_round_is_not_reopened(organiser, published):

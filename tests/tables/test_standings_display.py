@@ -11,6 +11,7 @@ from tables.rounds import services
 from tables.engine import params_for
 from tables.standings.selectors import tournament_games
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import one, select, text, texts, tr
 
 
 def _publish(rnd, user):
@@ -35,14 +36,12 @@ def medal_tournament(tournament, organiser):
 
 
 def test_medagliere_standings_page_shows_the_counts_of_1st_to_5th_places(medal_tournament, client):
-    tournament, _regs = medal_tournament
-    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    assert html.count('class="num medal-col"') == 5 * 4 + 5  # 5 headers, 5 counts per player
-    rossi = html[html.index("Anna Rossi"):]
-    cells = [c.split("<")[0] for c in rossi.split('<td class="num medal-col">')[1:6]]
-    assert cells == ["2", "0", "0", "0", "0"]
-    bianchi = html[html.index("Bruno Bianchi"):]
-    assert [c.split("<")[0] for c in bianchi.split('<td class="num medal-col">')[1:6]] == ["0", "1", "1", "0", "0"]
+    tournament, regs = medal_tournament
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    assert texts(page, "table.standings th.medal-col") == ["1°", "2°", "3°", "4°", "5°"]
+    assert len(select(page, "table.standings td.medal-col")) == 5 * 4  # 5 counts per player
+    assert texts(page, f"tr[data-reg='{regs[0].pk}'] td.medal-col") == ["2", "0", "0", "0", "0"]   # Anna Rossi
+    assert texts(page, f"tr[data-reg='{regs[1].pk}'] td.medal-col") == ["0", "1", "1", "0", "0"]   # Bruno Bianchi
 
 
 def test_medagliere_json_csv_print_and_player_page_carry_the_medals(medal_tournament, client, organiser):
@@ -52,17 +51,18 @@ def test_medagliere_json_csv_print_and_player_page_carry_the_medals(medal_tourna
         ("Anna Rossi", [2, 0, 0, 0, 0]), ("Carla Verdi", [0, 1, 1, 0, 0]),
         ("Bruno Bianchi", [0, 1, 1, 0, 0]), ("Dario Neri", [0, 0, 0, 2, 0])]
     assert "wins" not in data[0]
-    printed = client.get(reverse("public:standings_print", args=[tournament.pk])).content.decode()
-    assert "<th>1°</th><th>2°</th><th>3°</th><th>4°</th><th>5°</th>" in printed
-    assert "<td>2</td><td>0</td><td>0</td><td>0</td><td>0</td>" in printed
-    page = client.get(reverse("public:player", args=[tournament.pk, regs[1].pk])).content.decode()
-    assert page.count('class="medal-count"') == 5
-    assert "<strong>1</strong> 2° places" in page and "<strong>1</strong> 3° places" in page
+    printed = client.get(reverse("public:standings_print", args=[tournament.pk]))
+    assert texts(printed, "thead th")[4:9] == ["1°", "2°", "3°", "4°", "5°"]    # after #, player, club, total
+    assert texts(printed, f"tr[data-reg='{regs[0].pk}'] td")[4:9] == ["2", "0", "0", "0", "0"]
+    page = client.get(reverse("public:player", args=[tournament.pk, regs[1].pk]))
+    counts = select(page, "li.medal-count")
+    assert {li["data-place"]: text(li.strong) for li in counts} == {"1": "0", "2": "1", "3": "1", "4": "0", "5": "0"}
+    assert text(counts[1]) == "1 " + tr("%(n)s° places", n=2)
     client.force_login(organiser)
-    text = client.get(reverse("manage:standings_csv", args=[tournament.pk])).content.decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0][:10] == ["Rank", "Player", "Club", "Total", "Wins",
-                            "1° places", "2° places", "3° places", "4° places", "5° places"]
+    exported = client.get(reverse("manage:standings_csv", args=[tournament.pk])).content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(exported)))
+    assert rows[0][:10] == [tr(w) for w in ("Rank", "Player", "Club", "Total", "Wins")] + [
+        tr("%(n)s° places", n=n) for n in range(1, 6)]
     assert rows[1][1] == "Anna Rossi" and rows[1][5:10] == ["2", "0", "0", "0", "0"]
 
 
@@ -91,9 +91,29 @@ def test_tied_rows_are_listed_by_name_in_the_app_and_by_id_in_the_contract(tourn
     assert [(r["rank"], r["player"]) for r in data] == [
         (1, "X Abate"), (1, "X Zanetti"), (3, "X Bassi"), (3, "X Moro"),
         (5, "X Corti"), (5, "X Lodi"), (7, "X Conti"), (7, "X Dini")]
-    html = client.get(reverse("public:standings", args=[tournament.pk])).content.decode()
-    assert html.index("X Abate") < html.index("X Zanetti") < html.index("X Bassi") < html.index("X Moro")
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    shown = [int(pk) for pk in (row["data-reg"] for row in select(page, "table.standings tr[data-reg]"))]
+    assert shown[:4] == [regs[4].pk, regs[0].pk, regs[5].pk, regs[1].pk]  # Abate, Zanetti, Bassi, Moro
     # The machine contract keeps the player id order of SCORING.md section 9.
     games, _totals = tournament_games(tournament)
     result = scoring.score_tournament(tournament.formula, params_for(tournament), games)
     assert [int(r.player) for r in result.standings[:2]] == [regs[0].pk, regs[4].pk]
+
+
+def test_a_row_links_the_players_page_and_shows_names_and_clubs_as_text_never_as_markup(tournament, organiser, client):
+    regs = [RegistrationFactory(tournament=tournament, player__first_name=f, player__last_name=l,
+                                player__club__name=c)
+            for f, l, c in [("<b>Anna</b>", "Rossi", "A&B <i>club</i>"), ("Bruno", "Bianchi", "Como"),
+                            ("Carla", "Verdi", "Lecco"), ("Dario", "Neri", "Varese")]]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(60,), (40,), (30,), (10,)])
+    _publish(rnd, organiser)
+    page = client.get(reverse("public:standings", args=[tournament.pk]))
+    first = one(page, f"tr[data-reg='{regs[0].pk}']")
+    link = first.find("a")
+    assert link["href"] == reverse("public:player", args=[tournament.pk, regs[0].pk])
+    assert text(link) == "<b>Anna</b> Rossi" and link.find("b") is None
+    club = first.select_one("span.muted")
+    assert text(club) == "A&B <i>club</i>" and club.find("i") is None
+    assert [text(td) for td in first.find_all("td")][2:] == ["150.20", "150.20", "1"]  # total, round 1, wins
+    assert [row["data-reg"] for row in select(page, "tr[data-reg]")] == [str(r.pk) for r in regs]

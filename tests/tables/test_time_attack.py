@@ -8,6 +8,7 @@ from scoring.errors import InvalidResult
 from scoring.territories import check_held_once, places_by_armies, territory
 from tables.models import Seat
 from tests.factories import RegistrationFactory, seat_round
+from tests.html import alerts, tr
 from tournaments.models import AuditLog
 
 
@@ -39,7 +40,8 @@ def test_the_same_territory_for_two_players_is_refused(client_for, arbiter, tabl
         {"territories": ["Egitto"]}, {"eliminated": "1"}])
     assert response.status_code == 400
     aldo, bruno = (s.registration.player.full_name for s in table.seats.order_by("position")[:2])
-    assert f"Perù is ticked for both {aldo} and {bruno}: a territory has one owner." in response.content.decode()
+    assert tr("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.",
+              territory="Perù", a=aldo, b=bruno) in alerts(response)
     assert list(Seat.objects.filter(table=table).values_list("table_points", flat=True)) == [None] * 4
     assert not AuditLog.objects.filter(action__startswith="result.").exists()
 

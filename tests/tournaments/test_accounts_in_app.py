@@ -1,12 +1,11 @@
 """No Django admin for normal work: arbiter accounts, the organiser role, draft rounds."""
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tables.models import Round
 from tests.factories import RegistrationFactory, UserFactory, seat_round
+from tests.html import field_errors, messages, one, select, text, tr
 from tournaments.models import AccountOwner, AuditLog
 from tournaments.rules import is_organiser
 
@@ -21,7 +20,8 @@ def test_organiser_creates_an_arbiter_account_with_a_one_time_link(client, organ
     account = get_user_model().objects.get(username="beppe")
     assert tournament.arbiters.filter(pk=account.pk).exists()
     assert account.has_usable_password() is False
-    link = re.search(r'value="(http://testserver/accounts/password/[^"]+)"', response.content.decode()).group(1)
+    link = one(response, "#account-link input.link-box")["value"]
+    assert link.startswith("http://testserver/accounts/password/")
     entry = AuditLog.objects.get(action="tournament.arbiter_account")
     assert entry.after == {"username": "beppe", "arbiter": True}
 
@@ -41,7 +41,7 @@ def test_arbiter_account_name_taken_is_refused(client, organiser, tournament, ar
     response = client.post(reverse("manage:arbiters", args=[tournament.pk]),
                            {"new_account": "1", "username": "ARTURO"})
     assert response.status_code == 400
-    assert "The user name ARTURO is taken: choose another one." in response.content.decode()
+    assert field_errors(response, "username") == [tr("The user name %(u)s is taken: choose another one.", u="ARTURO")]
     assert get_user_model().objects.filter(username__iexact="arturo").count() == 1
 
 
@@ -49,7 +49,10 @@ def test_administrator_grants_and_takes_back_the_organiser_role(client):
     admin = UserFactory(username="admin", is_superuser=True, is_staff=True)
     someone = UserFactory(username="sofia")
     client.force_login(admin)
-    assert "sofia" in client.get(reverse("manage:organisers")).content.decode()
+    row = one(client.get(reverse("manage:organisers")), f"tr#user-{someone.pk}")
+    assert text(row.td) == "sofia"
+    assert one(row, "form")["action"] == reverse("manage:organiser_role", args=[someone.pk])
+    assert one(row, "button[aria-pressed]")["aria-pressed"] == "false"
     client.post(reverse("manage:organiser_role", args=[someone.pk]), {"granted": "1"})
     someone = get_user_model().objects.get(pk=someone.pk)
     assert is_organiser(someone)
@@ -81,7 +84,7 @@ def test_published_round_is_not_deleted(client, organiser, tournament):
     seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
     client.force_login(organiser)
     response = client.post(reverse("manage:round_action", args=[tournament.pk, 1, "delete"]), follow=True)
-    assert "Only a draft round can be deleted" in response.content.decode()
+    assert messages(response) == [tr("Only a draft round can be deleted: this one is published.")]
     assert Round.objects.filter(tournament=tournament).count() == 1
 
 
@@ -102,14 +105,14 @@ def test_new_link_only_for_an_account_that_never_chose_a_password(client, organi
     client.force_login(organiser)
     client.post(reverse("manage:arbiters", args=[tournament.pk]), {"new_account": "1", "username": "beppe"})
     beppe = get_user_model().objects.get(username="beppe")
-    page = client.get(reverse("manage:arbiters", args=[tournament.pk])).content.decode()
-    assert reverse("manage:arbiter_link", args=[tournament.pk, beppe.pk]) in page
-    assert reverse("manage:arbiter_link", args=[tournament.pk, arbiter.pk]) not in page
+    page = client.get(reverse("manage:arbiters", args=[tournament.pk]))
+    assert select(page, f"form[action='{reverse('manage:arbiter_link', args=[tournament.pk, beppe.pk])}']")
+    assert not select(page, f"[action='{reverse('manage:arbiter_link', args=[tournament.pk, arbiter.pk])}']")
     response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, beppe.pk]))
-    assert re.search(r'value="http://testserver/accounts/password/', response.content.decode())
+    assert one(response, "#account-link input.link-box")["value"].startswith("http://testserver/accounts/password/")
     assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1
     # arturo chose a password: a link would hand his account over, even from his owner
     AccountOwner.objects.create(account=arbiter, owner=organiser)
     response = client.post(reverse("manage:arbiter_link", args=[tournament.pk, arbiter.pk]), follow=True)
-    assert "arturo has already chosen a password." in response.content.decode()
+    assert messages(response) == [tr("%(u)s has already chosen a password.", u="arturo")]
     assert AuditLog.objects.filter(action="tournament.arbiter_link").count() == 1

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tests.html import alerts, attr, messages, one, parse, text, tr
 from tournaments import services
 from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
@@ -74,7 +75,7 @@ def test_register_selected_and_everybody_present(client, organiser, tournament):
 def test_register_selected_with_nothing_ticked_says_so(client, organiser, tournament):
     client.force_login(organiser)
     response = client.post(reverse("manage:registration_add_selected", args=[tournament.pk]), follow=True)
-    assert "Tick at least one player to register." in response.content.decode()
+    assert messages(response) == [tr("Tick at least one player to register.")]
     assert tournament.registrations.count() == 0
 
 
@@ -86,7 +87,7 @@ def test_import_preview_then_confirm(client, organiser, tournament):
     assert tournament.registrations.count() == 0
     csv_text = response.context["csv_text"]
     response = client.post(url, {"confirm": "1", "csv_text": csv_text}, follow=True)
-    assert "2 players registered (2 new)." in response.content.decode()
+    assert messages(response) == [_summary(2, 2)]
     assert tournament.registrations.count() == 2
 
 
@@ -94,7 +95,7 @@ def test_import_without_file_or_names_is_refused(client, organiser, tournament):
     client.force_login(organiser)
     response = client.post(reverse("manage:registration_import", args=[tournament.pk]), {"names": "  "})
     assert response.status_code == 400
-    assert "Choose a CSV file or paste a list of names." in response.content.decode()
+    assert tr("Choose a CSV file or paste a list of names.") in alerts(response)
 
 
 def test_htmx_check_in_answers_the_row_and_the_count(client, organiser, tournament):
@@ -103,11 +104,20 @@ def test_htmx_check_in_answers_the_row_and_the_count(client, organiser, tourname
     client.force_login(organiser)
     url = reverse("manage:registration_action", args=[tournament.pk, reg.pk, "checkin"])
     response = client.post(url, {"value": "1", "row": "checkin"}, HTTP_HX_REQUEST="true")
-    body = response.content.decode()
-    assert body.lstrip().startswith(f'<li id="checkin-{reg.pk}">')
-    assert 'hx-swap-oob="true">1 present · 2 registered</span>' in " ".join(body.split())
+    fragment = parse(response)
+    assert fragment.find(True).name == "li" and fragment.find(True)["id"] == f"checkin-{reg.pk}"   # the row first
+    counts = fragment.template.find(id="reg-counts")   # htmx's out-of-band swap, carried in a <template>
+    assert counts["hx-swap-oob"] == "true"
+    assert text(counts) == " · ".join([tr("%(p)s present", plural="%(p)s present", count=1, p=1),
+                                       tr("%(n)s registered", plural="%(n)s registered", count=2, n=2)])
     reg.refresh_from_db()
     assert reg.present is True
+
+
+def _summary(registered, created):
+    """The message of an import: "2 players registered (2 new)." in the catalogue's words."""
+    return (tr("%(n)d player registered", plural="%(n)d players registered", count=registered, n=registered)
+            + " (" + tr("%(n)d new", plural="%(n)d new", count=created, n=created) + ").")
 
 
 PASTED = "Marco Rossi; Lario\nAnna Neri\n\nmarco rossi; Lario\nLuca Bianchi\nX\n"
@@ -125,12 +135,11 @@ def test_a_pasted_list_with_bad_rows_stays_in_the_box_with_the_rows_marked(clien
     url = reverse("manage:registration_import", args=[tournament.pk])
     response = client.post(url, {"names": PASTED})
     assert response.status_code == 400
-    body = response.content.decode()
     assert tournament.registrations.count() == 0
     assert response.context["import_form"]["names"].value() == PASTED      # not emptied
-    assert body.count("data-row-error") == 2
-    assert 'data-line="4" data-row-error' in body and 'data-line="6" data-row-error' in body
-    assert "Register the 3 valid rows" in body
+    assert attr(response, "[data-row-error]", "data-line") == ["4", "6"]
+    assert text(one(response, "button[data-register-valid]")) == tr(
+        "Register the %(n)s valid row", plural="Register the %(n)s valid rows", count=3, n=3)
 
 
 def test_registering_the_valid_rows_leaves_the_bad_lines_in_the_box(client, organiser, tournament):
@@ -143,9 +152,9 @@ def test_registering_the_valid_rows_leaves_the_bad_lines_in_the_box(client, orga
     assert sorted(r.player.full_name for r in tournament.registrations.all()) == [
         "Anna Neri", "Luca Bianchi", "Marco Rossi"]
     assert response.context["import_form"]["names"].value() == "marco rossi; Lario\nX"
-    body = response.content.decode()
-    assert "3 players registered (3 new)." in body
-    assert "The 2 lines with errors are left in the box" in body
+    assert messages(response) == [_summary(3, 3), tr(
+        "The line with an error is left in the box: correct it and preview again.",
+        plural="The %(n)d lines with errors are left in the box: correct them and preview again.", count=2, n=2)]
     # The same action sent twice registers nobody twice.
     client.post(url, post)
     assert tournament.registrations.count() == 3
@@ -159,11 +168,13 @@ def test_a_csv_file_with_bad_rows_registers_its_valid_rows_in_one_action(client,
     upload = SimpleUploadedFile("club.csv", b"nome;cognome\nMarco;Rossi\n;Neri\nPia;Verdi\n", "text/csv")
     response = client.post(url, {"file": upload})
     assert response.status_code == 400
-    assert 'data-line="3" data-row-error' in response.content.decode()    # the header is line 1
+    assert attr(response, "[data-row-error]", "data-line") == ["3"]    # the header is line 1
     response = client.post(url, {"confirm": "1", "valid_only": "1", "csv_text": response.context["csv_text"]},
                            follow=True)
     assert sorted(r.player.full_name for r in tournament.registrations.all()) == ["Marco Rossi", "Pia Verdi"]
-    assert "Line 3 of the file was not registered" in response.content.decode()
+    assert tr("Line %(lines)s of the file was not registered: correct it in the file and import it again.",
+              plural="Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
+              count=1, lines="3") in messages(response)
 
 
 def test_without_valid_only_a_list_with_errors_still_registers_nobody(organiser, tournament):

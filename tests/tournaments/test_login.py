@@ -10,6 +10,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from tests.factories import UserFactory
+from tests.html import alerts, texts, tr
 from tournaments.models import LoginThrottle
 from tournaments.accounts.throttle import client_address, normalise_username
 
@@ -20,6 +21,12 @@ ADMIN_LOGIN = "/admin/login/"
 def _login(client, username, password, address="10.0.0.1", url=None, **extra):
     return client.post(url or reverse("login"), {"username": username, "password": password},
                        REMOTE_ADDR=address, **extra)
+
+
+def _address_locked(minutes):
+    return tr("Too many failed logins from this connection. Try again in %(minutes)d minute.",
+              plural="Too many failed logins from this connection. Try again in %(minutes)d minutes.",
+              count=minutes, minutes=minutes)
 
 
 def _logged_in(client):
@@ -37,7 +44,7 @@ def test_failures_for_made_up_names_lock_that_address_only(client, organiser):
         assert _login(client, f"guess{i}", "x").status_code == 200
     refused = _login(client, "olga", PASSWORD)
     assert refused.status_code == 429
-    assert "Too many failed logins from this connection. Try again in 15 minutes." in refused.content.decode()
+    assert alerts(refused) == [_address_locked(15)]
     assert not _logged_in(client)
     assert _login(client, "olga", PASSWORD, address="10.0.0.2").status_code == 302
     assert _logged_in(client)
@@ -72,7 +79,9 @@ def test_a_busy_account_slows_each_address_down_to_one_try_a_minute(client, orga
     assert _login(client, "olga", "wrong", address="198.51.100.0").status_code == 200
     refused = _login(client, "olga", PASSWORD, address="198.51.100.0")
     assert refused.status_code == 429
-    assert "Too many failed logins on this account. Try again in 60 seconds." in refused.content.decode()
+    assert alerts(refused) == [tr("Too many failed logins on this account. Try again in %(seconds)d second.",
+                                  plural="Too many failed logins on this account. Try again in %(seconds)d seconds.",
+                                  count=60, seconds=60)]
     assert _login(client, "olga", PASSWORD, address="198.51.100.1").status_code == 302
     client.logout()
     _age(60)
@@ -96,7 +105,7 @@ def test_the_admin_login_is_throttled_by_the_same_counts(client, db):
         assert _login(client, f"guess{i}", "x", url=ADMIN_LOGIN).status_code == 200
     refused = _login(client, "root", PASSWORD, url=ADMIN_LOGIN)
     assert refused.status_code == 429
-    assert "Too many failed logins from this connection" in refused.content.decode()
+    assert texts(refused, ".errornote") == [_address_locked(15)]   # Django's admin login page
     assert not _logged_in(client)
     assert _login(client, "root", PASSWORD, url=ADMIN_LOGIN, address="10.0.0.9").status_code == 302
     assert _logged_in(client)

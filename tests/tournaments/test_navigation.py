@@ -9,6 +9,7 @@ from django.utils import translation
 
 from scoring.catalogue import CATALOGUE
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.html import one, parse, select, text, texts, tr
 from tournaments.models import Formula
 
 pytestmark = pytest.mark.django_db
@@ -20,11 +21,11 @@ def test_organiser_results_goes_to_the_live_round_dashboard(client, organiser, t
     assert client.get(url)["Location"] == reverse("manage:rounds", args=[tournament.pk])
     seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
     assert client.get(url)["Location"] == reverse("manage:round_dashboard", args=[tournament.pk, 1])
-    nav = client.get(reverse("manage:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    assert f'href="{url}">Risultati</a>' in nav
-    assert re.findall(r'href="([^"]+)"[^>]*>Risultati</a>', nav) == [url, url]   # the bar and the overview
-    assert 'id="nav-formats">Formato</a>' in nav
-    assert 'id="nav-scoring">Punteggio</a>' in nav
+    nav = client.get(reverse("manage:tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="it")
+    results = [a["href"] for a in select(nav, "a") if text(a) == tr("Results", "it")]
+    assert results == [url, url]   # the bar and the overview
+    assert text(one(nav, "a#nav-formats")) == tr("Tournament format", "it")
+    assert text(one(nav, "a#nav-scoring")) == tr("Scoring", "it")
 
 
 def test_last_table_entered_by_the_organiser_leads_to_closing(client, organiser, tournament):
@@ -37,8 +38,8 @@ def test_last_table_entered_by_the_organiser_leads_to_closing(client, organiser,
     client.force_login(organiser)
     response = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
     assert response["Location"] == reverse("manage:round_dashboard", args=[tournament.pk, 1])
-    home = client.get(reverse("arbiter:home", args=[tournament.pk])).content.decode()
-    assert reverse("manage:round_dashboard", args=[tournament.pk, 1]) in home
+    home = client.get(reverse("arbiter:home", args=[tournament.pk]))
+    assert select(home, f"a[href='{reverse('manage:round_dashboard', args=[tournament.pk, 1])}']")
 
 
 def test_the_round_is_closed_and_its_standings_published_from_the_results_dashboard(client, organiser, tournament):
@@ -46,16 +47,17 @@ def test_the_round_is_closed_and_its_standings_published_from_the_results_dashbo
     client.force_login(organiser)
     url = reverse("manage:round_dashboard", args=[tournament.pk, 1])
     close = reverse("manage:round_action", args=[tournament.pk, 1, "close"])
-    page = client.get(url).content.decode()
-    assert f'action="{close}"' in page and " disabled aria-describedby" in page    # a table is missing: not yet
+    button = one(client.get(url), f"form[action='{close}'] button[type=submit]")
+    assert button.has_attr("disabled") and button.has_attr("aria-describedby")    # a table is missing: not yet
     report(rnd.tables.get(), [(60,), (40,), (20,), (10,)])
-    page = client.get(url).content.decode()
-    assert f'action="{close}"' in page and " disabled>" not in page
+    page = client.get(url)
+    assert not one(page, f"form[action='{close}'] button[type=submit]").has_attr("disabled")
+    assert select(page, "button[disabled]") == []
     client.post(close)
     rnd.refresh_from_db()
     assert rnd.status == "closed"
     publish = reverse("manage:round_action", args=[tournament.pk, 1, "standings"])
-    assert f'action="{publish}"' in client.get(url).content.decode()
+    assert select(client.get(url), f"form[action='{publish}']")
     client.post(publish)
     rnd.refresh_from_db()
     assert rnd.standings_published_at is not None
@@ -96,10 +98,10 @@ def test_no_spec_jargon_on_the_formula_and_format_pages(client, organiser, tourn
     for url in urls:
         response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
         assert response.status_code == 200, url
-        text = re.sub(r"<[^>]+>", " ", response.content.decode())
-        found += [(url, m.group()) for m in JARGON.finditer(text)]
+        found += [(url, m.group()) for m in JARGON.finditer(" ".join(parse(response).stripped_strings))]
     assert found == []
-    assert "R.T.U. Editrice Giochi" in client.get(reverse("public:formula", args=["conversione150"])).content.decode()
+    sources = texts(client.get(reverse("public:formula", args=["conversione150"])), "[data-sources] li")
+    assert sources[0].startswith("R.T.U. Editrice Giochi")
 
 
 @pytest.mark.parametrize("language", ["it", "en"])

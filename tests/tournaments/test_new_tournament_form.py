@@ -1,11 +1,10 @@
 """The new tournament: a short first screen (name, date, formula), public by default, formula settings
 only for the formulas that read them, and "copy from an earlier tournament" (the organiser's own)."""
-import re
-
 import pytest
 from django.urls import reverse
 
 from tests.factories import TournamentFactory, UserFactory
+from tests.html import attr, field, one, select, text, tr
 from tournaments.models import AuditLog, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -13,29 +12,34 @@ pytestmark = pytest.mark.django_db
 URL = "manage:tournament_create"
 
 
-def _first_screen(body):
-    """The names of the fields before the "More settings" box."""
-    head = body.split('id="more-settings"')[0].split('method="post"')[-1]
-    return re.findall(r'<(?:input|select|textarea)[^>]*name="([a-z_0-9]+)"', head)
+def _fields(node):
+    return [field["name"] for field in select(node, "input[name], select[name], textarea[name]")]
+
+
+def _first_screen(page):
+    """The names of the fields of the tournament's form outside the "More settings" box."""
+    form = one(page, "form[method=post]:has(#more-settings)")
+    more = _fields(one(form, "#more-settings"))
+    return [name for name in _fields(form) if name not in more]
 
 
 def test_the_first_screen_holds_name_date_and_formula_only(client, organiser):
     client.force_login(organiser)
-    body = client.get(reverse(URL)).content.decode()
-    assert _first_screen(body) == ["csrfmiddlewaretoken", "name", "start_date", "formula", "bonus", "spartaco_malus"]
+    page = client.get(reverse(URL))
+    assert _first_screen(page) == ["csrfmiddlewaretoken", "name", "start_date", "formula", "bonus", "spartaco_malus"]
     # The formula's own settings show only for the formulas that read them.
-    assert 'data-show-when="formula" data-show-values="bonus50 vittorie"' in body
-    assert 'data-show-when="formula" data-show-values="spartaco"' in body
-    more = body.split('id="more-settings"')[1]
-    assert 'id="more-settings" open' not in body
-    for name in ("tiebreak_1", "rounds_planned", "discard_worst", "entry_fee", "published", "signup_open"):
-        assert f'name="{name}"' in more
+    assert field(page, "bonus")["data-show-when"] == field(page, "spartaco_malus")["data-show-when"] == "formula"
+    assert (field(page, "bonus")["data-show-values"], field(page, "spartaco_malus")["data-show-values"]) == (
+        "bonus50 vittorie", "spartaco")
+    more = one(page, "#more-settings")
+    assert not more.has_attr("open")
+    assert {"tiebreak_1", "rounds_planned", "discard_worst", "entry_fee", "published", "signup_open"} <= set(
+        _fields(more))
 
 
 def test_a_new_tournament_is_public_by_default(client, organiser):
     client.force_login(organiser)
-    body = client.get(reverse(URL)).content.decode()
-    assert re.search(r'<input[^>]*name="published"[^>]*checked', body)
+    assert one(client.get(reverse(URL)), "input[name=published]").has_attr("checked")
 
 
 def test_an_error_in_the_more_settings_opens_them(client, organiser):
@@ -45,7 +49,7 @@ def test_an_error_in_the_more_settings_opens_them(client, organiser):
                                           "dispute_window_minutes": "120", "entry_fee": "0", "bonus": "50",
                                           "spartaco_malus": "14"})
     assert response.status_code == 200
-    assert 'id="more-settings" open' in response.content.decode()
+    assert one(response, "#more-settings").has_attr("open")
 
 
 @pytest.fixture
@@ -69,9 +73,10 @@ def test_copy_from_an_earlier_tournament_fills_every_setting(client, organiser, 
                       "tiebreak_2": "table_points", "tiebreak_3": "", "rounds_planned": 4, "discard_worst": 1,
                       "table_size": 5, "dispute_window_minutes": 60, "signup_open": True}
     assert form["start_date"].value() is None
-    body = response.content.decode()
-    assert f'name="copy_from" value="{last_week.pk}"' in body
-    assert "arturo, bruna." in body and "ex" not in body.split("data-copied-from")[1].split("</p>")[0]
+    assert one(response, "input[name=copy_from]")["value"] == str(last_week.pk)
+    copied = one(response, "[data-copied-from]")
+    assert copied["data-copied-from"] == str(last_week.pk)
+    assert text(copied).endswith(f'{tr("Arbiters taken along:")} arturo, bruna.')   # not "ex", no longer active
 
 
 def test_saving_the_copy_brings_the_arbiters_along_audited(client, organiser, last_week):
@@ -96,7 +101,7 @@ def test_another_organisers_tournament_is_not_copied(client, organiser, other_or
     response = client.get(reverse(URL), {"copia": theirs.pk})
     assert response.context["source"] is None
     assert response.context["form"]["formula"].value() == "conversione150"
-    assert f'value="{theirs.pk}"' not in response.content.decode()
+    assert str(theirs.pk) not in attr(response, "[value]", "value")
     response = client.post(reverse(URL), {"name": "X", "start_date": "2026-12-01", "formula": "conversione150",
                                           "table_size": "4", "rounds_planned": "3", "discard_worst": "0",
                                           "dispute_window_minutes": "120", "entry_fee": "0", "bonus": "50",

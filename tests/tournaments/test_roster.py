@@ -3,8 +3,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables.standings.selectors import round_with_tables
+from tables.rounds.selectors import round_with_tables
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, report, seat_round
+from tests.html import attr, messages, select, text, tr
 from tournaments import services
 from tournaments.registration import services as roster
 from tournaments.models import AuditLog, Club, Player, Registration
@@ -52,7 +53,8 @@ def test_delete_unused_player_and_refuse_a_registered_one(client, organiser, tou
     client.post(reverse("manage:player_delete", args=[unused.pk]))
     assert not Player.all_players.filter(pk=unused.pk).exists()
     response = client.post(reverse("manage:player_delete", args=[used.pk]), follow=True)
-    assert "has registrations" in response.content.decode()
+    assert messages(response)[-1] == tr("%(p)s has registrations: they cannot be deleted (merge them instead).",
+                                        p=used)
     assert Player.objects.filter(pk=used.pk).exists()
     assert AuditLog.objects.filter(action="player.delete").count() == 1
 
@@ -73,18 +75,20 @@ def test_delete_club_only_when_unused(client, organiser):
     client.force_login(organiser)
     client.post(reverse("manage:club_delete", args=[empty.pk]))
     response = client.post(reverse("manage:club_delete", args=[used.pk]), follow=True)
-    assert "has players or tournaments" in response.content.decode()
+    assert messages(response)[-1] == tr("%(c)s has players or tournaments: it cannot be deleted.", c=used)
     assert list(Club.objects.values_list("name", flat=True)) == ["Pieno"]
     assert AuditLog.objects.get(action="club.delete").before["name"] == "Vuoto"
 
 
 def test_player_list_flags_possible_duplicates(client, organiser):
-    PlayerFactory(first_name="Niccolò", last_name="Forlì", club=ClubFactory())
-    PlayerFactory(first_name="Niccolo", last_name="Forli", club=None)
+    twins = [PlayerFactory(first_name="Niccolò", last_name="Forlì", club=ClubFactory()),
+             PlayerFactory(first_name="Niccolo", last_name="Forli", club=None)]
     PlayerFactory(first_name="Marco", last_name="Rossi")
     client.force_login(organiser)
     response = client.get(reverse("manage:players"))
-    assert response.content.decode().count("possible duplicate") == 2
+    assert sorted(attr(response, "a[data-duplicate]", "href")) == sorted(
+        reverse("manage:player_edit", args=[p.pk]) + "#merge" for p in twins)
+    assert {text(a) for a in select(response, "a[data-duplicate]")} == {tr("possible duplicate")}
 
 
 def test_merge_view(client, organiser):

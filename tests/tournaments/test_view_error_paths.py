@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from tournaments import services
 from tournaments.models import Player, Registration
+from tests.html import attr, texts, tr
 
 
 def test_a_confirmed_player_csv_with_an_error_shows_the_preview_and_imports_nothing(client, organiser):
@@ -12,7 +13,8 @@ def test_a_confirmed_player_csv_with_an_error_shows_the_preview_and_imports_noth
                            {"confirm": "1", "csv_text": "name,surname\nMarco,Rossi\n,Neri\n"})
     assert response.status_code == 400
     assert response.context["preview"].ok is False
-    assert "name is empty" in response.content.decode()
+    assert attr(response, "tr[data-row-error]", "data-line") == ["3"]
+    assert texts(response, "tr[data-line='3'] .field-error") == [tr("name is empty")]
     assert Player.objects.count() == 0
 
 

@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tests.html import attr, messages, one, parse, text, texts, tr
 from tournaments.models import AuditLog, Player, Registration, Tournament
 
 TOURNAMENT_FORM = {
@@ -26,7 +27,7 @@ def test_fee_above_official_maximum_warns_but_saves(client, organiser):
     client.force_login(organiser)
     response = client.post(reverse("manage:tournament_create"), {**TOURNAMENT_FORM, "entry_fee": "12"}, follow=True)
     assert Tournament.objects.filter(entry_fee=12).count() == 1
-    assert "above 10 EUR" in response.content.decode()
+    assert tr("The entry fee is above %(max)s EUR, the official maximum of the R.T.U.", max="10") in messages(response)
 
 
 @pytest.mark.parametrize("field, value, message", [
@@ -78,7 +79,7 @@ def test_checkin_toggle_via_htmx_returns_the_row(client, organiser, tournament):
                            {"value": "1"}, HTTP_HX_REQUEST="true")
     reg.refresh_from_db()
     assert reg.present is True
-    assert f'id="reg-{reg.pk}"' in response.content.decode()
+    assert parse(response).find(True) == one(response, f"tr#reg-{reg.pk}")   # the row, first
 
 
 def test_public_signup_form_requires_email_and_consent(client, tournament):
@@ -101,7 +102,8 @@ def test_csv_upload_with_broken_row_shows_errors_and_imports_nothing(client, org
     upload = SimpleUploadedFile("p.csv", b"name,surname\nMarco,Rossi\n,Neri\n", content_type="text/csv")
     response = client.post(reverse("manage:player_import"), {"file": upload})
     assert response.status_code == 400
-    assert "name is empty" in response.content.decode()
+    assert attr(response, "tr[data-row-error]", "data-line") == ["3"]
+    assert texts(response, "tr[data-line='3'] .field-error") == [tr("name is empty")]
     assert Player.objects.count() == 0
 
 
@@ -114,15 +116,15 @@ def test_csv_confirm_imports_all_rows(client, organiser):
 
 def test_every_page_carries_the_trademark_notice(client, tournament):
     for url in [reverse("public:home"), reverse("public:tournament", args=[tournament.pk]), reverse("login")]:
-        assert "RisiKo! è un marchio registrato ® Editrice Giochi Srl - Tutti i diritti riservati." in \
-            client.get(url).content.decode()
+        assert text(one(client.get(url), "[data-trademark]")) == \
+            "RisiKo! è un marchio registrato ® Editrice Giochi Srl - Tutti i diritti riservati."
 
 
 def test_pages_are_italian_by_default_and_english_on_request(client, settings, db):
     settings.LANGUAGE_CODE = "it"
-    assert '<html lang="it">' in client.get(reverse("public:home")).content.decode()
+    assert one(client.get(reverse("public:home")), "html")["lang"] == "it"
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
-    assert '<html lang="en">' in client.get(reverse("public:home")).content.decode()
+    assert one(client.get(reverse("public:home")), "html")["lang"] == "en"
 
 
 def test_htmx_request_needing_login_gets_hx_redirect(client, tournament):

@@ -1,9 +1,9 @@
 """Reads of the account pages: a tournament's arbiters, the active users and who holds the organiser role."""
 from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
 from tournaments.accounts.services import ORGANISERS_GROUP
+from tournaments.rules import accounts_owned_by, offerable_arbiters
 
 
 def arbiters_of(tournament):
@@ -11,21 +11,14 @@ def arbiters_of(tournament):
 
 
 def arbiter_candidates(tournament):
-    """The accounts the tournament's "Arbitri" page offers: those its organiser made and those already
-    arbiters of one of their tournaments. Never the server's other users; never an administrator."""
-    organiser = tournament.organiser_id
-    return (get_user_model().objects.filter(is_active=True, is_superuser=False)
-            .filter(Q(owned_by__owner_id=organiser) | Q(arbitrated_tournaments__organiser_id=organiser)
-                    | Q(arbitrated_tournaments=tournament))
-            .exclude(pk=organiser).distinct().order_by("username"))
+    """The accounts the tournament's "Arbitri" page offers (tournaments.rules.offerable_arbiters), by name."""
+    return offerable_arbiters(tournament, get_user_model().objects.all()).order_by("username")
 
 
 def arbiters_without_password(tournament, user):
     """The tournament's arbiters whose one-time link was never used (no password chosen yet) and whom
     `user` may give a new link: those they made (an administrator: every one)."""
-    arbiters = tournament.arbiters.order_by("username")
-    if not user.is_superuser:
-        arbiters = arbiters.filter(owned_by__owner=user)
+    arbiters = accounts_owned_by(user, tournament.arbiters.order_by("username"))
     return [a for a in arbiters if not a.has_usable_password()]
 
 

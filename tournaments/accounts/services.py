@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit
 from tournaments.models import AccountOwner
+from tournaments.rules import is_administrator, may_be_added_as_arbiter, owns_account
 from tournaments.text import clean_name, mixes_look_alike_letters, name_skeleton
 
 ORGANISERS_GROUP = "organisers"
@@ -37,7 +38,7 @@ def holds_organiser_role(user):
 @transaction.atomic
 def organiser_role_set(*, user, target, granted):
     """An administrator grants or takes back the organiser role; logged."""
-    if not (user.is_authenticated and user.is_superuser):
+    if not is_administrator(user):
         raise ValidationError(_("Only an administrator can grant the organiser role."))
     before = holds_organiser_role(target)
     if granted:
@@ -73,11 +74,6 @@ def username_clean(raw, *, exclude_pk=None):
     return username
 
 
-def account_owner(account):
-    """The organiser who made `account` from the app, or None."""
-    return (AccountOwner.objects.filter(account=account).values_list("owner_id", flat=True).first())
-
-
 @transaction.atomic
 def arbiter_account_create(*, user, tournament, username, first_name=""):
     """A new account, arbiter of `tournament`, owned by `user`. It has no password: its owner gives it a
@@ -104,9 +100,8 @@ def arbiter_add_by_name(*, user, tournament, username):
     account with a password already chosen: a link is never given for someone else's account. The refusal
     is the same whether the name exists or not, so the form tells nobody who has an account."""
     model = get_user_model()
-    account = model._default_manager.filter(username=(username or "").strip(), is_active=True,
-                                            is_superuser=False).first()
-    if account is None or not account.has_usable_password() or account.pk == tournament.organiser_id:
+    account = model._default_manager.filter(username=(username or "").strip()).first()
+    if account is None or not may_be_added_as_arbiter(account, tournament):
         raise ValidationError({"username": _("No account with this exact user name has chosen its password: "
                                              "ask its owner for the exact name, once they have logged in.")})
     if tournament.arbiters.filter(pk=account.pk).exists():
@@ -124,7 +119,7 @@ def arbiter_link_renew(*, user, tournament, account):
     for any other would hand it over). Every earlier link stops working: the account gets a new unusable
     password, which the links' signature covers."""
     account = get_user_model()._default_manager.select_for_update().get(pk=account.pk)
-    if not user.is_superuser and account_owner(account) != user.pk:
+    if not owns_account(user, account):
         raise ValidationError(_("Only the organiser who made %(u)s can give it a link.")
                               % {"u": account.get_username()})
     if account.has_usable_password():

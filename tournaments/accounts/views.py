@@ -3,7 +3,7 @@ an administrator. Each view checks the role, calls one service of `tournaments.a
 from django.contrib import messages
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -20,7 +20,7 @@ from tournaments.accounts.selectors import (
     users_and_organiser_role,
 )
 from tournaments.forms import ArbiterAccountForm, ArbiterByNameForm, ArbitersForm, add_service_errors
-from tournaments.rules import may_give_link, tournament_for_organiser
+from tournaments.rules import may_give_link, require_administrator, tournament_for_organiser
 
 
 @login_required
@@ -96,22 +96,17 @@ def arbiter_link(request, pk, user_pk):
     return _arbiters_page(request, tournament, _arbiters_form(tournament), ArbiterAccountForm(), None, link)
 
 
-def _require_administrator(user):
-    if not user.is_superuser:
-        raise PermissionDenied
-
-
 @login_required
 def organisers(request):
     """For administrators: who may create tournaments."""
-    _require_administrator(request.user)
+    require_administrator(request.user)
     return render(request, "tournaments/organisers.html", {"rows": users_and_organiser_role()})
 
 
 @login_required
 @require_POST
 def organiser_role(request, user_pk):
-    _require_administrator(request.user)
+    require_administrator(request.user)
     target = active_user_or_404(user_pk)
     granted = request.POST.get("granted") == "1"
     roles.organiser_role_set(user=request.user, target=target, granted=granted)

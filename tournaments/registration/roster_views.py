@@ -14,7 +14,7 @@ from tournaments.registration import services as roster
 from tournaments.feedback import run_with_message
 from tournaments.forms import ClubForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import CsvUploadForm
-from tournaments.rules import may_open_player, may_read_player, player_for_organiser, require_organiser
+from tournaments.rules import may_open_player, may_read_player, owns_tournament, player_for_organiser, require_organiser
 from tournaments.registration.selectors import club_or_404, clubs_matching, player_registrations, players_matching
 
 
@@ -67,7 +67,7 @@ def player_edit(request, player_pk=None):
     if player:
         context.update(candidates=[c for c in roster.merge_candidates(player) if may_open_player(request.user, c)],
                        registered=[r for r in player_registrations(player)
-                                   if request.user.is_superuser or r.tournament.organiser_id == request.user.pk])
+                                   if owns_tournament(request.user, r.tournament)])
     return render(request, "tournaments/player_form.html", context)
 
 

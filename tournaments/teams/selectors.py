@@ -1,13 +1,11 @@
-"""Reads of the 2vs2 team tournament's pages: teams, matches and lineups, the published days and their state."""
+"""Reads of the 2vs2 team tournament's pages: teams, matches and lineups, the schedule and each match's points
+(the team standings and the state of each day are read by tables.standings.selectors)."""
 from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
-from tournaments.models import Registration, Team, TeamDay, TeamMatch
-
-# tables.models.TeamDispute.State.OPEN (the team disputes live in the tables app, above this one).
-OPEN = "open"
+from scoring import teams as team_rules
+from tournaments.models import Registration, Team, TeamMatch
 
 
 def unteamed_registrations(tournament):
@@ -51,37 +49,43 @@ def tournament_matches(tournament):
     return list(tournament.team_matches.select_related("home", "away").order_by("round", "pk"))
 
 
+def as_rule_match(match):
+    """The plain scoring.teams.TeamMatch of a stored match with a result."""
+    return team_rules.TeamMatch(
+        round=match.round, home=match.home_id, away=match.away_id, ending=match.ending,
+        team=match.decided_by_id, territories=(match.home_territories, match.away_territories),
+        best_player_territories=(match.home_best, match.away_best),
+        territory_points=(match.home_territory_points, match.away_territory_points))
+
+
+def match_points(match):
+    """{team id: points} of a reported match, or None."""
+    if not match.reported:
+        return None
+    return team_rules.match_points(as_rule_match(match))
+
+
 @dataclass
-class DayView:
+class ScheduleRound:
     number: int
-    matches: int
-    reported: int
-    published_at: object = None
-    closes_at: object = None
-    status: str = "playing"   # "playing", "ready" (every result in), "provisional", "final"
+    matches: list
+    bye: object = None
 
 
-def team_days(tournament, now=None):
-    """Each day of the schedule with its publication and the state of its standings: provisional
-    until the dispute window (Tournament.dispute_window_closes) has closed with no dispute about that
-    day still open (the team disputes are tables.models.TeamDispute, read here by their relation)."""
-    now = now or timezone.now()
-    published = {d.number: d for d in TeamDay.objects.filter(tournament=tournament)}
-    open_days = list(tournament.team_disputes.filter(state=OPEN).values_list("day", flat=True))
-    counts = {}
-    for number, reported in TeamMatch.objects.filter(tournament=tournament).values_list("round", "reported_at"):
-        total, done = counts.get(number, (0, 0))
-        counts[number] = (total + 1, done + (reported is not None))
-    days = []
-    for number, (total, done) in sorted(counts.items()):
-        day = published.get(number)
-        view = DayView(number, total, done)
-        if day is not None:
-            view.published_at = day.standings_published_at
-            view.closes_at = tournament.dispute_window_closes(day.standings_published_at)
-            settled = now >= view.closes_at and not any(d <= number for d in open_days)
-            view.status = "final" if settled else "provisional"
-        elif done == total:
-            view.status = "ready"
-        days.append(view)
-    return days
+def team_schedule(tournament):
+    """The rounds of the round robin, each match with its points once reported, and who rests."""
+    teams = list(tournament.teams.all())
+    matches = list(tournament.team_matches.select_related("home", "away", "decided_by")
+                   .prefetch_related("home_lineup__player", "away_lineup__player").order_by("round", "pk"))
+    rounds = {}
+    for match in matches:
+        points = match_points(match)
+        match.home_points = points[match.home_id] if points else None
+        match.away_points = points[match.away_id] if points else None
+        rounds.setdefault(match.round, []).append(match)
+    out = []
+    for number, items in sorted(rounds.items()):
+        playing = {m.home_id for m in items} | {m.away_id for m in items}
+        bye = next((t for t in teams if t.pk not in playing), None)
+        out.append(ScheduleRound(number, items, bye))
+    return out

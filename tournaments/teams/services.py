@@ -1,9 +1,9 @@
 """2vs2 team tournament (SCORING.md section 7; seed 001, RisiKo Club Rahal Maut, art. 2, 4-7).
 
 Teams of 2 to 3 registered players; the captain picks the two who play each match; a single round
-robin; match points 3/2/1/0 computed by scoring.teams. Every write is a service with its audit entry.
+robin; match points 3/2/1/0 computed by scoring.teams. Every write is a service with its audit entry;
+the matches are read by tournaments.teams.selectors, the team standings by tables.standings.selectors.
 """
-from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -121,22 +121,6 @@ def lineup_set(*, user, match, team, registrations):
     return match
 
 
-def as_rule_match(match):
-    """The plain scoring.teams.TeamMatch of a stored match with a result."""
-    return team_rules.TeamMatch(
-        round=match.round, home=match.home_id, away=match.away_id, ending=match.ending,
-        team=match.decided_by_id, territories=(match.home_territories, match.away_territories),
-        best_player_territories=(match.home_best, match.away_best),
-        territory_points=(match.home_territory_points, match.away_territory_points))
-
-
-def match_points(match):
-    """{team id: points} of a reported match, or None."""
-    if not match.reported:
-        return None
-    return team_rules.match_points(as_rule_match(match))
-
-
 RESULT_FIELDS = ("ending", "decided_by_id", "home_territories", "away_territories", "home_best", "away_best",
                  "home_territory_points", "away_territory_points")
 
@@ -188,61 +172,3 @@ def match_result_submit(*, user, match, ending, decided_by=None, territories=(0,
                  "points": {match.home.name: points[match.home_id], match.away.name: points[match.away_id]}})
     match.refresh_from_db()
     return match
-
-
-# --- reading ---------------------------------------------------------------------------------------
-
-@dataclass
-class TeamRow:
-    rank: int
-    team: object
-    points: int
-    played: int
-    territories: int
-    penalty: int = 0
-
-
-def team_standings(tournament, day=None):
-    """Seed 001: match points less the team's penalties (never below 0), then head to head, then
-    total territories (scoring.teams); with `day`, the standings after that day of the round robin."""
-    teams = {t.pk: t for t in tournament.teams.prefetch_related("members__registration__player")}
-    played = tournament.team_matches.filter(reported_at__isnull=False)
-    # The team penalties (tables.models.TeamPenalty) by their relation: the tables app is above this one.
-    penalties = tournament.team_penalties.filter(withdrawn=False)
-    if day is not None:
-        played, penalties = played.filter(round__lte=day), penalties.filter(day__lte=day)
-    taken = {}
-    for team_id, points in penalties.values_list("team_id", "points"):
-        taken[team_id] = taken.get(team_id, 0) + points
-    matches = [as_rule_match(m) for m in played]
-    rows = [TeamRow(r.rank, teams[r.team], r.points, r.played, r.territories, taken.get(r.team, 0))
-            for r in team_rules.team_standings(matches, list(teams), taken)]
-    # Teams sharing a rank are listed by name, then id, as players are (scoring.teams lists them by id).
-    rows.sort(key=lambda r: (r.rank, r.team.name.casefold(), r.team.pk))
-    return rows
-
-
-@dataclass
-class ScheduleRound:
-    number: int
-    matches: list
-    bye: object = None
-
-
-def team_schedule(tournament):
-    """The rounds of the round robin, each match with its points once reported, and who rests."""
-    teams = list(tournament.teams.all())
-    matches = list(tournament.team_matches.select_related("home", "away", "decided_by")
-                   .prefetch_related("home_lineup__player", "away_lineup__player").order_by("round", "pk"))
-    rounds = {}
-    for match in matches:
-        points = match_points(match)
-        match.home_points = points[match.home_id] if points else None
-        match.away_points = points[match.away_id] if points else None
-        rounds.setdefault(match.round, []).append(match)
-    out = []
-    for number, items in sorted(rounds.items()):
-        playing = {m.home_id for m in items} | {m.away_id for m in items}
-        bye = next((t for t in teams if t.pk not in playing), None)
-        out.append(ScheduleRound(number, items, bye))
-    return out

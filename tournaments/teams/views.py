@@ -1,4 +1,5 @@
-"""Pages of the 2vs2 team tournament (seed 001): teams, round robin, match results, team standings."""
+"""Pages of the 2vs2 team tournament (seed 001): teams, round robin, match results (the team standings page is
+tables.standings.views.team_standings)."""
 from decimal import Decimal
 
 from django.contrib import messages
@@ -13,7 +14,7 @@ from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
-from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser, tournament_for_public
+from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser
 from tournaments.teams.forms import LineupForm, MatchResultForm, TeamForm
 
 
@@ -69,7 +70,7 @@ def team_matches(request, pk):
     """The schedule by round, with lineups and results, for arbiters."""
     tournament = tournament_for_arbiter(request.user, pk)
     return render(request, "formats/team_matches.html", {
-        "tournament": tournament, "rounds": teams.team_schedule(tournament),
+        "tournament": tournament, "rounds": team_selectors.team_schedule(tournament),
         "role": staff_role(request.user, tournament)})
 
 
@@ -132,30 +133,10 @@ def team_match(request, pk, match_pk):
             messages.success(request, _("Result saved."))
             return redirect("arbiter:team_matches", pk=pk)
     errors = which and (result_form.errors or any(f.errors for f in lineups.values()))
-    points = teams.match_points(match)
+    points = team_selectors.match_points(match)
     return render(request, "formats/team_match.html", {
         "tournament": tournament, "match": match, "lineups": lineups, "result_form": result_form,
         "conflict": conflict, "points": points,
         "home_points": points[match.home_id] if points else None,
         "away_points": points[match.away_id] if points else None,
         "role": staff_role(request.user, tournament)}, status=409 if conflict else (400 if errors else 200))
-
-
-@require_GET
-def team_standings(request, pk):
-    """Seed 001 art. 2: the standings published after each day (the latest by default, another with
-    ?giornata=N), provisional until the dispute window closes; before any publication, the results so
-    far, provisional. Match points less penalties, head to head, total territories."""
-    tournament = tournament_for_public(pk)
-    published = [d for d in team_selectors.team_days(tournament) if d.published_at is not None]
-    day = published[-1] if published else None
-    wanted = request.GET.get("giornata", "")
-    if wanted.isdigit():
-        day = next((d for d in published if d.number == int(wanted)), day)
-    rounds = teams.team_schedule(tournament)
-    if day is not None:
-        rounds = [r for r in rounds if r.number <= day.number]
-    rows = teams.team_standings(tournament, day=day.number if day else None)
-    return render(request, "formats/team_standings.html", {
-        "tournament": tournament, "rows": rows, "rounds": rounds, "day": day, "published": published,
-        "status": day.status if day else "provisional", "penalties": any(r.penalty for r in rows)})

@@ -21,6 +21,7 @@ from tables.clock import services as clock
 from tables.results import services as table_results
 from tables.rounds import services as table_services
 from tables.models import Round
+from tables.standings import selectors as standings
 from tournaments import services
 from tournaments.teams import services as teams
 from tournaments.management.commands.load_demo import DEMO_PASSWORD, PLAYERS
@@ -118,7 +119,7 @@ class Command(BaseCommand):
             rnd = todo.current or draw.phase_draw(user=self.organiser, phase=todo.phase, plan_choice=plan,
                                                      seed=self.rng.randrange(1_000_000))
             self._play_round(tournament, rnd)
-        result = phase_selectors.final_standings(tournament)
+        result = standings.final_standings(tournament)
         podium = ", ".join(f"{r.position}. {r.registration.player.full_name}" for r in result.rows[:3])
         self.stdout.write(f"{tournament.name}: {tournament.rounds.count()} rounds, "
                           f"{len(result.rows)} players; {podium}")
@@ -198,7 +199,7 @@ class Command(BaseCommand):
                     teams.lineup_set(user=self.arbiter, match=match, team=team,
                                      registrations=self.rng.sample(members, 2))
             self._team_result(match)
-        rows = teams.team_standings(tournament)
+        rows = standings.team_standings(tournament)
         table = ", ".join(f"{r.rank}. {r.team.name} {r.points}" for r in rows)
         self.stdout.write(f"{tournament.name}: {tournament.team_matches.count()} matches; {table}")
 

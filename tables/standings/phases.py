@@ -1,0 +1,292 @@
+"""The standings of tournaments with phases (SCORING.md sections 6 and 12, seed 004 knockout): the
+qualifying order and who qualifies, the final order, a knockout's progress. Read through
+tables.standings.selectors; the app of tournament formats draws the phases from them."""
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from scoring.errors import ScoringError
+from scoring.knockout import knockout_progress, table_winner
+from scoring.phases import knockout_order
+from scoring.qualify import Candidate, composition_tiers, qualify, rules_for, semifinal_table_count
+from scoring.standings import final_classification
+from tables import engine
+from tables.models import Round, Seat
+from tables.standings.games import games_by_round, standings_rounds
+from tournaments.models import Phase
+
+KNOCKOUT_KINDS = (Phase.Kind.KNOCKOUT, Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)
+
+
+# --- the rounds of a phase ---------------------------------------------------------------------
+
+def phase_rounds(phase, phases=None):
+    """The rounds of a phase, oldest first; the first phase also owns the rounds drawn without a phase,
+    and the finalina is played in the final's round."""
+    phases = phases if phases is not None else list(phase.tournament.phases.order_by("order"))
+    if phase.kind == Phase.Kind.FINALINA:
+        final = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
+        return phase_rounds(final, phases) if final else []
+    condition = Q(phase=phase)
+    if phases and phase.pk == phases[0].pk:
+        condition |= Q(phase__isnull=True)
+    return list(Round.objects.filter(Q(tournament_id=phase.tournament_id) & condition).order_by("number"))
+
+
+def phase_status(phase, rounds):
+    """'waiting' (no round yet), 'playing' or 'done' (its rounds all played and closed)."""
+    if not rounds:
+        return "waiting"
+    closed = sum(1 for r in rounds if r.status == Round.Status.CLOSED)
+    if phase.kind == Phase.Kind.FINALINA:
+        return "done" if closed == len(rounds) else "playing"
+    return "done" if closed >= phase.rounds and closed == len(rounds) else "playing"
+
+
+def phase_games(phase, phases, by_round):
+    rounds = phase_rounds(phase, phases)
+    return [g for r in rounds for g in by_round.get(r.number, [])]
+
+
+def final_round(phases):
+    """The round of the final, once drawn, else None."""
+    final = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
+    rounds = phase_rounds(final, phases) if final else []
+    return rounds[-1] if rounds else None
+
+
+# --- the qualifying order ------------------------------------------------------------------------
+
+def qualifying_result(tournament, by_round=None, totals=None, published_only=False):
+    """The engine's result of the rounds that add points (the semifinal and final tables do not)."""
+    if by_round is None:
+        by_round, totals = games_by_round(tournament, published_only=published_only)
+    numbers = {number for number, _status in standings_rounds(tournament, published_only)}
+    games = [g for n in sorted(by_round) if n in numbers for g in by_round[n]]
+    return engine.score(tournament, games, total_penalties=totals)
+
+
+def qualifying_standings(tournament, by_round=None, totals=None):
+    """The engine's standings of the rounds that add points (the semifinal and final tables do not)."""
+    return qualifying_result(tournament, by_round, totals).standings
+
+
+def composition_of(tournament, phases=None):
+    """A composed format's settings (SCORING.md section 12), or None."""
+    phases = phases if phases is not None else list(tournament.phases.order_by("order"))
+    return phases[0].settings.get("qualify") if phases else None
+
+
+@dataclass
+class Qualifying:
+    rules: object            # scoring.qualify.QualifyRules that apply to this number of participants
+    result: object           # scoring.qualify.Qualification
+    standings: tuple         # the engine's standings rows
+    games: dict              # player -> [game points of every qualifying game played, in round order]
+    participants: int
+    final_size: int
+
+    @property
+    def tables(self):
+        return semifinal_table_count(self.rules, self.final_size) if self.rules.semifinal else 0
+
+
+def qualifying_outcome(tournament, composition, *, present=None, by_round=None, totals=None,
+                       published_only=False):
+    """Who qualifies under a composed format (SCORING.md section 12, scoring.qualify.qualify):
+    `present` = the ids of the players who can be seated (None: everyone, as during the evenings)."""
+    result = qualifying_result(tournament, by_round, totals, published_only)
+    games = defaultdict(list)
+    for game in sorted(result.games, key=lambda g: (g.round, g.table)):
+        for score in game.players:
+            if not score.void:  # a forfeit is an absence, not a game (SCORING.md section 5)
+                games[score.player].append(score.points)
+    participants = len(result.standings)
+    rules = rules_for(composition_tiers(composition), participants)
+    candidates = [Candidate(row.rank, row.player, tuple(games[row.player]),
+                            present=present is None or row.player in present) for row in result.standings]
+    try:
+        outcome = qualify(rules, candidates)
+    except ScoringError as exc:
+        raise ValidationError(str(exc)) from None
+    return Qualifying(rules, outcome, result.standings, dict(games), participants, composition["final_size"])
+
+
+@dataclass
+class RepechageHolder:
+    registration: object
+    rank: int
+    best: object          # the best single game (points)
+    played: int           # games played (absences are not games)
+
+
+@dataclass
+class CutLines:
+    """Who would qualify if the qualifying evenings ended now (SCORING.md section 12)."""
+    participants: int
+    direct: int
+    semifinal: tuple | None
+    seats: int
+    min_games: int
+    tables: int
+    final_zone: list          # registrations, best first
+    semifinal_zone: list
+    repechage: list           # RepechageHolder, in the order of choice
+    zone: dict                # registration id -> "final" / "semifinal" / "repechage"
+
+
+def cut_lines_of(tournament, outcome):
+    """The cut lines of a composed format's qualifying outcome (`qualifying_outcome`)."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    ranks = {row.player: row.rank for row in outcome.standings}
+    q, rules = outcome.result, outcome.rules
+    zone = {**{p: "final" for p in q.final}, **{p: "semifinal" for p in q.semifinal},
+            **{p: "repechage" for p in q.repechage}}
+    holders = [RepechageHolder(regs[p], ranks[p], max(outcome.games[p]), len(outcome.games[p])) for p in q.repechage]
+    return CutLines(outcome.participants, rules.direct, rules.semifinal, rules.repechage_seats, rules.min_games,
+                    outcome.tables, [regs[p] for p in q.final], [regs[p] for p in q.semifinal], holders, zone)
+
+
+# --- knockout ------------------------------------------------------------------------------------
+
+def winner_error(exc):
+    return ValidationError(_("Table %(t)s of round %(r)s has no single winner: record the places at the "
+                             "table to settle the tie.") % {"t": exc.table, "r": exc.round})
+
+
+def knockout_standing(phases, upto, by_round):
+    """Who is still in before phase `upto`, and the losers waiting for a second chance."""
+    stages = [(phase_games(p, phases, by_round), bool(p.settings.get("second_chance"))) for p in phases
+              if p.order < upto.order and p.kind in (Phase.Kind.KNOCKOUT, Phase.Kind.SEMIFINAL)]
+    try:
+        return knockout_progress(stages)
+    except ScoringError as exc:
+        if exc.code == "knockout_tie":
+            raise winner_error(exc) from None
+        raise ValidationError(str(exc)) from None
+
+
+@dataclass
+class KnockoutRow:
+    registration: object
+    still_in: bool
+    phase: str                  # the phase reached (still in) or the one they went out in
+    waiting_second_chance: bool = False
+    position: int | None = None  # once the final is played (seed 004 knockout order)
+    depth: int = 0               # index of that phase: later phases rank higher
+
+
+def _knockout_states(tournament, phases, published_only=False):
+    """{registration id: (phase index, phase, "won" / "lost" / "playing")} of the last knockout
+    table each player sat at (`published_only`: of the rounds whose standings are published)."""
+    by_round, _totals = games_by_round(tournament, published_only=published_only)
+    last = {}
+    for index, phase in enumerate(phases):
+        if phase.kind not in KNOCKOUT_KINDS:
+            continue
+        for rnd in phase_rounds(phase, phases):
+            if published_only and rnd.standings_published_at is None:
+                continue
+            games = {g.table: g for g in by_round.get(rnd.number, [])}
+            winners = {}
+            for number, game in games.items():
+                try:
+                    winners[number] = table_winner(game)
+                except ScoringError:
+                    continue
+            for number, reg_id in Seat.objects.filter(table__round=rnd).values_list("table__number",
+                                                                                     "registration_id"):
+                state = "playing" if number not in winners else "won" if winners[number] == reg_id else "lost"
+                last[reg_id] = (index, phase, state)
+    return last
+
+
+def knockout_rows(tournament, phases, final_rows=(), published_only=False):
+    """Every player of the knockout: still in (and the phase reached) or out (and the phase lost)."""
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    positions = {row.registration.pk: row.position for row in final_rows}
+    rows = []
+    for reg_id, (index, phase, state) in _knockout_states(tournament, phases, published_only).items():
+        following = phases[index + 1] if index + 1 < len(phases) else None
+        waiting = (state == "lost" and following is not None and bool(following.settings.get("second_chance"))
+                   and not phase.settings.get("second_chance"))
+        still_in = state != "lost" or waiting
+        if phase.kind == Phase.Kind.FINAL and state != "playing":
+            still_in = False
+        rows.append(KnockoutRow(regs[reg_id], still_in, phase.name, waiting, positions.get(reg_id), index))
+    rows.sort(key=lambda r: (r.position or 10 ** 6, not r.still_in, -r.depth,
+                             r.registration.player.last_name.casefold(),
+                             r.registration.player.first_name.casefold(), r.registration.pk))
+    return rows
+
+
+# --- the final order -----------------------------------------------------------------------------
+
+@dataclass
+class FinalRow:
+    position: int
+    registration: object
+    phase: str           # "final", "finalina", "qualifying" (or the knockout game reached)
+    qualifying_rank: int | None = None
+    qualifying_total: object = None
+
+
+@dataclass
+class FinalStandings:
+    rows: list
+    complete: bool       # every phase is played and closed
+    has_phases: bool
+
+
+def final_standings(tournament):
+    """SCORING.md section 6: the final table's order, then the finalina, then the qualifying order.
+    Knockout: the final table, then by the game in which a player was knocked out (seed 004)."""
+    phases = list(tournament.phases.order_by("order"))
+    rounds = {p.pk: phase_rounds(p, phases) for p in phases}
+    complete = bool(phases) and all(phase_status(p, rounds[p.pk]) == "done" for p in phases)
+    by_round, totals = games_by_round(tournament)
+    regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    final_phase = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
+    final = rounds[final_phase.pk][-1:] if final_phase else []
+    final_games = {g.table: g for r in final for g in by_round.get(r.number, [])}
+    final_game = final_games.get(1)
+    finalina_game = final_games.get(2) if any(p.kind == Phase.Kind.FINALINA for p in phases) else None
+    knockout = any(p.kind == Phase.Kind.KNOCKOUT for p in phases)
+    qualifying = {}
+    if knockout:
+        stages = [[g for r in rounds[p.pk] for g in by_round.get(r.number, [])] for p in phases
+                  if p.kind in (Phase.Kind.KNOCKOUT, Phase.Kind.SEMIFINAL)]
+        finalists = [s.player for s in final_game.placement.seats] if final_game else []
+        order = knockout_order([s for s in stages if s], finalists)
+    else:
+        order = qualifying_standings(tournament, by_round, totals)
+        qualifying = {row.player: row for row in order}
+    try:
+        classification = final_classification(order, final_game, finalina_game)
+    except ScoringError as exc:
+        raise ValidationError(str(exc)) from None
+    rows = []
+    for row in classification:
+        q = qualifying.get(row.player)
+        rows.append(FinalRow(row.position, regs[int(row.player)], row.phase,
+                             q.rank if q else None, q.total if q else None))
+    # Rows sharing a position are listed by name (the engine lists them by id).
+    rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
+                             r.registration.player.first_name.casefold(), r.registration.pk))
+    return FinalStandings(rows, complete, bool(phases))
+
+
+@dataclass
+class StandingsLead:
+    kind: str                   # "final" or "knockout"
+    complete: bool              # every phase played and closed: the standings are definitive
+    final_rows: list            # FinalRow, final order first
+    knockout_rows: list
+    final_round: object = None  # the round of the final, once reported
+
+    @property
+    def final_played(self):
+        return bool(self.final_rows)

@@ -1,0 +1,199 @@
+"""tournaments.rules: each permission predicate, true and false (the pages that use them are covered by
+tests/test_role_matrix.py)."""
+from types import SimpleNamespace
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from tables.arbitration import services as arbitration
+from tables.models import Dispute
+from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
+from tournaments import rules
+from tournaments.accounts.services import arbiter_account_create
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin():
+    return UserFactory(username="amministratore", is_superuser=True)
+
+
+@pytest.fixture
+def former_organiser(tournament, organiser):
+    """The tournament's organiser after an administrator took the role back."""
+    organiser.groups.clear()
+    return type(organiser).objects.get(pk=organiser.pk)  # a fresh user: no permission cache
+
+
+def test_is_administrator_only_for_a_superuser(admin, organiser):
+    assert rules.is_administrator(admin)
+    assert not rules.is_administrator(organiser)
+    assert not rules.is_administrator(AnonymousUser())
+
+
+def test_require_administrator_refuses_an_organiser(admin, organiser):
+    rules.require_administrator(admin)
+    with pytest.raises(PermissionDenied):
+        rules.require_administrator(organiser)
+
+
+def test_organises_needs_the_tournament_and_the_role(tournament, organiser, other_organiser, arbiter, admin):
+    assert rules.organises(organiser, tournament)
+    assert rules.organises(admin, tournament)
+    assert not rules.organises(other_organiser, tournament)
+    assert not rules.organises(arbiter, tournament)
+    assert not rules.organises(AnonymousUser(), tournament)
+
+
+def test_organises_ends_with_the_role(tournament, former_organiser):
+    assert not rules.organises(former_organiser, tournament)
+
+
+def test_arbitrates_only_the_tournaments_one_is_assigned(tournament, arbiter, other_arbiter, organiser):
+    assert rules.arbitrates(arbiter, tournament)
+    assert not rules.arbitrates(other_arbiter, tournament)
+    assert not rules.arbitrates(organiser, tournament)  # the organiser is not among the arbiters
+    assert not rules.arbitrates(AnonymousUser(), tournament)
+
+
+def test_owns_tournament_by_record_with_or_without_the_role(tournament, former_organiser, other_organiser, admin):
+    assert rules.owns_tournament(former_organiser, tournament)
+    assert rules.owns_tournament(admin, tournament)
+    assert not rules.owns_tournament(other_organiser, tournament)
+    assert not rules.owns_tournament(None, tournament)
+
+
+def test_may_copy_tournament_only_ones_own(tournament, organiser, other_organiser, admin):
+    assert rules.may_copy_tournament(organiser, tournament)
+    assert not rules.may_copy_tournament(other_organiser, tournament)
+    assert not rules.may_copy_tournament(admin, tournament)
+
+
+def test_may_export_email_of_the_organiser_alone(tournament, organiser, arbiter):
+    assert rules.may_export_email_of(organiser, tournament)
+    assert not rules.may_export_email_of(arbiter, tournament)
+
+
+def test_run_by_narrows_to_ones_own_and_an_administrator_sees_all(tournament, organiser, other_organiser, admin):
+    everything = Tournament.objects.order_by("pk")
+    assert list(rules.run_by(organiser, everything)) == [tournament]
+    assert tournament not in rules.run_by(other_organiser, everything)
+    assert list(rules.run_by(admin, everything)) == list(everything)
+
+
+def test_may_add_to_circuit_only_ones_own_tournament_to_ones_own_circuit(tournament, organiser, other_organiser):
+    own = SimpleNamespace(organiser_id=organiser.pk)
+    assert rules.may_add_to_circuit(organiser, own, tournament)
+    assert not rules.may_add_to_circuit(other_organiser, own, tournament)
+    assert not rules.may_add_to_circuit(other_organiser, SimpleNamespace(organiser_id=other_organiser.pk), tournament)
+
+
+def test_may_change_shared_when_an_own_tournament_shows_it(tournament, organiser, other_organiser, admin):
+    assert rules.may_change_shared(organiser, [tournament])
+    assert rules.may_change_shared(other_organiser, [])          # shown by no tournament
+    assert rules.may_change_shared(admin, [tournament])
+    assert rules.may_change_shared(None, [tournament])           # a command or an import
+    assert not rules.may_change_shared(other_organiser, [tournament])
+
+
+@pytest.fixture
+def made_account(tournament, organiser):
+    return arbiter_account_create(user=organiser, tournament=tournament, username="nuovo")
+
+
+def test_owns_account_the_organiser_who_made_it(made_account, organiser, other_organiser, admin):
+    assert rules.owns_account(organiser, made_account)
+    assert rules.owns_account(admin, made_account)
+    assert not rules.owns_account(other_organiser, made_account)
+
+
+def test_accounts_owned_by_narrows_to_the_accounts_one_made(made_account, arbiter, organiser, other_organiser, admin):
+    accounts = type(arbiter).objects.filter(pk__in=[made_account.pk, arbiter.pk]).order_by("pk")
+    assert list(rules.accounts_owned_by(organiser, accounts)) == [made_account]
+    assert list(rules.accounts_owned_by(other_organiser, accounts)) == []
+    assert list(rules.accounts_owned_by(admin, accounts)) == [arbiter, made_account]
+
+
+def test_may_give_link_for_the_account_one_made(made_account, organiser, other_organiser):
+    assert rules.may_give_link(organiser, made_account)
+    assert not rules.may_give_link(other_organiser, made_account)
+    assert not rules.may_give_link(AnonymousUser(), made_account)
+
+
+def test_may_give_link_ends_with_the_role(made_account, former_organiser):
+    assert rules.owns_account(former_organiser, made_account)
+    assert not rules.may_give_link(former_organiser, made_account)
+
+
+def test_arbiter_accounts_are_active_and_never_an_administrator(arbiter, admin):
+    gone = UserFactory(username="partito", is_active=False)
+    accounts = type(arbiter).objects.filter(pk__in=[arbiter.pk, admin.pk, gone.pk])
+    assert list(rules.arbiter_accounts(accounts)) == [arbiter]
+
+
+def test_offerable_arbiters_are_the_organisers_own_people(tournament, organiser, arbiter, other_arbiter, admin,
+                                                          made_account):
+    elsewhere = UserFactory(username="altrove")
+    TournamentFactory(organiser=organiser).arbiters.add(elsewhere)   # arbiter of another of theirs
+    users = type(organiser).objects.all()
+    offered = set(rules.offerable_arbiters(tournament, users).values_list("username", flat=True))
+    assert offered == {arbiter.username, made_account.username, elsewhere.username}
+    assert not {other_arbiter.username, admin.username, organiser.username} & offered
+
+
+def test_may_be_added_as_arbiter_an_account_with_its_password(tournament, organiser, other_arbiter, admin,
+                                                              made_account):
+    assert rules.may_be_added_as_arbiter(other_arbiter, tournament)
+    assert not rules.may_be_added_as_arbiter(made_account, tournament)      # no password chosen yet
+    assert not rules.may_be_added_as_arbiter(organiser, tournament)
+    assert not rules.may_be_added_as_arbiter(admin, tournament)
+    other_arbiter.is_active = False
+    assert not rules.may_be_added_as_arbiter(other_arbiter, tournament)
+
+
+def _round(tournament, status):
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    return seat_round(tournament, [regs], status=status)
+
+
+def test_may_reopen_round_a_closed_round_until_the_next_is_drawn(tournament):
+    first = _round(tournament, "closed")
+    assert rules.may_reopen_round(first)
+    second = _round(tournament, "published")
+    assert not rules.may_reopen_round(first)
+    assert not rules.may_reopen_round(second)   # not closed
+
+
+@pytest.fixture
+def published_table(tournament):
+    rnd = _round(tournament, "closed")
+    rnd.standings_published_at = timezone.now()
+    rnd.save()
+    return rnd.tables.get()
+
+
+def _open_disputes(table):
+    return Dispute.objects.filter(tournament=table.round.tournament, state=Dispute.State.OPEN, table=table)
+
+
+def test_may_correct_result_freely_before_the_standings_are_published(tournament, arbiter, django_assert_num_queries):
+    table = _round(tournament, "published").tables.get()
+    with django_assert_num_queries(0):
+        assert rules.may_correct_result(arbiter, table, _open_disputes(table))
+
+
+def test_may_correct_a_published_result_as_its_organiser_without_asking_for_disputes(published_table, organiser,
+                                                                                      django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert rules.may_correct_result(organiser, published_table, _open_disputes(published_table))
+
+
+def test_may_correct_a_published_result_as_arbiter_only_under_an_open_dispute(published_table, arbiter):
+    assert not rules.may_correct_result(arbiter, published_table, _open_disputes(published_table))
+    arbitration.dispute_record(user=arbiter, tournament=published_table.round.tournament, about="result",
+                               raised_by="G", text="G aveva 70 punti", table=published_table)
+    assert rules.may_correct_result(arbiter, published_table, _open_disputes(published_table))

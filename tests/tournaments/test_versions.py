@@ -1,0 +1,88 @@
+"""The tournament's version: one bump when a change starts, one when it commits, whatever the number
+of audit entries the change writes."""
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+
+from tests.factories import RegistrationFactory, TournamentFactory, report, seat_round
+from tournaments import versions
+from tournaments.audit.services import audit
+from tournaments.models import AuditLog
+
+
+@pytest.fixture
+def counted_bumps(monkeypatch):
+    """Every write of a tournament's version to the cache: (pk, through)."""
+    seen = []
+    real = versions._bump
+
+    def recording(pk, through=None, closes_at=None):
+        seen.append((pk, through))
+        real(pk, through, closes_at)
+
+    monkeypatch.setattr(versions, "_bump", recording)
+    return seen
+
+
+def _token(tournament):
+    return cache.get(versions._key(tournament.pk))[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_of_four_seats_bumps_once_now_and_once_at_the_commit_naming_its_last_entry(counted_bumps):
+    tournament = TournamentFactory()
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    table = seat_round(tournament, [regs]).tables.get()
+    counted_bumps.clear()
+    assert not AuditLog.objects.filter(tournament=tournament).exists()
+
+    report(table, [(60,), (30,), (10,), (0, 1)])
+
+    written = list(AuditLog.objects.filter(tournament=tournament, )
+                   .order_by("pk").values_list("pk", flat=True))
+    assert len(written) == 4  # one entry a seat
+    assert counted_bumps == [(tournament.pk, None), (tournament.pk, written[-1])]
+    assert versions.results_through(versions.results_version(tournament.pk)) == written[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_separate_transactions_bump_separately(counted_bumps):
+    tournament = TournamentFactory()
+    entries = []
+    for action in ("one", "two"):
+        with transaction.atomic():
+            entries.append(audit(user=None, action=action, tournament=tournament))
+    assert counted_bumps == [(tournament.pk, None), (tournament.pk, entries[0].pk),
+                             (tournament.pk, None), (tournament.pk, entries[1].pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_change_leaves_no_commit_bump_and_the_next_change_bumps_at_once(counted_bumps):
+    tournament = TournamentFactory()
+    with pytest.raises(RuntimeError):
+        with transaction.atomic():
+            audit(user=None, action="lost", tournament=tournament)
+            raise RuntimeError
+    assert counted_bumps == [(tournament.pk, None)]
+    before = _token(tournament)
+    with transaction.atomic():
+        entry = audit(user=None, action="kept", tournament=tournament)
+        inside = _token(tournament)
+    assert inside != before
+    assert counted_bumps == [(tournament.pk, None), (tournament.pk, None), (tournament.pk, entry.pk)]
+    assert versions.results_through(versions.results_version(tournament.pk)) == entry.pk
+
+
+@pytest.mark.django_db
+def test_each_atomic_block_inside_an_outer_transaction_bumps_at_once(counted_bumps):
+    """A test's transaction (or any outer one) wraps many changes: each one's block still makes the
+    pages stale as it writes, so nothing is served under a version older than the data."""
+    tournament = TournamentFactory()
+    tokens = []
+    for action in ("one", "two", "three"):
+        with transaction.atomic():
+            audit(user=None, action=action, tournament=tournament)
+            audit(user=None, action=action + "-again", tournament=tournament)
+        tokens.append(_token(tournament))
+    assert len(set(tokens)) == 3
+    assert counted_bumps == [(tournament.pk, None)] * 3
