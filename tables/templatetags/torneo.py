@@ -63,3 +63,25 @@ def standings_rows(tournament, standings):
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))
+
+
+@register.simple_tag
+def territory_checkboxes(form, continents):
+    """The territory calculator's checkboxes of one player's result form (tables/table_result.html;
+    `continents`: tables.engine.territory_groups()):
+    a fieldset a continent, a ticked box for each territory the form holds. Written here rather
+    than as a template loop, which asked the form for its ticked territories once a box (42 boxes
+    a player)."""
+    ticked = set(form["territories"].value() or ())
+    name = conditional_escape(f"{form.prefix}-territories")
+    out = []
+    for continent in continents:
+        out.append(f"<fieldset><legend>{conditional_escape(continent['name'])}</legend>")
+        for territory in continent["territories"]:
+            label = conditional_escape(territory["name"])
+            value = conditional_escape(territory["value"])
+            checked = " checked" if territory["name"] in ticked else ""
+            out.append(f'<label class="territory"><input type="checkbox" name="{name}" value="{label}" '
+                       f'data-value="{value}"{checked}> {label} <b>{value}</b></label>')
+        out.append("</fieldset>")
+    return mark_safe("\n".join(out))

@@ -8,7 +8,7 @@ from scoring.errors import InvalidResult
 from scoring.territories import check_held_once, places_by_armies, territory
 from tables.models import Seat
 from tests.factories import RegistrationFactory, seat_round
-from tests.html import alerts, tr
+from tests.html import alerts, attr, select, tr
 from tournaments.models import AuditLog
 
 
@@ -44,6 +44,12 @@ def test_the_same_territory_for_two_players_is_refused(client_for, arbiter, tabl
               territory="Perù", a=aldo, b=bruno) in alerts(response)
     assert list(Seat.objects.filter(table=table).values_list("table_points", flat=True)) == [None] * 4
     assert not AuditLog.objects.filter(action__startswith="result.").exists()
+    # The refused form comes back with every player's ticks, 42 boxes a player, each with its value.
+    assert attr(response, "input[name=p0-territories][checked]", "value") == ["Brasile", "Perù"]
+    assert attr(response, "input[name=p1-territories][checked]", "value") == ["Perù", "Cina"]
+    assert attr(response, "input[name=p3-territories][checked]", "value") == []
+    assert len(select(response, "input[name=p2-territories]")) == 42
+    assert attr(response, "input[name=p2-territories][value=Egitto]", "data-value") == [str(territory("Egitto").value)]
 
 
 def test_a_tie_on_the_territory_sum_is_decided_by_armies(client_for, arbiter, table):
