@@ -42,7 +42,7 @@ class Seat:
 
 class Placement:
     """A table's placement: seats in order, plus the table figures the formulas need."""
-    __slots__ = ("seats", "n", "winner_tp", "second_tp", "tp_sum", "risiko", "ranks")
+    __slots__ = ("seats", "n", "winner_tp", "second_tp", "tp_sum", "risiko", "ranks", "plain")
 
     def __init__(self, seats):
         self.seats = tuple(seats)
@@ -55,6 +55,7 @@ class Placement:
         self.tp_sum = sum((s.tp for s in seats), ZERO)
         self.risiko = first.risiko
         self.ranks = {s.player: s.rank for s in seats}
+        self.plain = not any(s.penalty or s.void for s in seats)  # no penalty, no absence: points as given
 
 
 def compute_placement(game) -> Placement:

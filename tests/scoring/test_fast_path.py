@@ -112,3 +112,17 @@ def test_absence_and_result_in_one_round_is_refused_by_both_paths():
             assert (exc.code, exc.player) == ("absent_and_played", "B")
         else:
             raise AssertionError("an absence beside a result was accepted")
+
+
+def test_the_fast_constructors_give_the_same_scores_as_the_declared_ones():
+    from decimal import Decimal
+
+    from scoring.engine import _game_score, _new_tuple
+    from scoring.model import GameScore, PlayerScore
+    fields = ("p1", 1, Decimal(60), Decimal(150), Decimal(150), Decimal(0), Decimal(150), None, False, False)
+    fast = _new_tuple(PlayerScore, fields)
+    assert fast == PlayerScore(*fields) and type(fast) is PlayerScore and fast.points == Decimal(150)
+    game = _game_score(3, 7, (fast,), (4, 5))
+    declared = GameScore(3, 7, (PlayerScore(*fields),), (4, 5))
+    assert game == declared and hash(game) == hash(declared) and repr(game) == repr(declared)
+    assert game.points == {"p1": Decimal(150)} and game.como_factor == (4, 5)
