@@ -15,7 +15,7 @@ from phases.presets import PRESETS, knockout_advice
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
-from tables.clock.services import live_round
+from tables.clock.selectors import live_round
 from tables.seating.inputs import present_registrations
 from tables.standings import selectors as standings
 from tournaments.forms import add_service_errors

@@ -68,7 +68,7 @@ class ResultSubmission(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        # A phone's id names one save of one table: looked up per table (tables.results.services.submission_applied).
+        # A phone's id names one save of one table: looked up per table (tables.results.selectors.submission_applied).
         constraints = [models.UniqueConstraint(fields=["table", "key"], name="one_submission_per_table")]
 
     def __str__(self):

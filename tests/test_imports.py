@@ -8,7 +8,9 @@ a cycle, so there is none (Django's `AppConfig.ready`, which runs once the apps 
 
 Inside `tables` and `tournaments` each concern is a sub-package (ARCHITECTURE.md). A sub-package's
 views (`views.py`, `*_views.py`) sit above every service and selector of their app; below them, each
-sub-package lists the parts of its app it may import (SUBPACKAGES) and the parts form no circle.
+sub-package lists the parts of its app it may import (SUBPACKAGES) and the parts form no circle. Reads
+sit below writes: a selectors module (or a template tag) imports no services module, its own
+sub-package's or another's.
 """
 import ast
 import pathlib
@@ -138,15 +140,13 @@ SUBPACKAGES = {
     "tables.seating.inputs": {"tables.engine", "tables.models", "tables.standings", "tournaments.models"},
     "tables.arbitration": {"tables.models", "tournaments.models", "tournaments.audit", "tournaments.forms",
                            "tournaments.rules", "tournaments.services"},
-    "tables.results": {"tables.engine", "tables.models", "tournaments.models", "tournaments.audit",
-                       "tournaments.rules"},
+    "tables.results": {"tables.engine", "tables.models", "tournaments.audit", "tournaments.rules"},
     "tables.standings": {"tables.engine", "tables.arbitration", "tables.models", "tournaments.models",
                          "tournaments.rules", "tournaments.teams", "tournaments.versions"},
     "tables.rounds": {"tables.engine", "tables.models", "tables.results", "tables.seating", "tables.seating.inputs",
                       "tables.standings", "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
-    "tables.clock": {"tables.engine", "tables.models", "tables.rounds", "tables.standings", "tournaments.models",
-                     "tournaments.audit", "tournaments.rules"},
+    "tables.clock": {"tables.models", "tournaments.models", "tournaments.audit"},
     "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
                     "tournaments.versions"},
     "tables.templatetags": {"tables.clock", "tables.models"},
@@ -230,6 +230,20 @@ def test_views_are_imported_only_by_urls():
     assert found == {}
 
 
+def reads_importing_writes(files, root=ROOT):
+    """["path services-module", ...]: the selectors modules (`selectors.py`, `*_selectors.py`) and
+    template tags that import a services module (`services.py`, `*_services.py`)."""
+    def last(module):
+        return module.rsplit(".", 1)[-1]
+    return [f"{path.relative_to(root)} {target}" for path in files
+            if last(module_name(path, root)).endswith("selectors") or "templatetags" in path.parts
+            for target in resolved_imports(path, root) if last(target).endswith("services")]
+
+
+def test_selectors_import_no_services():
+    assert reads_importing_writes(FILES) == []
+
+
 def test_no_circle_between_the_parts_of_an_app():
     assert cycles(part_edges(FILES)) == []
 
@@ -263,3 +277,4 @@ def test_the_part_checks_find_a_view_imported_by_a_service_and_a_circle(tmp_path
     assert set(edges) == {("tables.results", "tables.rounds:views"), ("tables.rounds:views", "tables.results"),
                           ("tables.rounds", "tables.results"), ("tables.results", "tables.rounds")}
     assert cycles(edges) == [frozenset({"tables.results", "tables.rounds", "tables.rounds:views"})]
+    assert reads_importing_writes(files, tmp_path) == ["tables/results/selectors.py tables.rounds.services"]

@@ -1,8 +1,8 @@
-"""Reads of tournaments, their registrations and their audit log, for the pages."""
+"""Reads of tournaments and their registrations, for the pages (the audit log's: `tournaments.audit.selectors`)."""
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import AuditLog, Player, Registration, Tournament
+from tournaments.models import Registration, Tournament
 from tournaments.rules import is_organiser
 
 PUBLIC_LIST = 50
@@ -58,22 +58,3 @@ def checked_in_counts(regs):
     confirmed = [r for r in regs if r.status == Registration.Status.CONFIRMED]
     return {"confirmed": len(confirmed), "present": sum(1 for r in confirmed if r.present)}
 
-
-def audit_entries(tournament, kind="", player="", table=""):
-    """The tournament's log, newest first, of one kind of change, one player or one table when given."""
-    entries = AuditLog.objects.filter(tournament=tournament).select_related("user", "player")
-    if kind:
-        entries = entries.filter(action__startswith=kind)
-    if player.isdecimal() and len(player) <= 18:
-        entries = entries.filter(player_id=int(player))
-    if table:
-        entries = entries.filter(table_label=table)
-    return entries
-
-
-def audit_filters(tournament):
-    """The choices of the log's filters: (players of the tournament, kinds of change logged)."""
-    players = Player.objects.filter(registrations__tournament=tournament).order_by("last_name", "first_name")
-    kinds = sorted({a.split(".")[0] for a in AuditLog.objects.filter(tournament=tournament)
-                    .values_list("action", flat=True).distinct()})
-    return players, kinds

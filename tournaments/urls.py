@@ -2,6 +2,7 @@ from django.urls import path
 
 from tournaments import views
 from tournaments.accounts import views as account_views
+from tournaments.audit import views as audit_views
 from tournaments.registration import views as registration_views
 from tournaments.registration import roster_views
 from tournaments.teams import views as teams_views
@@ -21,7 +22,7 @@ manage_patterns = [
     path("t/<int:pk>/arbitri/<int:user_pk>/link/", account_views.arbiter_link, name="arbiter_link"),
     path("organizzatori/", account_views.organisers, name="organisers"),
     path("organizzatori/<int:user_pk>/", account_views.organiser_role, name="organiser_role"),
-    path("t/<int:pk>/registro/", views.audit_log, name="audit_log"),
+    path("t/<int:pk>/registro/", audit_views.audit_log, name="audit_log"),
     path("t/<int:pk>/iscritti/", registration_views.registrations, name="registrations"),
     path("t/<int:pk>/iscritti/cerca/", registration_views.registration_search, name="registration_search"),
     path("t/<int:pk>/iscritti/aggiungi/", registration_views.registration_add, name="registration_add"),

@@ -1,5 +1,6 @@
 """Pages of tournaments: the public list and page, the public sign-up, the organiser's tournaments,
-their settings and audit log (registrations in `registration_views`, clubs and players in `roster_views`).
+their settings (registrations in `registration_views`, clubs and players in `roster_views`, the audit log in
+`tournaments.audit.views`).
 
 Views parse input, check the role with one helper of `tournaments.rules`, call one service and render."""
 import logging
@@ -7,7 +8,6 @@ import logging
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db import OperationalError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +15,6 @@ from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
 from tournaments.accounts.selectors import arbiters_of
-from tournaments.audit.labels import action_label, diff_rows, kind_label
 from tournaments.forms import SignupForm, TournamentForm, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -27,8 +26,6 @@ from tournaments.rules import (
 from tournaments.accounts.throttle import signup_take
 from tournaments.tournament_selectors import (
     arbitrated_tournaments,
-    audit_entries,
-    audit_filters,
     confirmed_registrations,
     organised_tournaments,
     published_rounds,
@@ -160,21 +157,3 @@ def tournament_manage(request, pk):
         "tournament": tournament, "counts": registration_totals(tournament),
         "arbiters": arbiters_of(tournament)})
 
-
-@login_required
-@require_GET
-def audit_log(request, pk):
-    tournament = tournament_for_organiser(request.user, pk)
-    kind = request.GET.get("type", "").strip()
-    player = request.GET.get("player", "").strip()
-    table = request.GET.get("table", "").strip()
-    entries = audit_entries(tournament, kind=kind, player=player, table=table)
-    page = Paginator(entries, 50).get_page(request.GET.get("page"))
-    for entry in page:
-        entry.label = action_label(entry.action)
-        entry.columns, entry.rows = diff_rows(entry.before, entry.after)
-    players, kinds = audit_filters(tournament)
-    kinds = [(kind, kind_label(kind)) for kind in kinds]
-    return render(request, "tournaments/audit_log.html", {
-        "tournament": tournament, "page": page, "players": players, "kinds": kinds,
-        "filters": {"type": kind, "player": player, "table": table}})

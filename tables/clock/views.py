@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring.endroll import end_roll
 from tables.clock import services as clock
+from tables.clock.selectors import clock_state, end_roll_state, live_round, registration_of_table
 from tables.forms import ClockForm, EndRollForm, PlayerOutForm
 from tables.models import Round
 from tables.rounds.selectors import round_of, round_with_tables, table_of, table_seats
@@ -24,7 +25,7 @@ def _epoch_ms(value):
 
 
 def _clock_context(rnd):
-    state = clock.clock_state(rnd)
+    state = clock_state(rnd)
     return {"clock": state, "deadline_ms": _epoch_ms(state.deadline), "now_ms": _epoch_ms(timezone.now())}
 
 
@@ -64,7 +65,7 @@ def clock_action(request, pk, number, action):
 def _tables_with_end_roll(tournament, rnd):
     tables = round_with_tables(rnd)
     for table in tables:
-        table.end_roll = clock.end_roll_state(table, tournament.end_roll_variant, seats=list(table.seats.all()))
+        table.end_roll = end_roll_state(table, tournament.end_roll_variant, seats=list(table.seats.all()))
     return tables
 
 
@@ -74,7 +75,7 @@ def clock_public(request, pk):
     """Time left in the round in play, for the big screen and for phones; when it runs out, the end
     roll of every table (extra round, the sums that end the game)."""
     tournament = tournament_for_public(pk)
-    rnd = clock.live_round(tournament)
+    rnd = live_round(tournament)
     context = {"tournament": tournament, "round": rnd}
     if rnd is not None:
         context.update(_clock_context(rnd))
@@ -86,7 +87,7 @@ def clock_public(request, pk):
 
 def _record_roll(request, table, form, by_arbiter):
     data = form.cleaned_data
-    registration = None if by_arbiter else clock.registration_of_table(table, data.get("registration"))
+    registration = None if by_arbiter else registration_of_table(table, data.get("registration"))
     entry = clock.end_roll_record(user=request.user, table=table, registration=registration,
                                   roll=data.get("roll"), skipped=data.get("skipped", False))
     if entry.ends_game:
@@ -94,7 +95,7 @@ def _record_roll(request, table, form, by_arbiter):
 
 
 def _record_out(request, table, form, _by_arbiter):
-    registration = clock.registration_of_table(table, form.cleaned_data["registration"])
+    registration = registration_of_table(table, form.cleaned_data["registration"])
     clock.end_roll_player_out(user=request.user, table=table, registration=registration)
     messages.success(request, _("%(name)s is out of the game.") % {"name": registration.player.full_name})
 
@@ -107,7 +108,7 @@ def end_roll_page(request, pk, number, table_number):
     rnd, table = table_of(tournament, number, table_number)
     seats = table_seats(table)
     by_arbiter = end_roll(tournament.end_roll_variant, 1).by_arbiter
-    state = clock.end_roll_state(table, tournament.end_roll_variant, seats=seats)
+    state = end_roll_state(table, tournament.end_roll_variant, seats=seats)
     posted = request.POST.get("form", "roll") if request.method == "POST" else None
     form = EndRollForm(request.POST if posted == "roll" else None, seats=[s for s in seats if
                        s.registration_id not in state.out], by_arbiter=by_arbiter)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Dispute, ResultSubmission, Round, Table
+from tables.results.selectors import seat_result, submission_applied
 from tournaments.audit.services import audit
 from tournaments.rules import may_correct_result
 
@@ -34,12 +35,6 @@ class AlreadyApplied(Exception):
     def __init__(self, table):
         super().__init__("already applied")
         self.table = table
-
-
-def submission_applied(table, submission):
-    """This table already took this phone's save. An id is looked up on its own table only: an id
-    naming another table's save never answers for this one."""
-    return submission is not None and ResultSubmission.objects.filter(table=table, key=submission).exists()
 
 
 class StaleResult(Exception):
@@ -71,18 +66,11 @@ def questions(lines):
     return asked
 
 
-RESULT_FIELDS = ("table_points", "risiko", "eliminated", "place", "territories", "armies", "firenze")
-
-
-def seat_result(seat):
-    return {f: getattr(seat, f) for f in RESULT_FIELDS}
-
-
 def write_seat_results(*, user, table, results, audit_entry=None):
     """The one place a seat's result fields are written. `results`: (seat, {field: value}) pairs, the
-    fields among RESULT_FIELDS; `audit_entry(seat, before, after)` gives the seat's audit entry
-    (a dict of action, before and after) or None for no entry, where before/after are the seat's
-    RESULT_FIELDS.
+    fields among RESULT_FIELDS (`tables.results.selectors`); `audit_entry(seat, before, after)` gives
+    the seat's audit entry (a dict of action, before and after) or None for no entry, where
+    before/after are the seat's RESULT_FIELDS.
     Call it inside the transaction of the change."""
     for seat, values in results:
         before = seat_result(seat)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from scoring.numeric import as_float
 from tables import engine
 from tables.results import services as table_results
+from tables.results.selectors import submission_applied
 from tables.forms import ResultSeatForm
 from tables.rounds.selectors import (latest_published_round, next_table_to_enter, published_rounds, round_of,
                                     round_with_tables, table_of, table_seats)
@@ -100,7 +101,7 @@ def table_result(request, pk, number, table_number):
         except ValueError:
             version = -1
         submission = _submission(request)
-        if submission is not None and table_results.submission_applied(table, submission):
+        if submission is not None and submission_applied(table, submission):
             if sync:
                 return _sync_answer("duplicate", table)
             messages.info(request, _("This result of table %(t)d was already saved.") % {"t": table.number})
@@ -124,7 +125,7 @@ def table_result(request, pk, number, table_number):
             except table_results.AlreadyApplied:
                 return _sync_answer("duplicate", table) if sync else redirect("arbiter:home", pk=pk)
             except table_results.StaleResult as exc:
-                if table_results.submission_applied(table, submission):  # the same save, sent twice at once
+                if submission_applied(table, submission):  # the same save, sent twice at once
                     return _sync_answer("duplicate", exc.table) if sync else redirect("arbiter:home", pk=pk)
                 if sync:
                     return _sync_answer("conflict", exc.table, http_status=409)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from tables.clock.services import clock_state, live_round
+from tables.clock.selectors import clock_state, live_round
 from tables.models import Round, Seat
 from tables.standings.selectors import rank_after_each_round, tournament_standings
 from tournaments.text import fold

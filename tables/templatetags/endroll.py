@@ -1,7 +1,7 @@
 """The round clock and the end roll on table pages: `{% load endroll %}{% endroll_banner table %}`."""
 from django import template
 
-from tables.clock.services import clock_state, end_roll_state
+from tables.clock.selectors import clock_state, end_roll_state
 from tables.models import Round
 
 register = template.Library()

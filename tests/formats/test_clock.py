@@ -1,4 +1,4 @@
-"""tables.clock.services: the round clock and the end roll of timed games (SCORING.md section 10)."""
+"""tables.clock.services and selectors: the round clock and the end roll of timed games (SCORING.md section 10)."""
 import datetime
 
 import pytest
@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.clock import services as clock
+from tables.clock.selectors import clock_state, end_roll_state
 from tables.models import Round
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import one, select
@@ -46,7 +47,7 @@ def _roll(table, user, reg=None, roll=None, skipped=False):
 def test_clock_start_sets_the_deadline_and_is_audited(rnd, organiser):
     clock.clock_start(user=organiser, rnd=rnd, minutes=105)
     rnd.refresh_from_db()
-    state = clock.clock_state(rnd, now=rnd.clock_started_at + datetime.timedelta(minutes=30))
+    state = clock_state(rnd, now=rnd.clock_started_at + datetime.timedelta(minutes=30))
     assert (state.minutes, state.remaining_seconds, state.expired, state.running) == (105, 75 * 60, False, True)
     assert state.deadline == rnd.clock_started_at + datetime.timedelta(minutes=105)
     entry = AuditLog.objects.get(action="clock.start")
@@ -55,12 +56,12 @@ def test_clock_start_sets_the_deadline_and_is_audited(rnd, organiser):
 
 def test_clock_state_runs_out_after_the_minutes(rnd):
     _time_up(rnd)
-    state = clock.clock_state(rnd)
+    state = clock_state(rnd)
     assert (state.expired, state.remaining_seconds, state.running) == (True, 0, False)
 
 
 def test_clock_state_before_start(rnd):
-    state = clock.clock_state(rnd)
+    state = clock_state(rnd)
     assert (state.started_at, state.minutes, state.deadline, state.expired) == (None, 90, None, False)
 
 
@@ -96,12 +97,12 @@ def test_end_roll_standard_widens_the_sums_each_extra_round(rnd, table, four, ar
     a, b, c, d = four
     for reg, roll in [(d, 7), (a, 8), (b, 5), (c, 9)]:   # extra round 1: only 4 ends
         assert _roll(table, arbiter, reg, roll).ends_game is False
-    state = clock.end_roll_state(table, "standard")
+    state = end_roll_state(table, "standard")
     assert (state.extra_round, state.ending, state.next_registration) == (2, "4 or 5", d)
     assert _roll(table, arbiter, d, 6).ends_game is False
     entry = _roll(table, arbiter, a, 5)   # extra round 2: 4 or 5 ends
     assert (entry.extra_round, entry.ends_game) == (2, True)
-    assert clock.end_roll_state(table, "standard").ended is True
+    assert end_roll_state(table, "standard").ended is True
     with pytest.raises(ValidationError) as exc:
         _roll(table, arbiter, b, 4)
     assert exc.value.messages == ["The game is already over: enter the table's result."]
@@ -110,7 +111,7 @@ def test_end_roll_standard_widens_the_sums_each_extra_round(rnd, table, four, ar
 
 
 def test_end_roll_first_suggests_the_last_player(rnd, table, four):
-    state = clock.end_roll_state(table, "standard")
+    state = end_roll_state(table, "standard")
     assert (state.extra_round, state.ending, state.next_registration, state.probability_percent) == (
         1, "4", four[3], 8.3)
 
@@ -118,7 +119,7 @@ def test_end_roll_first_suggests_the_last_player(rnd, table, four):
 def test_end_roll_or_less_ends_on_a_lower_sum(tournament, rnd, table, four, arbiter):
     _variant(tournament, "or_less")
     _time_up(rnd)
-    assert clock.end_roll_state(table, "or_less").ending == "4 or less"
+    assert end_roll_state(table, "or_less").ending == "4 or less"
     assert _roll(table, arbiter, four[3], 3).ends_game is True
 
 
@@ -128,7 +129,7 @@ def test_end_roll_lariana_ends_on_4_then_4_or_7(tournament, rnd, table, four, ar
     assert _roll(table, arbiter, four[3], 7).ends_game is False
     for reg in four[:3]:
         _roll(table, arbiter, reg, 9)
-    state = clock.end_roll_state(table, "lariana")
+    state = end_roll_state(table, "lariana")
     assert (state.ending, state.rounds_before_rolling) == ("4 or 7", 3)
     assert _roll(table, arbiter, four[3], 7).ends_game is True
 
@@ -142,7 +143,7 @@ def test_end_roll_firenze_the_arbiter_rolls_one_die(tournament, rnd, table, arbi
     assert (first.registration, first.extra_round, first.ends_game) == (None, 1, False)
     second = _roll(table, arbiter, None, 2)
     assert (second.extra_round, second.ends_game) == (2, True)
-    assert clock.end_roll_state(table, "firenze").ending == "1 or 2"
+    assert end_roll_state(table, "firenze").ending == "1 or 2"
 
 
 def test_end_roll_a_player_who_conquered_3_territories_does_not_roll(rnd, table, four, arbiter):

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tables.results import services as results
+from tables.results.selectors import submission_applied
 from tables.models import ResultSubmission, Table
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import messages, one, tr
@@ -145,5 +146,5 @@ def test_a_submission_id_answers_for_its_own_table_only(client, tournament, arbi
     assert (one.json()["status"], two.json()["status"]) == ("saved", "saved")
     assert (_points(first), _points(second)) == ([62, 48, 30, 0], [50, 40, 30, 0])
     assert sorted(ResultSubmission.objects.values_list("table__number", flat=True)) == [1, 2]
-    assert results.submission_applied(first, key) and results.submission_applied(second, key)
-    assert not results.submission_applied(first, uuid.uuid4())
+    assert submission_applied(first, key) and submission_applied(second, key)
+    assert not submission_applied(first, uuid.uuid4())

@@ -9,7 +9,8 @@ import pytest
 
 from tables import engine
 from tables.models import Seat
-from tables.results.services import RESULT_FIELDS, ResultLine, results_clear, table_result_submit
+from tables.results.selectors import RESULT_FIELDS
+from tables.results.services import ResultLine, results_clear, table_result_submit
 from tests.factories import RegistrationFactory, report, seat_round
 
 ROOT = Path(__file__).resolve().parents[2]

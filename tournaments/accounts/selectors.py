@@ -2,8 +2,9 @@
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 
-from tournaments.accounts.services import ORGANISERS_GROUP
 from tournaments.rules import accounts_owned_by, offerable_arbiters
+
+ORGANISERS_GROUP = "organisers"
 
 
 def arbiters_of(tournament):

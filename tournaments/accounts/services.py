@@ -12,12 +12,11 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from tournaments.accounts.selectors import ORGANISERS_GROUP
 from tournaments.audit.services import audit
 from tournaments.models import AccountOwner
 from tournaments.rules import is_administrator, may_be_added_as_arbiter, owns_account
 from tournaments.text import clean_name, mixes_look_alike_letters, name_skeleton
-
-ORGANISERS_GROUP = "organisers"
 
 
 def organisers_group():

@@ -1,0 +1,40 @@
+"""Reads of the audit log: a tournament's entries, filtered and by pages, in words (`labels`)."""
+from django.core.paginator import Paginator
+
+from tournaments.audit.labels import action_label, diff_rows, kind_label
+from tournaments.models import AuditLog, Player
+
+PAGE_SIZE = 50
+
+
+def audit_entries(tournament, kind="", player="", table=""):
+    """The tournament's log, newest first, of one kind of change, one player or one table when given."""
+    entries = AuditLog.objects.filter(tournament=tournament).select_related("user", "player")
+    if kind:
+        entries = entries.filter(action__startswith=kind)
+    if player.isdecimal() and len(player) <= 18:
+        entries = entries.filter(player_id=int(player))
+    if table:
+        entries = entries.filter(table_label=table)
+    return entries
+
+
+def audit_filters(tournament):
+    """The choices of the log's filters: (players of the tournament, kinds of change logged)."""
+    players = Player.objects.filter(registrations__tournament=tournament).order_by("last_name", "first_name")
+    kinds = sorted({a.split(".")[0] for a in AuditLog.objects.filter(tournament=tournament)
+                    .values_list("action", flat=True).distinct()})
+    return players, kinds
+
+
+def audit_log_page(tournament, *, kind="", player="", table="", number=None):
+    """Page `number` of the tournament's log as `audit_entries` filters it, each entry with its label
+    and its before and after as rows (`entry.columns`, `entry.rows`), and the filters' choices:
+    (page, players, kinds as (kind, label))."""
+    entries = audit_entries(tournament, kind=kind, player=player, table=table)
+    page = Paginator(entries, PAGE_SIZE).get_page(number)
+    for entry in page:
+        entry.label = action_label(entry.action)
+        entry.columns, entry.rows = diff_rows(entry.before, entry.after)
+    players, kinds = audit_filters(tournament)
+    return page, players, [(kind, kind_label(kind)) for kind in kinds]
