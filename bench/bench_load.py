@@ -76,17 +76,24 @@ class Client:
         if body is not None:
             req.add_header("Referer", base + path)
         started = time.perf_counter()
+        # The time of a request runs from sending it to its answer's last byte; unzipping and
+        # decoding the page come after (the client's work, not the server's, and in this script a
+        # thread's work among 220 sharing one interpreter).
         try:
             with self.opener.open(req, timeout=TIMEOUT) as response:
                 body = response.read()
+                elapsed = time.perf_counter() - started
                 if response.headers.get("Content-Encoding") == "gzip":
                     body = gzip.decompress(body)
                 status, text, header = response.status, body.decode(), response.headers
         except urllib.error.HTTPError as exc:
-            status, text, header = exc.code, exc.read().decode(errors="replace"), exc.headers
+            body = exc.read()
+            elapsed = time.perf_counter() - started
+            status, text, header = exc.code, body.decode(errors="replace"), exc.headers
         except OSError:
+            elapsed = time.perf_counter() - started
             status, text, header = None, "", {}
-        self.log.append((kind, status, time.perf_counter() - started))
+        self.log.append((kind, status, elapsed))
         return status, text, header
 
     def cookie(self, name):
