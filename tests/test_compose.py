@@ -1,6 +1,7 @@
 """docker-compose.yml describes production: read here, since no container engine runs the tests."""
 from pathlib import Path
 
+import pytest
 import yaml
 
 COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
@@ -38,3 +39,18 @@ def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
     assert settings["worker_class"] == "gthread"
     assert settings["threads"] >= 2
     assert settings["bind"] == "0.0.0.0:8000"
+
+
+def test_each_worker_hands_the_interpreter_on_every_millisecond(monkeypatch):
+    import sys
+    settings = {}
+    exec((Path(__file__).resolve().parent.parent / "gunicorn.conf.py").read_text(), settings)
+    before = sys.getswitchinterval()
+    try:
+        settings["post_worker_init"](None)
+        assert sys.getswitchinterval() == pytest.approx(0.001)
+        monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "5")
+        settings["post_worker_init"](None)
+        assert sys.getswitchinterval() == pytest.approx(0.005)
+    finally:
+        sys.setswitchinterval(before)
