@@ -346,14 +346,17 @@ def run_phase(bases, url, info, args, storm, fault=None):
     of the way in and returns when the fault is over."""
     phase = Phase()
     rng = random.Random(20260124 if storm else 20260125)
-    phones = [threading.Thread(target=phone, args=(bases, url, phase, args.poll_seconds, random.Random(rng.random())),
+    # --split-pools: the first server takes the arbiters, the others the phones (a proxy routing
+    # /arbitro/ and /accounts/ to one pool); otherwise every device goes round all the servers.
+    staff, public = (bases[:1], bases[1:]) if args.split_pools else (bases, bases)
+    phones = [threading.Thread(target=phone, args=(public, url, phase, args.poll_seconds, random.Random(rng.random())),
                                daemon=True) for _ in range(PHONES)]
     arbiters = []
     if storm:
         tables = info["open_tables"]
         logged_in = threading.Barrier(ARBITERS + 1)
         arbiters = [threading.Thread(target=arbiter, args=(
-            bases, info["tournament"], PLAYED_ROUNDS + 1, name, tables[i::ARBITERS], phase, args.think_seconds,
+            staff, info["tournament"], PLAYED_ROUNDS + 1, name, tables[i::ARBITERS], phase, args.think_seconds,
             random.Random(rng.random()), logged_in), daemon=True) for i, name in enumerate(info["arbiters"])]
         for t in arbiters:
             t.start()
@@ -422,6 +425,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="workers per gunicorn instance (default 2)")
     parser.add_argument("--threads", type=int, default=None,
                         help="threads per worker (default: gunicorn.conf.py's, as in production)")
+    parser.add_argument("--split-pools", action="store_true",
+                        help="the first server takes the arbiters' requests, the others the phones' (needs --servers 2+)")
     parser.add_argument("--quiet-baseline", action="store_true",
                         help="first the same load without saves, then the storm; print both and their ratio")
     parser.add_argument("--fault", choices=["db-restart", "kill-server"],
@@ -432,6 +437,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.servers < 1 or args.workers < 1 or args.seconds < 1 or (args.threads is not None and args.threads < 1):
         print("--servers, --workers, --threads and --seconds must be at least 1", file=sys.stderr)
+        return 2
+    if args.split_pools and args.servers < 2:
+        print("--split-pools needs --servers 2 or more (one for the arbiters, the rest for the phones)", file=sys.stderr)
         return 2
     if args.fault == "kill-server" and args.servers < 2:
         print("--fault kill-server needs --servers 2 or more (one keeps serving)", file=sys.stderr)
