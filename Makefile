@@ -49,7 +49,7 @@ bench: install
 	$(PY) bench/bench_seating.py
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings_cost.py
-	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60 --servers 2 --quiet-baseline
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60 --servers 2 --quiet-baseline --split-pools
 
 messages: install
 	$(PY) manage.py makemessages -l it -l en --no-obsolete --no-location --ignore=.venv --ignore=tests --ignore=bench

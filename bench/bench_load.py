@@ -10,7 +10,10 @@ version field), pausing --think-seconds between saves; the arbiters log in befor
 
 With --servers 2 (or more) that many gunicorn instances run on their own ports, as separate hosts
 would behind a proxy, sharing PostgreSQL and the cache (bench/harness.py), and every device sends
-its requests to them in turn (round robin): a login made on one is used on the other.
+its requests to them in turn (round robin): a login made on one is used on the other. With
+--split-pools the first instance takes the arbiters and the others the phones, as production's two
+pools (docker-compose.yml). The arbiters' devices run in a process of their own, the phones' in
+this one.
 
 Prints requests per second, p95 latency, the error count and the check that no result was lost:
 every save the server acknowledged (302 to the arbiter's home) is in the database at the end,
@@ -31,6 +34,7 @@ import pwd
 import shutil
 import gzip
 import http.cookiejar
+import multiprocessing
 import random
 import re
 import sys
@@ -291,18 +295,20 @@ def freshness(tournament, phase):
 
 
 def computations(log_paths):
-    """{"computed": Counter(version -> standings computations), "rendered": Counter((version, page) -> renders)}
+    """{"computed": Counter(version -> standings computations), "rendered": Counter((version, page) -> renders),
+    "on_write": how many of those renders were made on write, after a save, rather than by a visitor's request}
     from the servers' logs (tables/standings/views.py, tables/standings/cache.py)."""
-    computed, rendered = Counter(), Counter()
+    computed, rendered, on_write = Counter(), Counter(), 0
     for path in log_paths:
         for line in Path(path).read_text(errors="replace").splitlines():
+            on_write += " rendered tournament=" in line and " on write" in line
             found = re.search(r"computed standings tournament=\S+ version=(\S+)", line)
             if found:
                 computed[found.group(1)] += 1
             found = re.search(r"rendered tournament=\S+ version=(\S+) page=(\S+ htmx=\d)", line)
             if found:
                 rendered[(found.group(1), found.group(2))] += 1
-    return {"computed": computed, "rendered": rendered}
+    return {"computed": computed, "rendered": rendered, "on_write": on_write}
 
 
 @contextmanager
@@ -341,9 +347,33 @@ def throwaway_postgres(port):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _arbiters(staff, info, args, seed, logged_in, stop, out):
+    """The arbiters' devices, in a process of their own (real arbiters' phones are not the players'):
+    the work of reading their forms does not share an interpreter with the phones whose polls are
+    timed. Logs in, sets `logged_in`, saves until `stop`, then sends what it recorded through `out`."""
+    phase = Phase()
+    rng = random.Random(seed)
+    tables = info["open_tables"]
+    barrier = threading.Barrier(ARBITERS + 1)
+    threads = [threading.Thread(target=arbiter, args=(
+        staff, info["tournament"], PLAYED_ROUNDS + 1, name, tables[i::ARBITERS], phase, args.think_seconds,
+        random.Random(rng.random()), barrier), daemon=True) for i, name in enumerate(info["arbiters"])]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    logged_in.set()
+    stop.wait()
+    phase.stop.set()
+    for t in threads:
+        t.join(timeout=TIMEOUT + RESEND_LIMIT + 5)
+    out.send({"log": phase.log, "attempts": dict(phase.attempts), "acks": phase.acks,
+              "refused": phase.refused, "resent": phase.resent, "invalid": phase.invalid})
+    out.close()
+
+
 def run_phase(bases, url, info, args, storm, fault=None):
-    """One load of --seconds: the phones, and with `storm` the arbiters; `fault()` is called a third
-    of the way in and returns when the fault is over."""
+    """One load of --seconds: the phones, and with `storm` the arbiters (in a process of their own);
+    `fault()` is called a third of the way in and returns when the fault is over."""
     phase = Phase()
     rng = random.Random(20260124 if storm else 20260125)
     # --split-pools: the first server takes the arbiters, the others the phones (a proxy routing
@@ -351,15 +381,15 @@ def run_phase(bases, url, info, args, storm, fault=None):
     staff, public = (bases[:1], bases[1:]) if args.split_pools else (bases, bases)
     phones = [threading.Thread(target=phone, args=(public, url, phase, args.poll_seconds, random.Random(rng.random())),
                                daemon=True) for _ in range(PHONES)]
-    arbiters = []
+    arbiters = received = None
     if storm:
-        tables = info["open_tables"]
-        logged_in = threading.Barrier(ARBITERS + 1)
-        arbiters = [threading.Thread(target=arbiter, args=(
-            staff, info["tournament"], PLAYED_ROUNDS + 1, name, tables[i::ARBITERS], phase, args.think_seconds,
-            random.Random(rng.random()), logged_in), daemon=True) for i, name in enumerate(info["arbiters"])]
-        for t in arbiters:
-            t.start()
+        context = multiprocessing.get_context("fork")
+        logged_in, stop = context.Event(), context.Event()
+        received, sent = context.Pipe(duplex=False)
+        arbiters = context.Process(target=_arbiters, args=(staff, info, args, rng.random(), logged_in, stop, sent),
+                                   daemon=True)
+        arbiters.start()
+        sent.close()
         logged_in.wait()
     started = phase.started = time.perf_counter()
     for t in phones:
@@ -375,8 +405,18 @@ def run_phase(bases, url, info, args, storm, fault=None):
         phase.stop.wait(args.seconds)
     phase.elapsed = time.perf_counter() - started
     phase.stop.set()
-    for t in phones + arbiters:
+    if arbiters is not None:
+        stop.set()
+    for t in phones:
         t.join(timeout=TIMEOUT + RESEND_LIMIT + 5)
+    if arbiters is not None:
+        # perf_counter is the system's monotonic clock: the arbiters' times compare with the phones'.
+        recorded = received.recv()
+        arbiters.join()
+        phase.log.extend(recorded["log"])
+        phase.attempts.update(recorded["attempts"])
+        phase.acks.extend(recorded["acks"])
+        phase.refused, phase.resent, phase.invalid = recorded["refused"], recorded["resent"], recorded["invalid"]
     return phase
 
 
@@ -426,7 +466,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="threads per worker (default: gunicorn.conf.py's, as in production)")
     parser.add_argument("--split-pools", action="store_true",
-                        help="the first server takes the arbiters' requests, the others the phones' (needs --servers 2+)")
+                        help="the first server takes the arbiters' requests, the others the phones', as production's "
+                             "two pools (docker-compose.yml: web-staff and web; needs --servers 2+)")
     parser.add_argument("--quiet-baseline", action="store_true",
                         help="first the same load without saves, then the storm; print both and their ratio")
     parser.add_argument("--fault", choices=["db-restart", "kill-server"],
@@ -484,7 +525,7 @@ def run(args, restart_db):
     print(f"bench_load: {PHONES} phones polling every {args.poll_seconds:g} s, {ARBITERS} arbiters saving "
           f"({args.think_seconds:g} s pauses), {PLAYERS} players, {PLAYED_ROUNDS} rounds played; "
           f"{args.servers} gunicorn instance(s) of {args.workers} workers x {args.threads or 'gunicorn.conf.py'} "
-          f"threads, cache "
+          f"threads{', arbiters on the first, phones on the others' if args.split_pools else ''}, cache "
           f"{harness.cache_url().split(':')[0]}; {args.seconds} s per load")
     results = [summary(quiet, "quiet")] if quiet else []
     results.append(summary(storm, "storm"))
@@ -501,7 +542,8 @@ def run(args, restart_db):
     made = len({through for _t, _st, through in storm.polls if through}) if storm.polls else 0
     print(f"  standings computations: {sum(computed.values())} for {len(computed)} versions "
           f"(at most {max(computed.values(), default=0)} per version); page renders: {sum(rendered.values())} "
-          f"(at most {max(rendered.values(), default=0)} per version and page); versions shown to phones {made}")
+          f"(at most {max(rendered.values(), default=0)} per version and page; {counts['on_write']} rendered on write, "
+          f"{sum(rendered.values()) - counts['on_write']} by visitors' requests); versions shown to phones {made}")
     if args.fault:
         print_fault(storm, args.fault)
     print(f"  acknowledged saves {len(storm.acks)}, kept {len(storm.acks) - lost}, lost {lost}, doubled {doubled}")

@@ -163,6 +163,9 @@ STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
 # render started (tables/standings/cache.py).
 PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
 PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
+# After a change commits, the committing process renders the public pages visitors are watching,
+# so their polls find the new page ready (tables/standings/refresh.py).
+PUBLIC_PAGE_RENDER_ON_WRITE = env_bool("PUBLIC_PAGE_RENDER_ON_WRITE", True)
 # How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
 SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
 

@@ -12,3 +12,7 @@ class TablesConfig(AppConfig):
         from tables.standings.settings_check import scoring_change
         from tournaments import settings_checks
         settings_checks.register(scoring_change)
+        # A committed change of a tournament renders its watched public pages anew (render on write).
+        from tables.standings import refresh
+        from tournaments import versions
+        versions.on_committed(refresh.schedule)

@@ -11,6 +11,8 @@ def pytest_configure(config):
     # Tests make a change and look at the page at once, one request after another: a page is
     # rendered anew for each version (the stale bound and refresh interval have their own tests).
     settings.PUBLIC_PAGE_REFRESH_SECONDS = 0
+    # No thread renders pages behind a test's back (tests/tables/test_render_on_write.py turns it on).
+    settings.PUBLIC_PAGE_RENDER_ON_WRITE = False
 
 from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
 
@@ -21,11 +23,14 @@ def empty_cache():
     from django.core.cache import caches
 
     from tables.standings.cache import forget_recent_pages
+    from tables.standings.refresh import forget_watched
     caches["default"].clear()
     forget_recent_pages()
+    forget_watched()
     yield
     caches["default"].clear()
     forget_recent_pages()
+    forget_watched()
 
 
 @pytest.fixture

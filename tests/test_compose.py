@@ -10,13 +10,14 @@ SERVICES = COMPOSE["services"]
 
 def test_gunicorn_is_published_on_the_proxys_side_only():
     assert SERVICES["web"]["ports"] == ["127.0.0.1:8000:8000"]
+    assert SERVICES["web-staff"]["ports"] == ["127.0.0.1:8001:8000"]
     published = [port for service in SERVICES.values() for port in service.get("ports", [])]
     assert all(str(port).startswith("127.0.0.1:") for port in published)
 
 
 def test_every_app_process_shares_the_redis_cache():
     assert SERVICES["redis"]["image"].startswith("redis:")
-    for name in ("migrate", "web"):
+    for name in ("migrate", "web", "web-staff"):
         assert SERVICES[name]["environment"]["CACHE_URL"] == "redis://redis:6379/0"
     assert SERVICES["migrate"]["depends_on"]["redis"] == {"condition": "service_healthy"}
 
@@ -26,6 +27,13 @@ def test_production_settings_and_database():
     assert env["DJANGO_PRODUCTION"] == "1"
     assert env["DATABASE_URL"].startswith("postgres://")
     assert SERVICES["web"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+
+
+def test_the_staff_pool_is_the_same_application_as_the_public_one():
+    """The arbiters' and organisers' pages have a pool of their own (README, "Several application
+    servers"): the same image, command and settings, another port."""
+    for key in ("build", "command", "environment", "depends_on"):
+        assert SERVICES["web-staff"][key] == SERVICES["web"][key]
 
 
 def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
@@ -42,15 +50,19 @@ def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
 
 
 def test_each_worker_hands_the_interpreter_on_every_millisecond(monkeypatch):
+    import gc
     import sys
     settings = {}
     exec((Path(__file__).resolve().parent.parent / "gunicorn.conf.py").read_text(), settings)
     before = sys.getswitchinterval()
     try:
+        gc.unfreeze()
         settings["post_worker_init"](None)
         assert sys.getswitchinterval() == pytest.approx(0.001)
+        assert gc.get_freeze_count() > 0  # the loaded application is left out of the full passes
         monkeypatch.setenv("GUNICORN_SWITCH_INTERVAL_MS", "5")
         settings["post_worker_init"](None)
         assert sys.getswitchinterval() == pytest.approx(0.005)
     finally:
         sys.setswitchinterval(before)
+        gc.unfreeze()

@@ -69,6 +69,16 @@ def _bump(pk, through=None, closes_at=None):
     cache.set(_key(pk), (token, closes_at), None)
 
 
+_committed_listeners = []
+
+
+def on_committed(listener):
+    """Call `listener(pk)` once each change of tournament `pk` has committed and bumped its version
+    (tables.standings.refresh renders the public pages anew)."""
+    if listener not in _committed_listeners:
+        _committed_listeners.append(listener)
+
+
 def _pending(connection):
     """The bumps awaiting the commit of `connection`'s transaction: {tournament pk: state}."""
     pending = getattr(connection, "_torneo_pending_bumps", None)
@@ -105,6 +115,8 @@ def bump(pk, through=None):
         if pending.get(pk) is state:
             del pending[pk]
         _bump(pk, state["through"])
+        for listener in _committed_listeners:
+            listener(pk)
 
     state["callback"] = committed
     pending[pk] = state

@@ -60,6 +60,7 @@ from django.urls import Resolver404, get_urlconf, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 
+from tables.standings.refresh import REFRESH_KEY, watch
 from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
@@ -134,6 +135,11 @@ def _now():
     return time.time()  # wall clock: the render times are compared across servers
 
 
+def now():
+    """The clock the render times are kept by."""
+    return _now()
+
+
 def _stale_seconds():
     return settings.PUBLIC_PAGE_STALE_SECONDS
 
@@ -143,14 +149,14 @@ def _refresh_seconds():
 
 
 def _last_rendered(base):
-    """(version, identity, entry, age in s) of the page's last render while it may stand in for the
+    """(version, identity, entry, age in s, rendered on write) of the page's last render while it may stand in for the
     current version, else None: its render started less than the stale bound ago, or a render of a
     newer version is under way and started less than the stale bound ago (that render will show
     what this page lacks; waiting for it would only queue the request)."""
     last = cache.get(f"last:{base}")
     if last is None:
         return None
-    version, identity, started = last
+    version, identity, started, on_write = (*last, False)[:4]
     now = _now()
     age = now - started
     if age > _stale_seconds():
@@ -158,19 +164,26 @@ def _last_rendered(base):
         if rendering_since is None or now - rendering_since > _stale_seconds():
             return None
     entry = _page_get(f"page:{identity}")
-    return None if entry is None else (version, identity, entry, age)
+    return None if entry is None else (version, identity, entry, age, on_write)
 
 
 def _stale(base):
     """The last rendered page when an anonymous request may get it without reaching the view: it
-    may stand in (`_last_rendered`), and either its render started less than the refresh interval
-    ago or another request renders the current version now."""
+    may stand in (`_last_rendered`), and either it is kept fresh on write, or its render started
+    less than the refresh interval ago, or another request renders the current version now."""
     last = _last_rendered(base)
     if last is None:
         return None
-    if last[3] < _refresh_seconds() or cache.get(f"render:{base}") is not None:
+    if _fresh_enough(last) or cache.get(f"render:{base}") is not None:
         return last
     return None
+
+
+def _fresh_enough(last):
+    """Whether a request may be answered with the last render `last` (within the stale bound)
+    rather than render the page: the page is rendered on write (tables.standings.refresh renders it
+    again within the refresh interval), or its render started less than the refresh interval ago."""
+    return last[4] or last[3] < _refresh_seconds()
 
 
 def _take_render_lock(base):
@@ -178,11 +191,11 @@ def _take_render_lock(base):
     return cache.add(f"render:{base}", _now(), RENDER_LOCK_SECONDS)
 
 
-def _rendered(base, version, identity, started):
+def _rendered(base, version, identity, started, on_write=False):
     """Record the page rendered under `identity` as the last one, unless a later render was recorded."""
     last = cache.get(f"last:{base}")
     if last is None or last[2] <= started:
-        cache.set(f"last:{base}", (version, identity, started), PAGE_CACHE_SECONDS)
+        cache.set(f"last:{base}", (version, identity, started, on_write), PAGE_CACHE_SECONDS)
 
 
 def _wait_for(base, key):
@@ -270,12 +283,16 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
         not_modified[VERSION_HEADER] = version
         return _finish(not_modified, etag, cors=cors)
     key = f"page:{identity}"
+    base = _base(scope, path, language, user, htmx)
+    if refreshing(request):  # the refresher's request: it holds the page's render lock
+        return _render(request, scope, version, render, cors, started, base, identity)
     entry = _page_get(key)
     if entry is not None:
         return _answer(request, entry, etag, version, cors)
-    base = _base(scope, path, language, user, htmx)
+    if user == "anon" and isinstance(scope, int) and not request.META.get("QUERY_STRING"):
+        watch(scope, path, language, htmx, request.META)  # rendered on write while visitors ask for it
     stale = _last_rendered(base)
-    if stale is not None and stale[3] < _refresh_seconds():
+    if stale is not None and _fresh_enough(stale):
         return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
     if not _take_render_lock(base):
         if stale is not None:
@@ -283,6 +300,13 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
         entry = _wait_for(base, key)
         if entry is not None:
             return _answer(request, entry, etag, version, cors)
+    return _render(request, scope, version, render, cors, started, base, identity)
+
+
+def _render(request, scope, version, render, cors, started, base, identity):
+    """Render the page and store it (only a plain 200), holding its render lock; release the lock."""
+    key, etag = f"page:{identity}", _etag(identity, request)
+    path, htmx = request.get_full_path(), getattr(request, "htmx", False)
     try:
         request.renders_for_cache = True
         try:
@@ -302,12 +326,31 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
             return response
         entry = _entry(response)
         _page_set(key, entry)
-        _rendered(base, version, identity, started)
-        logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f", scope, version, path,
-                    bool(htmx), _now() - started)
+        _rendered(base, version, identity, started, on_write=refreshing(request))
+        logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f%s", scope, version, path,
+                    bool(htmx), _now() - started, " on write" if refreshing(request) else "")
     finally:
         cache.delete(f"render:{base}")
     return _answer(request, entry, etag, version, cors)
+
+
+def refreshing(request):
+    """Whether `request` is the refresher's, rendering a page on write (tables.standings.refresh)."""
+    return bool(request.META.get(REFRESH_KEY))
+
+
+def last_render(pk, path, language, htmx):
+    """(version, identity, started) of the last render of an anonymous visitor's page, or None."""
+    return cache.get(f"last:{_base(pk, path, language, 'anon', htmx)}")
+
+
+def take_render_lock(pk, path, language, htmx):
+    """The render lock of an anonymous visitor's page (see _take_render_lock)."""
+    return _take_render_lock(_base(pk, path, language, "anon", htmx))
+
+
+def release_render_lock(pk, path, language, htmx):
+    cache.delete(f"render:{_base(pk, path, language, 'anon', htmx)}")
 
 
 def public_page(view=None, *, cors=False, uncached_params=()):
@@ -372,7 +415,7 @@ class PublicPageCacheMiddleware:
             request.get_host()  # a Host outside ALLOWED_HOSTS: the chain below answers 400, cache or not
         except DisallowedHost:
             return None
-        if (request.method != "GET" or request.META.get("QUERY_STRING")
+        if (request.method != "GET" or request.META.get("QUERY_STRING") or refreshing(request)
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None
         pk, cors = _public_page_pk(request.path_info, get_urlconf())
@@ -381,6 +424,7 @@ class PublicPageCacheMiddleware:
         language = get_language_from_request(request)
         path, htmx = request.get_full_path(), request.headers.get("HX-Request") == "true"
         version = results_version(pk)
+        watch(pk, path, language, htmx, request.META)  # rendered on write while visitors ask for it
         identity = _identity(pk, path, version, language, "anon", htmx)
         entry = None
         response = get_conditional_response(request, etag=_etag(identity, request))
@@ -390,7 +434,7 @@ class PublicPageCacheMiddleware:
                 stale = _stale(_base(pk, path, language, "anon", htmx))
                 if stale is None:
                     return None  # rendered by the view, which stores it
-                version, identity, entry, _age = stale
+                version, identity, entry = stale[:3]
                 response = get_conditional_response(request, etag=_etag(identity, request))
         if response is None:
             self.csrf.process_request(request)

@@ -1,0 +1,148 @@
+"""Public pages rendered on write (tables/standings/refresh.py): after a change commits, the pages
+anonymous visitors ask for are rendered anew by the committing process, so a poll finds them ready;
+a page rendered on write stands in up to the stale bound, never longer; pages nobody asked for are
+not rendered. The refresher's pass is called directly here (the thread is tested on its own)."""
+import threading
+
+import pytest
+from django.core import signals
+from django.core.cache import cache
+from django.db import close_old_connections
+from django.test import Client
+
+from tables.standings import cache as public_cache
+from tables.standings import refresh
+from tests.safety.test_public_pages_freshness import (  # noqa: F401 (fixtures)
+    POLL, REFRESH, STALE, _save, _through, _url, clock, played)
+from tournaments import versions
+
+
+@pytest.fixture
+def handler_keeps_connection():
+    """The refresher's request runs through the whole handler, whose end closes old database
+    connections: inside a test's transaction that connection must stay (as Django's test client does)."""
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def renders(caplog):
+    """The log lines of the pages rendered: [(tournament version, on write?)]."""
+    caplog.set_level("INFO", logger="torneo.standings")
+
+    def rendered():
+        return [("on write" in r.getMessage()) for r in caplog.records if r.getMessage().startswith("rendered ")]
+    return rendered
+
+
+def _last(tournament, response, htmx=True):
+    return public_cache.last_render(tournament.pk, _url(tournament), response["Content-Language"], htmx)
+
+
+def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+    url = _url(tournament)
+    first = Client().get(url, headers=POLL)  # a visitor asks for the page: it is watched
+    assert renders() == [False]
+    saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH
+    assert refresh.refresh(tournament.pk) == REFRESH  # rendered; looked at again after the interval
+    assert renders() == [False, True]
+    last = _last(tournament, first)
+    assert last[0] == versions.results_version(tournament.pk) and last[3] is True
+    poll = Client().get(url, headers=POLL)
+    assert renders() == [False, True]  # the poll rendered nothing
+    assert _through(poll) >= saved and poll.content != first.content
+    # Rendered as the visitor's request would have been: the same bytes as a render by a request.
+    cache.delete(f"last:{public_cache._base(tournament.pk, url, first['Content-Language'], 'anon', True)}")
+    public_cache.forget_recent_pages()
+    cache.delete(f"page:{public_cache._identity(tournament.pk, url, poll[public_cache.VERSION_HEADER], first['Content-Language'], 'anon', True)}")
+    again = Client().get(url, headers=POLL)
+    assert renders() == [False, True, False]
+    assert again.content == poll.content and again["ETag"] == poll["ETag"]
+    # Nothing new: nothing to render.
+    assert refresh.refresh(tournament.pk) is None
+
+
+def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request_renders(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+    url = _url(tournament)
+    Client().get(url, headers=POLL)
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH
+    refresh.refresh(tournament.pk)
+    on_write = Client().get(url, headers=POLL)
+    second = _save(tournament, 2, 66, organiser, django_capture_on_commit_callbacks)
+    clock.now += STALE - 0.1  # past the refresh interval, within the stale bound: no request renders
+    during = Client().get(url, headers=POLL)
+    assert during.content == on_write.content and _through(during) < second
+    assert renders() == [False, True]
+    clock.now += 0.2  # past the bound (the refresher did not come): the request renders the page itself
+    after = Client().get(url, headers=POLL)
+    assert _through(after) >= second and renders() == [False, True, False]
+    assert _last(tournament, after)[3] is False  # rendered by a request: the refresh interval applies again
+
+
+def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders,
+        monkeypatch):
+    url = _url(tournament)
+    first = Client().get(url, headers=POLL)
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH
+    later = refresh.time.time() + refresh.WATCH_SECONDS + 1
+    monkeypatch.setattr(refresh.time, "time", lambda: later)
+    assert refresh.refresh(tournament.pk) is None
+    assert renders() == [False]
+    assert _last(tournament, first, htmx=False) is None  # the full page was never asked for: never rendered
+
+
+def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+    url = _url(tournament)
+    first = Client().get(url, headers=POLL)
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH
+    assert public_cache.take_render_lock(tournament.pk, url, first["Content-Language"], True)  # another server
+    assert refresh.refresh(tournament.pk) == refresh.RETRY_SECONDS
+    assert renders() == [False]
+    public_cache.release_render_lock(tournament.pk, url, first["Content-Language"], True)
+    assert refresh.refresh(tournament.pk) == REFRESH and renders() == [False, True]
+
+
+def test_a_visitors_header_cannot_pass_for_the_refresher(clock, tournament, played):
+    url = _url(tournament)
+    Client().get(url, headers=POLL)
+    response = Client().get(url, headers={**POLL, refresh.REFRESH_KEY: "1"})
+    assert response.status_code == 200
+    assert not public_cache.refreshing(response.wsgi_request)
+
+
+def test_a_commit_schedules_the_refresh_when_render_on_write_is_on(
+        settings, tournament, played, organiser, django_capture_on_commit_callbacks, monkeypatch):
+    scheduled = []
+    monkeypatch.setattr(refresh._refresher, "schedule", scheduled.append)
+    settings.PUBLIC_PAGE_RENDER_ON_WRITE = False
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert scheduled == []
+    settings.PUBLIC_PAGE_RENDER_ON_WRITE = True
+    _save(tournament, 1, 66, organiser, django_capture_on_commit_callbacks)
+    assert scheduled == [tournament.pk]
+
+
+def test_the_refresher_thread_refreshes_and_looks_again_when_asked(monkeypatch):
+    calls, done = [], threading.Event()
+    answers = iter([0.01, None])
+
+    def fake_refresh(pk):
+        calls.append(pk)
+        answer = next(answers)
+        if answer is None:
+            done.set()
+        return answer
+    monkeypatch.setattr(refresh, "refresh", fake_refresh)
+    refresher = refresh.Refresher()
+    refresher.schedule(7)
+    assert done.wait(5)
+    assert calls == [7, 7] and refresher.due == {}
