@@ -301,7 +301,7 @@ def computations(log_paths):
     computed, rendered, on_write = Counter(), Counter(), 0
     for path in log_paths:
         for line in Path(path).read_text(errors="replace").splitlines():
-            on_write += " rendered tournament=" in line and " on write" in line
+            on_write += line.startswith("rendered tournament=") and line.endswith(" on write")
             found = re.search(r"computed standings tournament=\S+ version=(\S+)", line)
             if found:
                 computed[found.group(1)] += 1
