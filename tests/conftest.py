@@ -23,7 +23,7 @@ def empty_cache():
     from django.core.cache import caches
 
     from tables.standings.cache import forget_recent_pages
-    from tables.standings.refresh import forget_watched
+    from tables.standings.watch import forget_watched
     caches["default"].clear()
     forget_recent_pages()
     forget_watched()

@@ -38,6 +38,10 @@ all). Past that bound a request waits for the render under way (or takes the loc
 vanished) rather than serve an older page. Every server reads the same `last:` entry, so two servers serve the same
 page. Each response names the version it shows (X-Results-Version). While the database is out of
 reach, a page that cannot be rendered is answered with its last render, however old.
+
+Pages that anonymous visitors ask for are also rendered on write, by the process that committed a
+change (tables.standings.refresh); such a page stands in up to the stale bound, since the refresher
+renders it again within the refresh interval, so under a storm the polls only read the cache.
 """
 import gzip
 import hashlib
@@ -60,7 +64,7 @@ from django.urls import Resolver404, get_urlconf, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 
-from tables.standings.refresh import REFRESH_KEY, watch
+from tables.standings.watch import REFRESH_KEY, watch
 from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")

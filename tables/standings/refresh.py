@@ -1,22 +1,22 @@
 """Public pages rendered on write: after a change commits, the process that made it renders the
 tournament's public pages anew, so a visitor's poll finds the new page ready instead of rendering it.
 
-A page is "watched" once an anonymous visitor's request has rendered it (tables.standings.cache
-records its address, language and htmx flag under `watched:<tournament>`); it stays watched for
-WATCH_SECONDS after that. When a change of the tournament commits (tournaments.versions calls
-`schedule`), a thread of the committing process renders each watched page whose last render is
-older than the current version, through the whole request handler, as an anonymous visitor's
-request would (its language, its htmx header, its host): the same middleware, view and template,
-so the page is byte for byte the one a visitor would have rendered. It takes the page's render lock
-like any request (one render across all servers) and renders a page at most once per
-PUBLIC_PAGE_REFRESH_SECONDS: the saves of a storm are coalesced, and once the storm stops the last
+A page is "watched" while anonymous visitors ask for it: tables.standings.cache notes each request's
+address, language and htmx flag under `watched:<tournament>` in the shared cache (each process at
+most once per NOTE_SECONDS for a page), and a page stays watched WATCH_SECONDS after the last note.
+When a change of the tournament commits (tournaments.versions calls `schedule`), a thread of the
+committing process renders each watched page whose last render is older than the current version,
+through the whole request handler as an anonymous visitor's request would (its language, its htmx
+header, its host): the same middleware, view and template, so the same bytes. It takes the page's
+render lock like any request (one render across all servers) and renders a page at most once per
+PUBLIC_PAGE_REFRESH_SECONDS: the saves of a storm are coalesced, and once they stop the last
 version is rendered within that interval.
 
-Meanwhile a visitor's request is served the last rendered page, within the stale bound (see
-tables.standings.cache); only when nothing fresh enough is there (the first change after a quiet
-time, a process that died mid-render) does a request render the page itself, as before. With the
-arbiters' pages served by their own pool of servers ("Several application servers" in the README),
-the pool answering the phones then only reads the cache.
+Meanwhile a visitor's request gets the last rendered page: a page rendered on write stands in up to
+the stale bound (tables.standings.cache). Only when nothing recent enough is there (the first change
+after a quiet time, a process that died mid-render) does a visitor's request render the page
+itself, as before. With the arbiters' pages served by a pool of their own (docker-compose.yml), the
+pool answering the phones then only reads the cache.
 
 PUBLIC_PAGE_RENDER_ON_WRITE turns it off (the tests do, and test it on its own)."""
 import io
@@ -25,61 +25,16 @@ import threading
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections
+
+from tables.standings.cache import last_render, now, release_render_lock, take_render_lock
+from tables.standings.watch import REFRESH_KEY, watched
+from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
 
-# A page is rendered on write while a visitor has asked for it in the last WATCH_SECONDS.
-WATCH_SECONDS = 60
-WATCHED_PAGES = 24  # per tournament, the most recently asked for kept
-NOTE_SECONDS = 1.0  # each process records a page's demand at most this often
-# The WSGI environ key that marks the refresher's own request (a visitor's headers cannot set it:
-# they arrive as HTTP_* keys).
-REFRESH_KEY = "torneo.refresh"
 RETRY_SECONDS = 0.1  # a page whose render lock another holds is looked at again after this
-
-_HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
-_noted = {}  # (pk, path, language, htmx) -> when this process last recorded it (monotonic)
-_noted_lock = threading.Lock()
-
-
-def _watched_key(pk):
-    return f"watched:{pk}"
-
-
-def watch(pk, path, language, htmx, meta):
-    """Record that an anonymous visitor asked for this page of tournament `pk` (`meta`: the request's
-    WSGI environ, whose host and scheme the page is rendered for). Costs nothing most of the time:
-    each process writes a page's record at most once per NOTE_SECONDS."""
-    page = (path, language, bool(htmx))
-    now = time.monotonic()
-    with _noted_lock:
-        if now - _noted.get((pk, *page), -NOTE_SECONDS) < NOTE_SECONDS:
-            return
-        _noted[(pk, *page)] = now
-        if len(_noted) > 4 * WATCHED_PAGES:
-            _noted.clear()
-    key = _watched_key(pk)
-    pages = cache.get(key) or {}
-    pages[page] = ({name: meta[name] for name in _HOST_HEADERS if name in meta}, time.time())
-    if len(pages) > WATCHED_PAGES:
-        pages = dict(sorted(pages.items(), key=lambda item: item[1][1])[-WATCHED_PAGES:])
-    cache.set(key, pages, WATCH_SECONDS)
-
-
-def forget_watched():
-    """Empty this process's record of what it noted (tests empty the shared cache between them)."""
-    with _noted_lock:
-        _noted.clear()
-
-
-def watched(pk):
-    """{(path, language, htmx): host headers} of the pages asked for in the last WATCH_SECONDS."""
-    now = time.time()
-    return {page: meta for page, (meta, since) in (cache.get(_watched_key(pk)) or {}).items()
-            if now - since <= WATCH_SECONDS}
-
 
 _handler = None
 _handler_lock = threading.Lock()
@@ -106,9 +61,6 @@ def refresh(pk):
     """Render the watched pages of tournament `pk` whose last render is older than its version.
     Returns the seconds after which to look again (a page rendered too recently, or whose render
     lock another holds), or None when every watched page shows the current version."""
-    from tables.standings.cache import last_render, now, release_render_lock, take_render_lock
-    from tournaments.versions import results_version
-
     again = None
     for (path, language, htmx), meta in watched(pk).items():
         version = results_version(pk)
@@ -164,7 +116,6 @@ class Refresher:
                     self.condition.wait()
 
     def _run(self):
-        from django.db import close_old_connections
         while True:
             pk = self._next()
             try:

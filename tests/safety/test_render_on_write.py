@@ -11,7 +11,7 @@ from django.db import close_old_connections
 from django.test import Client
 
 from tables.standings import cache as public_cache
-from tables.standings import refresh
+from tables.standings import refresh, watch
 from tests.safety.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, STALE, _save, _through, _url, clock, played)
 from tournaments import versions
@@ -91,8 +91,8 @@ def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
     first = Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
     clock.now += REFRESH
-    later = refresh.time.time() + refresh.WATCH_SECONDS + 1
-    monkeypatch.setattr(refresh.time, "time", lambda: later)
+    later = watch.time.time() + watch.WATCH_SECONDS + 1
+    monkeypatch.setattr(watch.time, "time", lambda: later)
     assert refresh.refresh(tournament.pk) is None
     assert renders() == [False]
     assert _last(tournament, first, htmx=False) is None  # the full page was never asked for: never rendered
@@ -114,7 +114,7 @@ def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
 def test_a_visitors_header_cannot_pass_for_the_refresher(clock, tournament, played):
     url = _url(tournament)
     Client().get(url, headers=POLL)
-    response = Client().get(url, headers={**POLL, refresh.REFRESH_KEY: "1"})
+    response = Client().get(url, headers={**POLL, watch.REFRESH_KEY: "1"})
     assert response.status_code == 200
     assert not public_cache.refreshing(response.wsgi_request)
 

@@ -1,0 +1,58 @@
+"""Which public pages anonymous visitors are asking for, so that they are rendered on write
+(tables.standings.refresh): tables.standings.cache notes every anonymous request of a tournament's
+public page here; a page stays watched WATCH_SECONDS after its last note."""
+import threading
+import time
+
+from django.core.cache import cache
+
+# A page is rendered on write while a visitor has asked for it in the last WATCH_SECONDS.
+WATCH_SECONDS = 60
+WATCHED_PAGES = 24  # per tournament, the most recently asked for kept
+NOTE_SECONDS = 1.0  # each process records a page's demand at most this often
+# The WSGI environ key that marks the refresher's own request (a visitor's headers cannot set it:
+# they arrive as HTTP_* keys).
+REFRESH_KEY = "torneo.refresh"
+
+_HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
+_noted = {}  # (pk, path, language, htmx) -> when this process last recorded it (monotonic)
+_noted_lock = threading.Lock()
+
+
+def _watched_key(pk):
+    return f"watched:{pk}"
+
+
+def watch(pk, path, language, htmx, meta):
+    """Record that an anonymous visitor asked for this page of tournament `pk` (`meta`: the request's
+    WSGI environ, whose host and scheme the page is rendered for). Costs nothing most of the time:
+    each process writes a page's record at most once per NOTE_SECONDS."""
+    page = (path, language, bool(htmx))
+    now = time.monotonic()
+    with _noted_lock:
+        if now - _noted.get((pk, *page), -NOTE_SECONDS) < NOTE_SECONDS:
+            return
+        _noted[(pk, *page)] = now
+        if len(_noted) > 4 * WATCHED_PAGES:
+            _noted.clear()
+    key = _watched_key(pk)
+    pages = cache.get(key) or {}
+    pages[page] = ({name: meta[name] for name in _HOST_HEADERS if name in meta}, time.time())
+    if len(pages) > WATCHED_PAGES:
+        pages = dict(sorted(pages.items(), key=lambda item: item[1][1])[-WATCHED_PAGES:])
+    cache.set(key, pages, WATCH_SECONDS)
+
+
+def forget_watched():
+    """Empty this process's record of what it noted (tests empty the shared cache between them)."""
+    with _noted_lock:
+        _noted.clear()
+
+
+def watched(pk):
+    """{(path, language, htmx): host headers} of the pages asked for in the last WATCH_SECONDS."""
+    now = time.time()
+    return {page: meta for page, (meta, since) in (cache.get(_watched_key(pk)) or {}).items()
+            if now - since <= WATCH_SECONDS}
+
+
