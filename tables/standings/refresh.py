@@ -25,8 +25,9 @@ import threading
 import time
 
 from django.conf import settings
-from django.core.handlers.wsgi import WSGIHandler
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest, get_script_name
 from django.db import close_old_connections
+from django.urls import set_script_prefix
 
 from tables.standings.cache import last_render, now, release_render_lock, take_render_lock
 from tables.standings.watch import REFRESH_KEY, watched
@@ -41,7 +42,9 @@ _handler_lock = threading.Lock()
 
 
 def _render(path, language, htmx, meta):
-    """Run an anonymous GET of `path` through the whole request handler (marked as the refresher's)."""
+    """Run an anonymous GET of `path` through the request handler's middleware and view (marked as
+    the refresher's). Without the handler's request signals: the refresher's thread closes its
+    database connection itself, after each pass."""
     global _handler
     with _handler_lock:
         if _handler is None:
@@ -52,9 +55,8 @@ def _render(path, language, htmx, meta):
                "HTTP_ACCEPT_LANGUAGE": language, REFRESH_KEY: True, **meta}
     if htmx:
         environ["HTTP_HX_REQUEST"] = "true"
-    response = _handler(environ, lambda status, headers, exc_info=None: None)
-    response.close()
-    return response.status_code
+    set_script_prefix(get_script_name(environ))
+    return _handler.get_response(WSGIRequest(environ)).status_code
 
 
 def refresh(pk):

@@ -5,9 +5,7 @@ not rendered. The refresher's pass is called directly here (the thread is tested
 import threading
 
 import pytest
-from django.core import signals
 from django.core.cache import cache
-from django.db import close_old_connections
 from django.test import Client
 
 from tables.standings import cache as public_cache
@@ -15,15 +13,6 @@ from tables.standings import refresh, watch
 from tests.safety.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, STALE, _save, _through, _url, clock, played)
 from tournaments import versions
-
-
-@pytest.fixture
-def handler_keeps_connection():
-    """The refresher's request runs through the whole handler, whose end closes old database
-    connections: inside a test's transaction that connection must stay (as Django's test client does)."""
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
@@ -41,7 +30,7 @@ def _last(tournament, response, htmx=True):
 
 
 def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
-        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)  # a visitor asks for the page: it is watched
     assert renders() == [False]
@@ -66,7 +55,7 @@ def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
 
 
 def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request_renders(
-        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
     Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
@@ -85,7 +74,7 @@ def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request
 
 
 def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
-        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders,
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders,
         monkeypatch):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
@@ -99,7 +88,7 @@ def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
 
 
 def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
-        clock, tournament, played, organiser, django_capture_on_commit_callbacks, handler_keeps_connection, renders):
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
