@@ -294,7 +294,7 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
     if entry is not None:
         return _answer(request, entry, etag, version, cors)
     if user == "anon" and isinstance(scope, int) and not request.META.get("QUERY_STRING"):
-        watch(scope, path, language, htmx, request.META)  # rendered on write while visitors ask for it
+        watch(scope, path, language, htmx, request.META, started)  # rendered on write while visitors ask for it
     stale = _last_rendered(base)
     if stale is not None and _fresh_enough(stale):
         return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
@@ -428,7 +428,7 @@ class PublicPageCacheMiddleware:
         language = get_language_from_request(request)
         path, htmx = request.get_full_path(), request.headers.get("HX-Request") == "true"
         version = results_version(pk)
-        watch(pk, path, language, htmx, request.META)  # rendered on write while visitors ask for it
+        watch(pk, path, language, htmx, request.META, _now())  # rendered on write while visitors ask for it
         identity = _identity(pk, path, version, language, "anon", htmx)
         entry = None
         response = get_conditional_response(request, etag=_etag(identity, request))

@@ -60,14 +60,16 @@ def _render(path, language, htmx, meta):
 
 
 def refresh(pk):
-    """Render the watched pages of tournament `pk` whose last render is older than its version.
-    Returns the seconds after which to look again (a page rendered too recently, or whose render
-    lock another holds), or None when every watched page shows the current version."""
+    """Render the watched pages of tournament `pk` whose last render is older than its version and
+    that a visitor asked for since that render started (a page nobody asks for again is not rendered
+    again: its next request, or a later change, sees to it). Returns the seconds after which to look
+    again (a page rendered too recently, or whose render lock another holds), or None when there is
+    nothing more to render."""
     again = None
-    for (path, language, htmx), meta in watched(pk).items():
+    for (path, language, htmx), (meta, asked) in watched(pk, now()).items():
         version = results_version(pk)
         last = last_render(pk, path, language, htmx)
-        if last is not None and last[0] == version:
+        if last is not None and (last[0] == version or asked <= last[2]):
             continue
         wait = 0.0 if last is None else last[2] + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()
         if wait <= 0 and take_render_lock(pk, path, language, htmx):

@@ -1,6 +1,7 @@
 """Which public pages anonymous visitors are asking for, so that they are rendered on write
 (tables.standings.refresh): tables.standings.cache notes every anonymous request of a tournament's
-public page here; a page stays watched WATCH_SECONDS after its last note."""
+public page here; a page stays watched WATCH_SECONDS after its last note, and is rendered on write
+only when asked for since its last render (no more renders than the visitors' requests would make)."""
 import threading
 import time
 
@@ -9,7 +10,7 @@ from django.core.cache import cache
 # A page is rendered on write while a visitor has asked for it in the last WATCH_SECONDS.
 WATCH_SECONDS = 60
 WATCHED_PAGES = 24  # per tournament, the most recently asked for kept
-NOTE_SECONDS = 1.0  # each process records a page's demand at most this often
+NOTE_SECONDS = 0.25  # each process records a page's demand at most this often
 # The WSGI environ key that marks the refresher's own request (a visitor's headers cannot set it:
 # they arrive as HTTP_* keys).
 REFRESH_KEY = "torneo.refresh"
@@ -23,10 +24,11 @@ def _watched_key(pk):
     return f"watched:{pk}"
 
 
-def watch(pk, path, language, htmx, meta):
-    """Record that an anonymous visitor asked for this page of tournament `pk` (`meta`: the request's
-    WSGI environ, whose host and scheme the page is rendered for). Costs nothing most of the time:
-    each process writes a page's record at most once per NOTE_SECONDS."""
+def watch(pk, path, language, htmx, meta, at):
+    """Record that an anonymous visitor asked for this page of tournament `pk` at `at` (the render
+    clock, tables.standings.cache.now; `meta`: the request's WSGI environ, whose host and scheme the
+    page is rendered for). Costs nothing most of the time: each process writes a page's record at
+    most once per NOTE_SECONDS."""
     page = (path, language, bool(htmx))
     now = time.monotonic()
     with _noted_lock:
@@ -37,7 +39,7 @@ def watch(pk, path, language, htmx, meta):
             _noted.clear()
     key = _watched_key(pk)
     pages = cache.get(key) or {}
-    pages[page] = ({name: meta[name] for name in _HOST_HEADERS if name in meta}, time.time())
+    pages[page] = ({name: meta[name] for name in _HOST_HEADERS if name in meta}, at)
     if len(pages) > WATCHED_PAGES:
         pages = dict(sorted(pages.items(), key=lambda item: item[1][1])[-WATCHED_PAGES:])
     cache.set(key, pages, WATCH_SECONDS)
@@ -49,10 +51,10 @@ def forget_watched():
         _noted.clear()
 
 
-def watched(pk):
-    """{(path, language, htmx): host headers} of the pages asked for in the last WATCH_SECONDS."""
-    now = time.time()
-    return {page: meta for page, (meta, since) in (cache.get(_watched_key(pk)) or {}).items()
+def watched(pk, now):
+    """{(path, language, htmx): (host headers, when last asked for)} of the pages asked for in the
+    WATCH_SECONDS before `now`."""
+    return {page: (meta, since) for page, (meta, since) in (cache.get(_watched_key(pk)) or {}).items()
             if now - since <= WATCH_SECONDS}
 
 

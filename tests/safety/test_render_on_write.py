@@ -25,6 +25,18 @@ def renders(caplog):
     return rendered
 
 
+@pytest.fixture(autouse=True)
+def every_request_noted(monkeypatch):
+    """Each request's demand is recorded (a process does so at most once per NOTE_SECONDS)."""
+    monkeypatch.setattr(watch, "NOTE_SECONDS", 0)
+
+
+def _asked_again(clock, url):
+    """A visitor asks for the page after a save, within the refresh interval: served the last render."""
+    clock.now += 0.2
+    return Client().get(url, headers=POLL)
+
+
 def _last(tournament, response, htmx=True):
     return public_cache.last_render(tournament.pk, _url(tournament), response["Content-Language"], htmx)
 
@@ -35,6 +47,7 @@ def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
     first = Client().get(url, headers=POLL)  # a visitor asks for the page: it is watched
     assert renders() == [False]
     saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert _through(_asked_again(clock, url)) < saved
     clock.now += REFRESH
     assert refresh.refresh(tournament.pk) == REFRESH  # rendered; looked at again after the interval
     assert renders() == [False, True]
@@ -59,6 +72,7 @@ def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request
     url = _url(tournament)
     Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    _asked_again(clock, url)
     clock.now += REFRESH
     refresh.refresh(tournament.pk)
     on_write = Client().get(url, headers=POLL)
@@ -74,17 +88,29 @@ def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request
 
 
 def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
-        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders,
-        monkeypatch):
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    clock.now += REFRESH
-    later = watch.time.time() + watch.WATCH_SECONDS + 1
-    monkeypatch.setattr(watch.time, "time", lambda: later)
+    _asked_again(clock, url)
+    clock.now += watch.WATCH_SECONDS + 1
     assert refresh.refresh(tournament.pk) is None
     assert renders() == [False]
     assert _last(tournament, first, htmx=False) is None  # the full page was never asked for: never rendered
+
+
+def test_a_page_nobody_asked_for_since_its_last_render_is_not_rendered_again(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
+    url = _url(tournament)
+    rendered_at = clock.now
+    Client().get(url, headers=POLL)  # rendered by this request, which was all the demand
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += 0.1
+    assert refresh.refresh(tournament.pk) is None
+    assert renders() == [False]
+    _asked_again(clock, url)  # a visitor asks again (served the last render): the next pass renders it
+    clock.now = rendered_at + REFRESH
+    assert refresh.refresh(tournament.pk) == REFRESH and renders() == [False, True]
 
 
 def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
@@ -92,6 +118,7 @@ def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    _asked_again(clock, url)
     clock.now += REFRESH
     assert public_cache.take_render_lock(tournament.pk, url, first["Content-Language"], True)  # another server
     assert refresh.refresh(tournament.pk) == refresh.RETRY_SECONDS
