@@ -142,7 +142,9 @@ def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_o
     page.fill("#id_p3-eliminated", "1")
     page.click("form.result-form button[type=submit]")
     page.wait_for_url("**?in-attesa=1")  # kept on the phone, back to the round's page
-    for _ in range(100):  # the round's page sends what waits as it opens, until the server has it
+    # The round's page sends what waits as it opens, and again every 20 s until the server has it (a
+    # send may meet the live server's shared in-memory SQLite connection busy with the page's reads).
+    for _ in range(250):
         if page.evaluate("window.TorneoQueue.all().then(function (items) { return items.length; })") == 0:
             break
         page.wait_for_timeout(100)
