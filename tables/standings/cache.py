@@ -344,7 +344,8 @@ def refreshing(request):
 
 
 def last_render(pk, path, language, htmx):
-    """(version, identity, started) of the last render of an anonymous visitor's page, or None."""
+    """(version, identity, started, rendered on write) of the last render of an anonymous visitor's
+    page, or None."""
     return cache.get(f"last:{_base(pk, path, language, 'anon', htmx)}")
 
 
@@ -354,6 +355,7 @@ def take_render_lock(pk, path, language, htmx):
 
 
 def release_render_lock(pk, path, language, htmx):
+    """Give up the render lock of an anonymous visitor's page (a render that failed)."""
     cache.delete(f"render:{_base(pk, path, language, 'anon', htmx)}")
 
 
