@@ -41,6 +41,16 @@ def _last(tournament, response, htmx=True):
     return public_cache.last_render(tournament.pk, _url(tournament), response["Content-Language"], htmx)
 
 
+def _saved_while_watched(clock, tournament, organiser, callbacks):
+    """A visitor polls the page (it is watched), a result is saved, the visitor polls again:
+    returns the url and the first poll's answer."""
+    url = _url(tournament)
+    first = Client().get(url, headers=POLL)
+    _save(tournament, 1, 77, organiser, callbacks)
+    _asked_again(clock, url)
+    return url, first
+
+
 def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
@@ -69,10 +79,7 @@ def test_a_committed_save_is_rendered_on_write_and_the_next_poll_only_reads_it(
 
 def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request_renders(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
-    url = _url(tournament)
-    Client().get(url, headers=POLL)
-    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    _asked_again(clock, url)
+    url, _ = _saved_while_watched(clock, tournament, organiser, django_capture_on_commit_callbacks)
     clock.now += REFRESH
     refresh.refresh(tournament.pk)
     on_write = Client().get(url, headers=POLL)
@@ -89,10 +96,7 @@ def test_a_page_rendered_on_write_stands_in_up_to_the_stale_bound_then_a_request
 
 def test_pages_nobody_asked_for_lately_are_not_rendered_on_write(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
-    url = _url(tournament)
-    first = Client().get(url, headers=POLL)
-    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    _asked_again(clock, url)
+    _, first = _saved_while_watched(clock, tournament, organiser, django_capture_on_commit_callbacks)
     clock.now += watch.WATCH_SECONDS + 1
     assert refresh.refresh(tournament.pk) is None
     assert renders() == [False]
@@ -115,10 +119,7 @@ def test_a_page_nobody_asked_for_since_its_last_render_is_not_rendered_again(
 
 def test_the_refresher_leaves_a_page_to_the_render_under_way_elsewhere(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
-    url = _url(tournament)
-    first = Client().get(url, headers=POLL)
-    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    _asked_again(clock, url)
+    url, first = _saved_while_watched(clock, tournament, organiser, django_capture_on_commit_callbacks)
     clock.now += REFRESH
     assert public_cache.take_render_lock(tournament.pk, url, first["Content-Language"], True)  # another server
     assert refresh.refresh(tournament.pk) == refresh.RETRY_SECONDS
