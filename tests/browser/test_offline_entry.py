@@ -124,15 +124,22 @@ def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_o
 
     from tables.results import services as table_results
     real_submit = table_results.table_result_submit
-    calls = []
+    calls, outcomes = [], []
 
     def first_send_fails(**kwargs):
         calls.append(kwargs.get("submission"))
         if len(calls) == 1:
             if applied:
                 real_submit(**kwargs)
+            outcomes.append("refused")
             raise OperationalError("server closed the connection unexpectedly")
-        return real_submit(**kwargs)
+        try:
+            result = real_submit(**kwargs)
+        except OperationalError:  # the live server's shared SQLite connection busy with another request
+            outcomes.append("busy")
+            raise
+        outcomes.append("saved")
+        return result
     monkeypatch.setattr(table_results, "table_result_submit", first_send_fails)
     page = arbiter_phone
     page.click("a[data-offline-table] >> nth=0")
@@ -154,9 +161,15 @@ def test_a_save_answered_with_a_server_error_stays_on_the_phone_and_is_applied_o
     assert page.locator("a[data-offline-table] .badge.ok").first.inner_text() == it("saved on the server")
     shot(page, f"63-server-error-resent-{'saved' if applied else 'refused'}-phone")
     table = Table.objects.get(round=round_of_two_tables, number=1)
-    # Sent twice with the same submission id: refused, the second send saves it; saved, the second
-    # is recognised as applied before the service is called.
-    assert len(calls) == (1 if applied else 2) and len(set(calls)) == 1
+    # Sent again with the same submission id: refused, a later send saves it (sends that met the
+    # test server's SQLite connection busy are refused as the first was); saved, the next send is
+    # recognised as applied before the service is called.
+    assert len(set(calls)) == 1
+    if applied:
+        assert outcomes == ["refused"]
+    else:
+        assert outcomes[0] == "refused" and outcomes[-1] == "saved"
+        assert set(outcomes[1:-1]) <= {"busy"}
     assert table.version == 1  # applied once
     assert _points(table) == [Decimal(62), Decimal(48), Decimal(30), Decimal(0)]
     assert list(ResultSubmission.objects.filter(table=table).values_list("key", flat=True)) == [calls[0]]
