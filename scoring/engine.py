@@ -7,23 +7,27 @@ from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
 from .formulas import get_formula
-from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result
+from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result, _new_tuple
 from .modifiers import FORFEIT_POINTS, apply_penalty
 from .numeric import engine_context
 from .standings import Prepared, standings_from
 
 
-def _score(formula, game: Game, params: Params) -> GameScore:
+def _score(formula, game: Game, params: Params, points=None) -> GameScore:
+    """The game's points under `formula`; each seat's final points are also appended to `points`
+    (a list), in placement order, when given."""
     placement = game.placement
     values = formula.table(placement, params)
     reference = params.como_reference
     n = placement.n
     corrective = reference is not None and n != reference
     if placement.plain and not corrective:  # most tables: each player's points are the formula's
-        return _game_score(game.round, game.table, tuple([
-            _new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, value, seat.penalty, value,
-                                     seat.eliminated, seat.risiko, False))
-            for seat, value in zip(placement.seats, values)]), (n, reference) if reference is not None else None)
+        if points is not None:
+            points.extend(values)
+        score = _new_object(GameScore)
+        score.__dict__.update(round=game.round, table=game.table, _plain=(placement.seats, values),
+                              como_factor=(n, reference) if reference is not None else None)
+        return score
     players = []
     add = players.append
     for seat, value in zip(placement.seats, values):
@@ -34,14 +38,14 @@ def _score(formula, game: Game, params: Params) -> GameScore:
             final = FORFEIT_POINTS  # an absence, whatever the formula gave (even below 0)
         else:
             final = apply_penalty(corrected, penalty) if penalty else corrected
-        # PlayerScore's fields in order, built as the tuple it is (its keyword-checking
-        # constructor, called some 500,000 times for a season's 12 formulas, costs twice as much)
         add(_new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, corrected, penalty, final,
                                      seat.eliminated, seat.risiko, seat.void)))
+        if points is not None:
+            points.append(final)
     return _game_score(game.round, game.table, tuple(players), (n, reference) if reference is not None else None)
 
 
-_new_tuple = tuple.__new__
+_new_object = object.__new__
 
 
 def _game_score(round_, table, players, como_factor):
@@ -83,7 +87,13 @@ def _without_cycle_collection():
     """Scoring a season creates some hundred thousand small objects and no reference cycle; the
     cyclic garbage collector, triggered by those allocations, would walk everything alive (every
     game of the season) again and again and cost as much as the scoring itself. Under a threaded
-    server the collector comes back when the last scoring that paused it ends."""
+    server the collector comes back when the last scoring that paused it ends.
+
+    Coming back, the collector would first walk every object the scoring left (its placements and
+    standings) once more, at the next allocation: a fifth of a season's scoring. Where nothing else
+    keeps objects frozen (the command line, the benchmarks, the tests) they are handed over to the
+    oldest generation at once instead, as long-lived objects; a server worker that froze its
+    application's objects at start (gunicorn.conf.py) keeps them frozen and lets the walk happen."""
     global _collection_paused
     with _collection_lock:
         pause = _collection_paused > 0 or gc.isenabled()
@@ -97,6 +107,9 @@ def _without_cycle_collection():
             with _collection_lock:
                 _collection_paused -= 1
                 if _collection_paused == 0:
+                    if not gc.get_freeze_count():
+                        gc.freeze()
+                        gc.unfreeze()
                     gc.enable()
 
 
@@ -136,7 +149,8 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     params = params or DEFAULT_PARAMS
     absences = [Absence(*a) for a in absences]
     with engine_context(), _without_cycle_collection():
-        scores = tuple([_score(formula, game, params) for game in games])
+        points = []  # every seat's final points, game after game
+        scores = tuple([_score(formula, game, params, points) for game in games])
         prepared = _prepared(games, absences)
-        standings = standings_from(formula, params, prepared, scores)
+        standings = standings_from(formula, params, prepared, scores, points)
     return Result(formula.name, params, scores, tuple(standings))

@@ -40,8 +40,11 @@ def final_elimination_orders(players) -> dict:
 
     A disqualified player is treated as the first eliminated of the table: disqualified players
     take orders 1..d (in the order listed), the players eliminated in play follow in their order.
+    `players`: a table whose elimination orders were checked to run 1..k (scoring.validation).
     """
     disqualified = [p.id for p in players if p.disqualified]
+    if not disqualified:  # the orders were checked to run 1..k: each keeps its own
+        return {p.id: p.eliminated for p in players if p.eliminated is not None}
     eliminated = sorted((p for p in players if p.eliminated is not None and not p.disqualified),
                         key=lambda p: p.eliminated)
     orders = {pid: i for i, pid in enumerate(disqualified, 1)}

@@ -21,28 +21,19 @@ def id_key(player):
     return (1, 0, str(player))
 
 
-class Seat:
-    """One player's placement at the table."""
-    __slots__ = ("player", "tp", "rank", "position", "group", "eliminated", "risiko", "penalty", "void")
-
-    def __init__(self, entry, rank, position, group):
-        self.player = entry.player
-        self.tp = entry.tp                 # counted TP (RisiKo! 100, eliminated 0)
-        self.rank = rank                   # competition rank (shared places repeat)
-        self.position = position           # 1..n, distinct
-        self.group = group                 # how many players share this rank
-        self.eliminated = entry.eliminated
-        self.risiko = entry.risiko
-        self.penalty = entry.penalty
-        self.void = entry.void
-
-    def __repr__(self):
-        return f"Seat({self.player!r}, rank={self.rank}, tp={self.tp})"
+def _seat(entry, rank, position, group):
+    """A checked entry (scoring.validation.Entry) placed: one player's seat at the table, with its
+    competition rank (shared places repeat), its position 1..n (distinct) and how many players
+    share its rank."""
+    entry.rank = rank
+    entry.position = position
+    entry.group = group
+    return entry
 
 
 class Placement:
     """A table's placement: seats in order, plus the table figures the formulas need."""
-    __slots__ = ("seats", "n", "winner_tp", "second_tp", "tp_sum", "risiko", "ranks", "plain")
+    __slots__ = ("seats", "n", "winner_tp", "second_tp", "tp_sum", "risiko", "ranks", "plain", "untied")
 
     def __init__(self, seats):
         self.seats = tuple(seats)
@@ -56,6 +47,7 @@ class Placement:
         self.risiko = first.risiko
         self.ranks = {s.player: s.rank for s in seats}
         self.plain = not any(s.penalty or s.void for s in seats)  # no penalty, no absence: points as given
+        self.untied = all(s.group == 1 for s in seats)  # no shared place
 
 
 def compute_placement(game) -> Placement:
@@ -72,7 +64,7 @@ def compute_placement(game) -> Placement:
 
     seats = []
     for e in top:
-        seats.append(Seat(e, 1, 1, 1))
+        seats.append(_seat(e, 1, 1, 1))
     i = 0
     while i < len(survivors):
         e = survivors[i]
@@ -81,10 +73,10 @@ def compute_placement(game) -> Placement:
             j += 1
         rank = len(seats) + 1
         for k in range(i, j):
-            seats.append(Seat(survivors[k], rank, len(seats) + 1, j - i))
+            seats.append(_seat(survivors[k], rank, len(seats) + 1, j - i))
         i = j
     for e in eliminated:
-        seats.append(Seat(e, len(seats) + 1, len(seats) + 1, 1))
+        seats.append(_seat(e, len(seats) + 1, len(seats) + 1, 1))
 
     placement = Placement(seats)
     for e in entries:

@@ -130,20 +130,39 @@ def _results(tally, plain):
     return tuple(tally.results) if plain else tuple(r[2] for r in tally.results)
 
 
+_GROUP_FREE = frozenset({"best_results", "wins", "table_points"})  # a player's key whatever the group
+
+
 def _break_ties(group, chain, rounds):
-    """Split a tied group into ordered subgroups by the chain of criteria (section 6)."""
+    """Split a tied group into ordered subgroups by the chain of criteria (section 6).
+
+    The leading criteria whose key is the player's own, whoever else is tied (all but head to
+    head), are applied at once, as one key; a criterion that looks at the group (head to head)
+    is applied to each group still tied before it."""
     if len(group) == 1 or not chain:
         return [group]
-    criterion, rest = chain[0], chain[1:]
-    keys = _criterion_keys(criterion, group, rounds)
-    group = sorted(group, key=lambda t: keys[t.player], reverse=True)
+    free = 0
+    while free < len(chain) and chain[free] in _GROUP_FREE:
+        free += 1
+    if free:
+        criteria, rest = chain[:free], chain[free:]
+        if free == 1:
+            keys = _criterion_keys(criteria[0], group, rounds)
+        else:
+            parts = [_criterion_keys(criterion, group, rounds) for criterion in criteria]
+            keys = {t.player: tuple(part[t.player] for part in parts) for t in group}
+    else:
+        keys, rest = _criterion_keys(chain[0], group, rounds), chain[1:]
+    key = keys.__getitem__
+    group = sorted(group, key=lambda t: key(t.player), reverse=True)
     out = []
     i = 0
     while i < len(group):
         j = i + 1
-        while j < len(group) and keys[group[j].player] == keys[group[i].player]:
+        first = key(group[i].player)
+        while j < len(group) and key(group[j].player) == first:
             j += 1
-        out.extend(_break_ties(group[i:j], rest, rounds))
+        out.extend(_break_ties(group[i:j], rest, rounds) if j - i > 1 else [group[i:j]])
         i = j
     return out
 
@@ -151,8 +170,15 @@ def _break_ties(group, chain, rounds):
 def _criterion_keys(criterion, group, rounds):
     """Player -> comparable key, higher is better."""
     if criterion == "best_results":
-        # Como rule 3.1: best counted result, then the second best, ... (as shown).
-        return {t.player: tuple(shown(x) for x in t.counted) for t in group}
+        # Como rule 3.1: best counted result, then the second best, ... (as shown). Results repeat
+        # (60, 80, 100...): each value is rounded once.
+        rounded = {}
+        for t in group:
+            for x in t.counted:
+                if x not in rounded:
+                    rounded[x] = shown(x)
+        as_shown = rounded.__getitem__
+        return {t.player: tuple(map(as_shown, t.counted)) for t in group}
     if criterion == "wins":
         return {t.player: t.wins for t in group}
     if criterion == "table_points":
@@ -232,7 +258,7 @@ class Prepared:
             entries[row].append((round_, after_games, 0))
         picks = []
         for row_entries in entries:
-            row_entries.sort(key=_round_and_game)
+            row_entries.sort()  # by round, then game: a player has one seat per game
             order = [starts[seq] + i for _, seq, i in row_entries]
             # itemgetter of one index gives the item, not a 1-tuple: pick it twice and drop one
             picks.append((itemgetter(*order) if len(order) > 1 else itemgetter(order[0], order[0]), len(order)))
@@ -247,13 +273,12 @@ class Prepared:
         self.games = played
 
 
-def _round_and_game(entry):
-    return entry[0], entry[1]
-
-
-def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore]) -> list[StandingRow]:
-    """`build_standings` from the `Prepared` part of the same games and their scores."""
-    points = [seat[6] for game in games for seat in game.players]  # PlayerScore.points
+def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore],
+                   points: list | None = None) -> list[StandingRow]:
+    """`build_standings` from the `Prepared` part of the same games and their scores. `points`:
+    every seat's final points, game after game, when the caller has them already (it is extended)."""
+    if points is None:
+        points = [seat[6] for game in games for seat in game.players]  # PlayerScore.points
     points.append(FORFEIT_POINTS)  # an absence
     penalties = params.tournament_penalties
     discard = params.discard_worst
@@ -263,7 +288,9 @@ def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[
         tally = _Tally.__new__(_Tally)
         tally.player = player
         pick, count = prepared.picks[row]
-        results = list(pick(points)[:count])
+        results = pick(points)
+        if count == 1:
+            results = results[:1]
         tally.results = results
         ordered = sorted(results, reverse=True)
         keep = len(ordered) - discard

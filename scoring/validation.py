@@ -20,18 +20,21 @@ MAX_PENALTY = Decimal(10_000)  # above any game's points: a penalty this large v
 
 
 class Entry:
-    """A checked player result, normalised for placement (disqualification applied)."""
-    __slots__ = ("index", "player", "tp", "risiko", "eliminated", "place", "penalty", "void")
+    """A checked player result, normalised for placement (disqualification applied). Placing the
+    table (scoring.placement) fills in its rank, position and group: the entry is then the seat."""
+    __slots__ = ("player", "tp", "risiko", "eliminated", "place", "penalty", "void", "rank", "position", "group")
 
-    def __init__(self, index, player, tp, risiko, eliminated, place, penalty, void=False):
-        self.index = index
+    def __init__(self, player, tp, risiko, eliminated, place, penalty, void=False):
         self.player = player
         self.tp = tp              # counted TP: 100 with RisiKo!, 0 when eliminated
         self.risiko = risiko
         self.eliminated = eliminated
-        self.place = place
+        self.place = place        # the place given by the arbiter, if any
         self.penalty = penalty
         self.void = void
+
+    def __repr__(self):
+        return f"Seat({self.player!r}, rank={getattr(self, 'rank', None)}, tp={self.tp})"
 
 
 def _whole(value) -> bool:
@@ -49,10 +52,15 @@ _VALID_AMOUNTS: dict = {}
 _VALID_AMOUNTS_MAX = 20_000
 
 
-def _check_amount(game, player, value, field, label, maximum, verb):
+def _valid_amounts(maximum):
     valid = _VALID_AMOUNTS.get(maximum)
     if valid is None:
         valid = _VALID_AMOUNTS[maximum] = set()
+    return valid
+
+
+def _check_amount(game, player, value, field, label, maximum, verb):
+    valid = _valid_amounts(maximum)
     if type(value) is Decimal and value.is_finite() and value in valid:
         return
     if not isinstance(value, Decimal):
@@ -88,9 +96,12 @@ def check_game(game) -> list[Entry]:
               "table_size", field="players", players=n)
 
     seen = set()
+    valid_tp = _valid_amounts(MAX_TABLE_POINTS)
+    valid_penalty = _valid_amounts(MAX_PENALTY)
     for p in players:
         pid = getattr(p, "id", None)
-        if pid is None or type(pid) is bool or not _hashable(pid) or pid == "":
+        if (pid.__class__ is not str or pid == "") and (
+                pid is None or type(pid) is bool or not _hashable(pid) or pid == ""):
             _fail(game, "player id must be a non-empty string or a whole number", "player_id",
                   field="id")
         if pid in seen:
@@ -102,31 +113,36 @@ def check_game(game) -> list[Entry]:
             _fail(game, "void must be true or false", "void_type", pid, "void")
         if type(p.risiko) is not bool:
             _fail(game, "risiko must be true or false", "risiko_type", pid, "risiko")
-        _check_amount(game, pid, p.table_points, "table_points", "table points", MAX_TABLE_POINTS, "have")
+        value = p.table_points  # most amounts were seen valid before: one set lookup
+        if not (value.__class__ is Decimal and value.is_finite() and value in valid_tp):
+            _check_amount(game, pid, value, "table_points", "table points", MAX_TABLE_POINTS, "have")
         if p.eliminated is not None and (not _whole(p.eliminated) or p.eliminated < 1):
             _fail(game, "the elimination order must be a whole number from 1", "eliminated_type", pid,
                   "eliminated")
         if p.place is not None and (not _whole(p.place) or not 1 <= p.place <= n):
             _fail(game, f"place must be a whole number from 1 to {n}", "place_type", pid, "place", players=n)
-        _check_amount(game, pid, p.penalty, "penalty", "penalty", MAX_PENALTY, "has")
+        value = p.penalty
+        if not (value.__class__ is Decimal and value.is_finite() and value in valid_penalty):
+            _check_amount(game, pid, value, "penalty", "penalty", MAX_PENALTY, "has")
 
     # A disqualified player's own record (RisiKo!, TP) no longer counts.
     counted = [p for p in players if not p.disqualified]
-    risiko_seen = None
-    for p in counted:
-        if p.risiko:
-            if risiko_seen is not None:
-                _fail(game, "only one player per table can make RisiKo!", "risiko_twice", p.id, "risiko")
-            risiko_seen = p
-    for p in counted:
-        if p.risiko and p.eliminated is not None:
-            _fail(game, "the RisiKo! player cannot be eliminated", "risiko_eliminated", p.id, "eliminated")
-    for p in counted:
-        if p.eliminated is not None and p.table_points != 0:
+    recorded = [p for p in players if p.eliminated is not None]
+    if any(p.risiko for p in counted):
+        risiko_seen = None
+        for p in counted:
+            if p.risiko:
+                if risiko_seen is not None:
+                    _fail(game, "only one player per table can make RisiKo!", "risiko_twice", p.id, "risiko")
+                risiko_seen = p
+        for p in counted:
+            if p.risiko and p.eliminated is not None:
+                _fail(game, "the RisiKo! player cannot be eliminated", "risiko_eliminated", p.id, "eliminated")
+    for p in recorded:
+        if p.table_points != 0 and not p.disqualified:
             _fail(game, "eliminated players hold 0 table points", "eliminated_table_points", p.id,
                   "table_points")
 
-    recorded = [p for p in players if p.eliminated is not None]
     k = len(recorded)
     used = set()
     for p in recorded:
@@ -135,12 +151,12 @@ def check_game(game) -> list[Entry]:
                   "elimination_order", p.id, "eliminated", eliminated=k)
         used.add(p.eliminated)
 
-    if all(p.disqualified or p.eliminated is not None for p in players):
+    if k == n or all(p.disqualified or p.eliminated is not None for p in players):
         _fail(game, "at least one player must not be eliminated", "all_eliminated", field="eliminated")
 
     orders = final_elimination_orders(players)
     entries = []
-    for i, p in enumerate(players):
+    for p in players:
         order = orders.get(p.id)
         if order is not None:
             tp, risiko = ZERO, False
@@ -148,7 +164,7 @@ def check_game(game) -> list[Entry]:
             tp, risiko = HUNDRED, True
         else:
             tp, risiko = p.table_points, False
-        entries.append(Entry(i, p.id, tp, risiko, order, p.place, p.penalty, p.void))
+        entries.append(Entry(p.id, tp, risiko, order, p.place, p.penalty, p.void))
     return entries
 
 

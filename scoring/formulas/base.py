@@ -42,9 +42,11 @@ class PlaceFormula(Formula):
         raise NotImplementedError
 
     def table(self, placement, params):
-        out = []
         seats = placement.seats
         value = self.value
+        if placement.untied:  # no shared place: each seat's own position
+            return [value(seat.position, seat, placement, params) for seat in seats]
+        out = []
         i = 0
         count = len(seats)
         while i < count:

@@ -126,3 +126,89 @@ def test_the_fast_constructors_give_the_same_scores_as_the_declared_ones():
     declared = GameScore(3, 7, (PlayerScore(*fields),), (4, 5))
     assert game == declared and hash(game) == hash(declared) and repr(game) == repr(declared)
     assert game.points == {"p1": Decimal(150)} and game.como_factor == (4, 5)
+
+
+def test_a_table_scored_as_seats_is_the_declared_score_once_read():
+    import pickle
+
+    from scoring.model import GameScore, PlayerScore
+
+    from .builders import game, p
+    g = game(2, 5, p("A", 60), p("B", 40), p("C", 0, eliminated=1))
+    score = score_tournament("conversione150", None, [g]).games[0]
+    # Points and places are read from the seats: no PlayerScore is made for them.
+    assert score.points == {"A": Decimal("150.2"), "B": Decimal(80), "C": Decimal(10)}
+    assert score.places == {"A": 1, "B": 2, "C": 3}
+    assert "players" not in vars(score)
+    declared = GameScore(2, 5, (
+        PlayerScore("A", 1, Decimal(60), Decimal("150.2"), Decimal("150.2"), Decimal(0), Decimal("150.2"),
+                    None, False),
+        PlayerScore("B", 2, Decimal(40), Decimal(80), Decimal(80), Decimal(0), Decimal(80), None, False),
+        PlayerScore("C", 3, Decimal(0), Decimal(10), Decimal(10), Decimal(0), Decimal(10), 1, False)))
+    copy = pickle.loads(pickle.dumps(score))
+    assert score == declared and hash(score) == hash(declared) and repr(score) == repr(declared)
+    assert copy == declared and copy.points == declared.points
+    assert vars(score)["players"] == declared.players  # made once, then kept
+    try:
+        score.nothing
+    except AttributeError as exc:
+        assert str(exc) == "nothing"
+    else:
+        raise AssertionError("an unknown attribute was answered")
+
+
+def _sequential_break_ties(group, chain, rounds):
+    """Section 6 word for word: split by the first criterion, then each tied part by the next."""
+    from scoring.standings import _criterion_keys
+    if len(group) == 1 or not chain:
+        return [group]
+    keys = _criterion_keys(chain[0], group, rounds)
+    group = sorted(group, key=lambda t: keys[t.player], reverse=True)
+    out, i = [], 0
+    while i < len(group):
+        j = i + 1
+        while j < len(group) and keys[group[j].player] == keys[group[i].player]:
+            j += 1
+        out.extend(_sequential_break_ties(group[i:j], chain[1:], rounds))
+        i = j
+    return out
+
+
+@SETTINGS
+@given(data=st.data(), chain=st.lists(st.sampled_from(["best_results", "wins", "table_points", "head_to_head"]),
+                                      max_size=4, unique=True))
+def test_property_the_criteria_applied_together_split_as_one_after_the_other(data, chain):
+    from scoring.standings import _break_ties, _Tally
+    rounds = [1, 1, 2, 2, 3]
+    group = []
+    for i in range(data.draw(st.integers(1, 8))):
+        tally = _Tally(f"P{i}")
+        tally.counted = sorted(data.draw(st.lists(st.sampled_from([Decimal(10), Decimal("60.5"), Decimal("60.50"),
+                                                                   Decimal("80.125"), Decimal(100)]),
+                                                  max_size=3)), reverse=True)
+        tally.wins = data.draw(st.integers(0, 2))
+        tally.tp = Decimal(data.draw(st.integers(0, 2)))
+        tally.games = {seq: data.draw(st.integers(1, 4))
+                       for seq in data.draw(st.sets(st.integers(0, 4), max_size=3))}
+        group.append(tally)
+    expected = [[t.player for t in part] for part in _sequential_break_ties(group, tuple(chain), rounds)]
+    assert [[t.player for t in part] for part in _break_ties(group, tuple(chain), rounds)] == expected
+
+
+def test_a_scoring_hands_its_objects_to_the_collector_without_unfreezing_a_workers_frozen_ones():
+    import gc
+
+    from .builders import game, p
+    games = [game(1, 1, p("A", 60), p("B", 40), p("C", 20), p("D", 10))]
+    assert gc.isenabled()
+    score_tournament("standard", None, games)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    marker = ["a server worker's object, frozen at its start"]
+    gc.freeze()
+    try:
+        score_tournament("standard", None, games)
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        assert not any(o is marker for o in gc.get_objects())  # still frozen: out of every generation
+    finally:
+        gc.unfreeze()
+    assert any(o is marker for o in gc.get_objects())
