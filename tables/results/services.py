@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tables import engine
-from tables.models import Dispute, ResultSubmission, Round, Table
+from tables.models import Dispute, ResultSubmission, Round, Seat, Table
 from tables.results.selectors import seat_result, submission_applied
-from tournaments.audit.services import audit
+from tournaments.audit.services import audit_many
 from tournaments.rules import may_correct_result
 
 @dataclass
@@ -72,15 +72,21 @@ def write_seat_results(*, user, table, results, audit_entry=None):
     the seat's audit entry (a dict of action, before and after) or None for no entry, where
     before/after are the seat's RESULT_FIELDS.
     Call it inside the transaction of the change."""
+    entries, by_fields = [], {}
     for seat, values in results:
         before = seat_result(seat)
         for field, value in values.items():
             setattr(seat, field, value)
-        seat.save(update_fields=list(values))
+        by_fields.setdefault(tuple(values), []).append(seat)
         entry = audit_entry(seat, before, seat_result(seat)) if audit_entry else None
         if entry is not None:
-            audit(user=user, obj=seat, tournament=table.round.tournament, player=seat.registration.player,
-                  table_label=table.audit_label, **entry)
+            entries.append(dict(user=user, obj=seat, tournament=table.round.tournament,
+                                player=seat.registration.player, table_label=table.audit_label, **entry))
+    # The table's seats in one UPDATE, their entries in one INSERT (not one statement a seat).
+    for fields, seats in by_fields.items():
+        Seat.objects.bulk_update(seats, list(fields))
+    if entries:
+        audit_many(entries)
 
 
 BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],

@@ -1,6 +1,7 @@
 """One writer of seat results (ARCHITECTURE.md): every save of a seat's result fields goes through
 tables.results.services.write_seat_results, and a save crosses into the scoring core once."""
 import ast
+import re
 from decimal import Decimal
 from pathlib import Path
 from unittest import mock
@@ -91,3 +92,28 @@ def test_clearing_blanks_every_result_field_and_reports_what_it_erased(table, or
     table.refresh_from_db()
     assert (table.reported_at, table.reported_by, table.version) == (None, None, old_version + 1)
     assert results_clear([table.pk]) == {}
+
+
+def test_a_tables_seats_are_written_in_one_update_and_audited_in_one_insert(table, arbiter,
+                                                                          django_capture_on_commit_callbacks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.models import AuditLog
+    from tournaments.versions import results_through, results_version
+    seats = list(table.seats.order_by("position").select_related("registration__player"))
+    lines = [ResultLine(seat_id=s.pk, table_points=Decimal(tp), eliminated=e)
+             for s, (tp, e) in zip(seats, [(50, None), (30, None), (10, None), (0, 1)])]
+    with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as queries:
+        table_result_submit(user=arbiter, table=table, lines=lines, version=table.version)
+    statements = [re.match(r'(UPDATE|INSERT INTO) "(\w+)"', q["sql"]).groups() for q in queries.captured_queries
+                  if q["sql"].startswith(("UPDATE", "INSERT"))]
+    assert statements == [("UPDATE", "tables_table"), ("UPDATE", "tables_seat"), ("INSERT INTO", "tournaments_auditlog")]
+    entries = list(AuditLog.objects.filter(action="result.enter").order_by("pk"))
+    assert [(e.player_id, e.object_id, e.after["table_points"], e.user_id) for e in entries] == [
+        (s.registration.player_id, str(s.pk), tp, arbiter.pk) for s, tp in zip(seats, ["50", "30", "10", "0"])]
+    assert {s.pk: (s.table_points, s.eliminated) for s in table.seats.all()} == {
+        seats[0].pk: (Decimal(50), None), seats[1].pk: (Decimal(30), None), seats[2].pk: (Decimal(10), None),
+        seats[3].pk: (Decimal(0), 1)}
+    # The version committed names the last of the entries: pages can tell the save is in them.
+    assert results_through(results_version(table.round.tournament_id)) == entries[-1].pk

@@ -22,11 +22,8 @@ def _jsonable(value):
     return str(value)
 
 
-def audit(*, user, action, obj=None, tournament=None, player=None, table_label="", before=None, after=None):
-    """Record that `user` did `action` on `obj`, changing `before` into `after`."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("audit() must be called inside the transaction of the change")
-    entry = AuditLog.objects.create(
+def _entry(*, user, action, obj=None, tournament=None, player=None, table_label="", before=None, after=None):
+    return AuditLog(
         tournament=tournament,
         user=user if user is not None and user.is_authenticated else None,
         action=action,
@@ -37,9 +34,33 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
         before=_jsonable(before),
         after=_jsonable(after),
     )
+
+
+def _inside_a_transaction():
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit() must be called inside the transaction of the change")
+
+
+def audit(*, user, action, obj=None, tournament=None, player=None, table_label="", before=None, after=None):
+    """Record that `user` did `action` on `obj`, changing `before` into `after`."""
+    _inside_a_transaction()
+    entry = _entry(user=user, action=action, obj=obj, tournament=tournament, player=player,
+                   table_label=table_label, before=before, after=after)
+    entry.save()
     if tournament is not None:
         bump(tournament.pk, through=entry.pk)
     return entry
+
+
+def audit_many(entries):
+    """Record several changes of one tournament at once (the seats of a table): `entries` are dicts
+    of `audit`'s arguments. One INSERT for all of them, in their order; returns the entries."""
+    _inside_a_transaction()
+    made = AuditLog.objects.bulk_create([_entry(**entry) for entry in entries])
+    tournaments = {entry.tournament_id for entry in made if entry.tournament_id is not None}
+    for pk in sorted(tournaments):
+        bump(pk, through=max(entry.pk for entry in made if entry.tournament_id == pk))
+    return made
 
 
 def snapshot(obj, fields):
