@@ -55,16 +55,23 @@ def _saved(table):
     return list(Seat.objects.filter(table=table).order_by("position").values_list("table_points", flat=True))
 
 
-@pytest.mark.parametrize("target", ["seat", "audit"])
-def test_database_error_on_the_third_seat_keeps_the_previous_result(client, monkeypatch, tournament, arbiter,
-                                                                     reported, target):
-    fail = _fail_on_call(3)
+def _fail_before(target, monkeypatch):
+    """Make the database fail when the save writes the table's seats (after it has claimed the
+    table's new version) or their audit entries (after the seats are written)."""
+    fail = _fail_on_call(1)
     if target == "seat":
-        save = Seat.save
-        monkeypatch.setattr(Seat, "save", lambda self, *a, **kw: (fail(), save(self, *a, **kw))[1])
+        manager = Seat.objects
+        bulk_update = manager.bulk_update
+        monkeypatch.setattr(manager, "bulk_update", lambda *a, **kw: (fail(), bulk_update(*a, **kw))[1])
     else:
-        audit = results.audit
-        monkeypatch.setattr(results, "audit", lambda **kw: (fail(), audit(**kw))[1])
+        audit_many = results.audit_many
+        monkeypatch.setattr(results, "audit_many", lambda entries: (fail(), audit_many(entries))[1])
+
+
+@pytest.mark.parametrize("target", ["seat", "audit"])
+def test_database_error_in_the_middle_of_a_save_keeps_the_previous_result(client, monkeypatch, tournament, arbiter,
+                                                                          reported, target):
+    _fail_before(target, monkeypatch)
     client.force_login(arbiter)
     url = reverse("arbiter:table", args=[tournament.pk, 1, 1])
     entries = AuditLog.objects.count()
@@ -79,13 +86,12 @@ def test_database_error_on_the_third_seat_keeps_the_previous_result(client, monk
 
 
 def test_result_sent_again_after_a_database_error_is_saved(client, monkeypatch, tournament, arbiter, reported):
-    save = Seat.save
-    fail = _fail_on_call(3)
     with monkeypatch.context() as patch:
-        patch.setattr(Seat, "save", lambda self, *a, **kw: (fail(), save(self, *a, **kw))[1])
+        _fail_before("seat", patch)
         client.force_login(arbiter)
         url = reverse("arbiter:table", args=[tournament.pk, 1, 1])
         page = client.post(url, _correction(reported, [40, 35, 20, 0]))
+    assert page.status_code == 503
     version = one(page, "input[name=version]")["value"]
     assert version == "1"
     response = client.post(url, {**_correction(reported, [40, 35, 20, 0]), "version": version})
