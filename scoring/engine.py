@@ -16,18 +16,16 @@ from .standings import Prepared, standings_from
 def _score(formula, game: Game, params: Params, points=None) -> GameScore:
     """The game's points under `formula`; each seat's final points are also appended to `points`
     (a list), in placement order, when given."""
+    return _score_all(formula, (game,), params, [] if points is None else points)[0]
+
+
+def _score_in_steps(formula, game: Game, params: Params, points) -> GameScore:
+    """A table with a penalty, an absence or the Como corrective: each player's points step by step."""
     placement = game.placement
     values = formula.table(placement, params)
     reference = params.como_reference
     n = placement.n
     corrective = reference is not None and n != reference
-    if placement.plain and not corrective:  # most tables: each player's points are the formula's
-        if points is not None:
-            points.extend(values)
-        score = _new_object(GameScore)
-        score.__dict__.update(round=game.round, table=game.table, _plain=(placement.seats, values),
-                              como_factor=(n, reference) if reference is not None else None)
-        return score
     players = []
     add = players.append
     for seat, value in zip(placement.seats, values):
@@ -40,12 +38,34 @@ def _score(formula, game: Game, params: Params, points=None) -> GameScore:
             final = apply_penalty(corrected, penalty) if penalty else corrected
         add(_new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, corrected, penalty, final,
                                      seat.eliminated, seat.risiko, seat.void)))
-        if points is not None:
-            points.append(final)
+        points.append(final)
     return _game_score(game.round, game.table, tuple(players), (n, reference) if reference is not None else None)
 
 
 _new_object = object.__new__
+
+
+def _score_all(formula, games, params, points) -> tuple:
+    """Every game's points under `formula`; each seat's final points are appended to `points`, game
+    after game. Most tables have no penalty, absence or corrective: each player's points are the
+    formula's, and the score keeps the seats and their points (GameScore)."""
+    table = formula.table
+    reference = params.como_reference
+    scores = []
+    add = scores.append
+    extend = points.extend
+    for game in games:
+        placement = game.placement
+        if placement.plain and (reference is None or placement.n == reference):
+            values = table(placement, params)
+            extend(values)
+            score = _new_object(GameScore)
+            score.__dict__.update(round=game.round, table=game.table, _plain=(placement.seats, values),
+                                  como_factor=None if reference is None else (placement.n, reference))
+            add(score)
+        else:
+            add(_score_in_steps(formula, game, params, points))
+    return tuple(scores)
 
 
 def _game_score(round_, table, players, como_factor):
@@ -150,7 +170,7 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     absences = [Absence(*a) for a in absences]
     with engine_context(), _without_cycle_collection():
         points = []  # every seat's final points, game after game
-        scores = tuple([_score(formula, game, params, points) for game in games])
+        scores = _score_all(formula, games, params, points)
         prepared = _prepared(games, absences)
         standings = standings_from(formula, params, prepared, scores, points)
     return Result(formula.name, params, scores, tuple(standings))

@@ -31,6 +31,9 @@ def engine_context():
 
 def shown(value: Decimal) -> Decimal:
     """The value as shown to people: rounded half-up to 2 decimals (SCORING.md section 5)."""
+    rounded = value.quantize(CENT, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+    if rounded == value:  # most values have 2 decimals or fewer: nothing was rounded
+        return rounded
     try:
         value = value.quantize(_FINE, context=ENGINE_CONTEXT)
     except InvalidOperation:  # too many digits for the fine step: the value is huge, skip it

@@ -151,7 +151,7 @@ def check_game(game) -> list[Entry]:
                   "elimination_order", p.id, "eliminated", eliminated=k)
         used.add(p.eliminated)
 
-    if k == n or all(p.disqualified or p.eliminated is not None for p in players):
+    if k == n or (len(counted) < n and all(p.disqualified or p.eliminated is not None for p in players)):
         _fail(game, "at least one player must not be eliminated", "all_eliminated", field="eliminated")
 
     orders = final_elimination_orders(players)
