@@ -62,11 +62,20 @@ def results_through(version):
     return int(last) if last.isdigit() else 0
 
 
-def _bump(pk, through=None, closes_at=None):
+_READ = object()  # the window's closing time is read from the database
+
+
+def _bump(pk, through=None, closes_at=_READ):
     token = uuid.uuid4().hex if through is None else f"{through}.{uuid.uuid4().hex}"
-    if closes_at is None:
+    if closes_at is _READ:
         closes_at = _closes_at(pk)[0]
     cache.set(_key(pk), (token, closes_at), None)
+
+
+def _known_closing(pk):
+    """The window's closing time the last version names, or _READ when there is none."""
+    entry = cache.get(_key(pk))
+    return _READ if entry is None else entry[1]
 
 
 _committed_listeners = []
@@ -87,9 +96,12 @@ def _pending(connection):
     return pending
 
 
-def bump(pk, through=None):
+def bump(pk, through=None, window=True):
     """Called for every audited change of tournament `pk` (`through`: its audit entry's id): now,
     and once the change is committed (only that version names the entry: it is the one showing it).
+    `window`: whether the change may move the dispute window (a publication, the window's length...);
+    at the commit of a transaction where none may (a table's result), the closing time the last
+    version names is kept instead of being read again.
 
     A transaction that writes several entries of one tournament (a table's seats, a round's tables)
     bumps once now and once at its commit, naming its last entry: one version per change, not
@@ -104,17 +116,22 @@ def bump(pk, through=None):
             and any(func is state["callback"] for _sids, func, _robust in connection.run_on_commit)):
         if through is not None:
             state["through"] = max(state["through"] or 0, through)
+        state["window"] = state["window"] or window
         return
     entry = cache.get(_key(pk))
     # Now: the pages of the data before this change stop being served as current. The window's
-    # closing time is the one known (read again at the commit, which may have published a round).
-    _bump(pk, closes_at=entry[1] if entry is not None and entry[1] is not None else None)
-    state = {"through": through, "savepoints": inside}
+    # closing time is the one known (read again at the commit, which may have published a round);
+    # with none known, a change that may open the window reads it now.
+    known = entry is not None and (entry[1] is not None or not window)
+    _bump(pk, closes_at=entry[1] if known else _READ)
+    state = {"through": through, "savepoints": inside, "window": window}
 
     def committed():
         if pending.get(pk) is state:
             del pending[pk]
-        _bump(pk, state["through"])
+        # The version last written names the closing time as of the last change that may have moved
+        # it (that change's own commit read it).
+        _bump(pk, state["through"], closes_at=_READ if state["window"] else _known_closing(pk))
         for listener in _committed_listeners:
             listener(pk)
 

@@ -56,16 +56,17 @@ def _saved(table):
 
 
 def _fail_before(target, monkeypatch):
-    """Make the database fail when the save writes the table's seats (after it has claimed the
-    table's new version) or their audit entries (after the seats are written)."""
-    fail = _fail_on_call(1)
+    """Make the database fail when the save writes the table's third seat (after it has claimed the
+    table's new version and written two seats) or the seats' audit entries (one INSERT, after every
+    seat is written)."""
     if target == "seat":
-        manager = Seat.objects
-        bulk_update = manager.bulk_update
-        monkeypatch.setattr(manager, "bulk_update", lambda *a, **kw: (fail(), bulk_update(*a, **kw))[1])
+        fail = _fail_on_call(3)
+        save = Seat.save
+        monkeypatch.setattr(Seat, "save", lambda self, *a, **kw: (fail(), save(self, *a, **kw))[1])
     else:
+        fail = _fail_on_call(1)
         audit_many = results.audit_many
-        monkeypatch.setattr(results, "audit_many", lambda entries: (fail(), audit_many(entries))[1])
+        monkeypatch.setattr(results, "audit_many", lambda *a, **kw: (fail(), audit_many(*a, **kw))[1])
 
 
 @pytest.mark.parametrize("target", ["seat", "audit"])

@@ -16,7 +16,7 @@ def counted_bumps(monkeypatch):
     seen = []
     real = versions._bump
 
-    def recording(pk, through=None, closes_at=None):
+    def recording(pk, through=None, closes_at=versions._READ):
         seen.append((pk, through))
         real(pk, through, closes_at)
 
@@ -86,3 +86,31 @@ def test_each_atomic_block_inside_an_outer_transaction_bumps_at_once(counted_bum
         tokens.append(_token(tournament))
     assert len(set(tokens)) == 3
     assert counted_bumps == [(tournament.pk, None)] * 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_results_commit_keeps_the_windows_closing_time_the_last_version_names(monkeypatch):
+    """A table's result cannot move the dispute window: its commit does not read it again, and keeps
+    the closing time of the last version written, even one written meanwhile by another server's
+    publication; any other change reads it again at its commit."""
+    import datetime
+
+    from django.utils import timezone
+    tournament = TournamentFactory()
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    table = seat_round(tournament, [regs]).tables.get()
+    versions.results_version(tournament.pk)  # the version is in the cache, as once anybody has looked
+    reads = []
+    real = versions._closes_at
+    monkeypatch.setattr(versions, "_closes_at", lambda pk: (reads.append(pk), real(pk))[1])
+    published_elsewhere = timezone.now() + datetime.timedelta(minutes=90)
+    with transaction.atomic():
+        report(table, [(60,), (30,), (10,), (0, 1)])
+        # Another server's publication commits before this save and writes its version.
+        versions._bump(tournament.pk, closes_at=published_elsewhere)
+    assert cache.get(versions._key(tournament.pk))[1] == published_elsewhere
+    assert reads == []
+    with transaction.atomic():
+        audit(user=None, action="round.publish_standings", tournament=tournament)
+    assert reads == [tournament.pk]  # read again: the closing time is the database's
+    assert cache.get(versions._key(tournament.pk))[1] is None

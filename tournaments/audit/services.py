@@ -52,14 +52,15 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
     return entry
 
 
-def audit_many(entries):
-    """Record several changes of one tournament at once (the seats of a table): `entries` are dicts
-    of `audit`'s arguments. One INSERT for all of them, in their order; returns the entries."""
+def audit_many(entries, window=True):
+    """Record several changes at once (the seats of a table): `entries` are dicts of `audit`'s
+    arguments. One INSERT for all of them, in their order; returns the entries. `window=False`:
+    none of them can move a tournament's dispute window (tournaments.versions.bump)."""
     _inside_a_transaction()
     made = AuditLog.objects.bulk_create([_entry(**entry) for entry in entries])
     tournaments = {entry.tournament_id for entry in made if entry.tournament_id is not None}
     for pk in sorted(tournaments):
-        bump(pk, through=max(entry.pk for entry in made if entry.tournament_id == pk))
+        bump(pk, through=max(entry.pk for entry in made if entry.tournament_id == pk), window=window)
     return made
 
 
