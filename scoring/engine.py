@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
 from .formulas import get_formula
-from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, PlayerScore, Result, _new_tuple
+from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, Result
 from .modifiers import FORFEIT_POINTS, apply_penalty
 from .numeric import engine_context
 from .standings import Prepared, standings_from
@@ -22,24 +22,29 @@ def _score(formula, game: Game, params: Params, points=None) -> GameScore:
 def _score_in_steps(formula, game: Game, params: Params, points) -> GameScore:
     """A table with a penalty, an absence or the Como corrective: each player's points step by step."""
     placement = game.placement
+    seats = placement.seats
     values = formula.table(placement, params)
     reference = params.como_reference
     n = placement.n
     corrective = reference is not None and n != reference
-    players = []
-    add = players.append
-    for seat, value in zip(placement.seats, values):
+    corrected = [value * n / reference for value in values] if corrective else values
+    finals = []
+    for seat, value in zip(seats, corrected):
         # SCORING.md section 5: formula, then Como corrective, then penalties.
-        corrected = value * n / reference if corrective else value
-        penalty = seat.penalty
         if seat.void:
-            final = FORFEIT_POINTS  # an absence, whatever the formula gave (even below 0)
+            finals.append(FORFEIT_POINTS)  # an absence, whatever the formula gave (even below 0)
         else:
-            final = apply_penalty(corrected, penalty) if penalty else corrected
-        add(_new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, corrected, penalty, final,
-                                     seat.eliminated, seat.risiko, seat.void)))
-        points.append(final)
-    return _game_score(game.round, game.table, tuple(players), (n, reference) if reference is not None else None)
+            finals.append(apply_penalty(value, seat.penalty) if seat.penalty else value)
+    points.extend(finals)
+    return _seated_score(game, (seats, values, corrected, finals), (n, reference) if reference is not None else None)
+
+
+def _seated_score(game, seats, como_factor):
+    """GameScore of `game` built from its seats and their points (see GameScore), without the frozen
+    dataclass's checked assignments (one object a game and formula)."""
+    score = _new_object(GameScore)
+    score.__dict__.update(round=game.round, table=game.table, _seats=seats, como_factor=como_factor)
+    return score
 
 
 _new_object = object.__new__
@@ -60,20 +65,12 @@ def _score_all(formula, games, params, points) -> tuple:
             values = table(placement, params)
             extend(values)
             score = _new_object(GameScore)
-            score.__dict__.update(round=game.round, table=game.table, _plain=(placement.seats, values),
+            score.__dict__.update(round=game.round, table=game.table, _seats=(placement.seats, values, values, values),
                                   como_factor=None if reference is None else (placement.n, reference))
             add(score)
         else:
             add(_score_in_steps(formula, game, params, points))
     return tuple(scores)
-
-
-def _game_score(round_, table, players, como_factor):
-    """GameScore(round_, table, players, como_factor), without the frozen dataclass's checked
-    assignments (one object a game and formula)."""
-    score = object.__new__(GameScore)
-    score.__dict__.update(round=round_, table=table, players=players, como_factor=como_factor)
-    return score
 
 
 # The formula-independent part of the standings of the last list of games scored: the comparison

@@ -154,39 +154,39 @@ class PlayerScore(NamedTuple):
 class GameScore:
     """A game's points; players listed in placement order (shared places by id).
 
-    The engine builds a table without penalty, absence or Como corrective (each player's points
-    are the formula's) with its placed seats and their points instead of `players`: the
-    PlayerScore of each seat is made when `players` is first read, and `points` and `places`
-    are read without it. Standings need only the points, so scoring a season under every formula
-    does not make the some 40,000 PlayerScores per formula nobody reads."""
+    The engine builds a score with its placed seats and their points (formula's, after the Como
+    corrective, final) instead of `players`: the PlayerScore of each seat is made when `players`
+    is first read, and `points` and `places` are read without it. Standings need only the points,
+    so scoring a season under every formula does not make the some 40,000 PlayerScores per formula
+    nobody reads."""
     round: int
     table: int
     players: tuple[PlayerScore, ...]
     como_factor: tuple[int, int] | None = None  # (n, reference) when the corrective applied
 
     def __getattr__(self, name):
-        # Reached only for what the instance does not hold: `players` of a table built as seats.
+        # Reached only for what the instance does not hold: `players` of a score built as seats.
         if name == "players":
-            plain = self.__dict__.get("_plain")
-            if plain is not None:
+            seats = self.__dict__.get("_seats")
+            if seats is not None:
                 players = self.__dict__["players"] = tuple([
-                    _new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, value, seat.penalty, value,
-                                             seat.eliminated, seat.risiko, False))
-                    for seat, value in zip(*plain)])
+                    _new_tuple(PlayerScore, (seat.player, seat.rank, seat.tp, value, corrected, seat.penalty, final,
+                                             seat.eliminated, seat.risiko, seat.void))
+                    for seat, value, corrected, final in zip(*seats)])
                 return players
         raise AttributeError(name)
 
     @property
     def points(self) -> dict:
-        if "players" not in self.__dict__ and "_plain" in self.__dict__:
-            seats, values = self._plain
-            return {seat.player: value for seat, value in zip(seats, values)}
+        if "players" not in self.__dict__ and "_seats" in self.__dict__:
+            seats, _values, _corrected, finals = self._seats
+            return {seat.player: final for seat, final in zip(seats, finals)}
         return {p.player: p.points for p in self.players}
 
     @property
     def places(self) -> dict:
-        if "players" not in self.__dict__ and "_plain" in self.__dict__:
-            return {seat.player: seat.rank for seat in self._plain[0]}
+        if "players" not in self.__dict__ and "_seats" in self.__dict__:
+            return {seat.player: seat.rank for seat in self._seats[0]}
         return {p.player: p.place for p in self.players}
 
 

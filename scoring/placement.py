@@ -7,11 +7,14 @@
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .errors import InvalidResult
 from .numeric import ZERO
 from .validation import check_game
 
 _NO_PLACE = 1 << 30  # survivors without an explicit place follow those with one in a TP tie
+_tp = attrgetter("tp")
 
 
 def id_key(player):
@@ -43,11 +46,19 @@ class Placement:
         # The winner's gap to the second uses the best-placed other survivor (0 if none).
         second = seats[1]
         self.second_tp = ZERO if second.eliminated is not None else second.tp
-        self.tp_sum = sum((s.tp for s in seats), ZERO)
         self.risiko = first.risiko
-        self.ranks = {s.player: s.rank for s in seats}
-        self.plain = not any(s.penalty or s.void for s in seats)  # no penalty, no absence: points as given
-        self.untied = all(s.group == 1 for s in seats)  # no shared place
+        tp_sum, ranks, plain, untied = ZERO, {}, True, True
+        for s in seats:
+            tp_sum += s.tp
+            ranks[s.player] = s.rank
+            if s.penalty or s.void:
+                plain = False
+            if s.group != 1:
+                untied = False
+        self.tp_sum = tp_sum
+        self.ranks = ranks
+        self.plain = plain  # no penalty, no absence: each player's points are the formula's
+        self.untied = untied  # no shared place
 
 
 def compute_placement(game) -> Placement:
@@ -59,7 +70,10 @@ def compute_placement(game) -> Placement:
     entries = check_game(game)
     top = [e for e in entries if e.risiko]
     survivors = [e for e in entries if e.eliminated is None and not e.risiko]
-    survivors.sort(key=lambda e: (-e.tp, _NO_PLACE if e.place is None else e.place, id_key(e.player)))
+    if len({e.tp for e in survivors}) == len(survivors):  # no two survivors level on TP: TP alone orders them
+        survivors.sort(key=_tp, reverse=True)
+    else:
+        survivors.sort(key=lambda e: (-e.tp, _NO_PLACE if e.place is None else e.place, id_key(e.player)))
     eliminated = sorted((e for e in entries if e.eliminated is not None), key=lambda e: -e.eliminated)
 
     seats = []

@@ -117,15 +117,26 @@ def test_absence_and_result_in_one_round_is_refused_by_both_paths():
 def test_the_fast_constructors_give_the_same_scores_as_the_declared_ones():
     from decimal import Decimal
 
-    from scoring.engine import _game_score, _new_tuple
-    from scoring.model import GameScore, PlayerScore
+    from scoring.model import PlayerScore, _new_tuple
     fields = ("p1", 1, Decimal(60), Decimal(150), Decimal(150), Decimal(0), Decimal(150), None, False, False)
     fast = _new_tuple(PlayerScore, fields)
     assert fast == PlayerScore(*fields) and type(fast) is PlayerScore and fast.points == Decimal(150)
-    game = _game_score(3, 7, (fast,), (4, 5))
-    declared = GameScore(3, 7, (PlayerScore(*fields),), (4, 5))
-    assert game == declared and hash(game) == hash(declared) and repr(game) == repr(declared)
-    assert game.points == {"p1": Decimal(150)} and game.como_factor == (4, 5)
+
+
+def test_a_table_with_a_penalty_under_the_como_corrective_is_the_declared_score_once_read():
+    from scoring.model import GameScore, PlayerScore
+
+    from .builders import game, p
+    g = game(1, 2, p("A", 60, penalty=5), p("B", 40), p("C", 20), p("D", 0, eliminated=1))
+    score = score_tournament("standard", Params(como_reference=5), [g]).games[0]
+    assert score.points == {"A": Decimal("5.08"), "B": Decimal("5.92"), "C": Decimal("4.16"), "D": Decimal("0.8")}
+    assert "players" not in vars(score)
+    declared = GameScore(1, 2, (
+        PlayerScore("A", 1, Decimal(60), Decimal("12.6"), Decimal("10.08"), Decimal(5), Decimal("5.08"), None, False),
+        PlayerScore("B", 2, Decimal(40), Decimal("7.4"), Decimal("5.92"), Decimal(0), Decimal("5.92"), None, False),
+        PlayerScore("C", 3, Decimal(20), Decimal("5.2"), Decimal("4.16"), Decimal(0), Decimal("4.16"), None, False),
+        PlayerScore("D", 4, Decimal(0), Decimal(1), Decimal("0.8"), Decimal(0), Decimal("0.8"), 1, False)), (4, 5))
+    assert score == declared and hash(score) == hash(declared) and repr(score) == repr(declared)
 
 
 def test_a_table_scored_as_seats_is_the_declared_score_once_read():
