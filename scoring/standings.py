@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
 from operator import itemgetter
 from typing import Iterable, Sequence
 
@@ -82,11 +83,13 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
         tally.total = apply_penalty(total, tally.penalty)
         tally.shown = shown(tally.total)
 
-    return _rank(formula, params, list(tallies.values()), rounds)
+    return _rank(formula, params, sorted(tallies.values(), key=lambda t: id_key(t.player)), rounds)
 
 
 def _rank(formula, params, tallies, rounds, plain_results=False):
-    """Order the tallies (primary key of the formula, tie-break chain, shared ranks) into rows."""
+    """Order the tallies (primary key of the formula, tie-break chain, shared ranks) into rows.
+    `tallies` come in the order of their players' ids: every sort below is stable, so players still
+    tied are listed by id."""
     ranking = formula.ranking
     if ranking == "wins":
         def primary(t):
@@ -98,8 +101,7 @@ def _rank(formula, params, tallies, rounds, plain_results=False):
         def primary(t):
             return t.shown
 
-    ordered = sorted(tallies, key=lambda t: id_key(t.player))
-    ordered.sort(key=primary, reverse=True)
+    ordered = sorted(tallies, key=primary, reverse=True)
     chain = params.tiebreak
     rows = []
     i = 0
@@ -111,7 +113,7 @@ def _rank(formula, params, tallies, rounds, plain_results=False):
         groups = _break_ties(ordered[i:j], chain, rounds) if j - i > 1 else [ordered[i:j]]
         for group in groups:
             rank = len(rows) + 1
-            for t in sorted(group, key=lambda t: id_key(t.player)) if len(group) > 1 else group:
+            for t in group:
                 # StandingRow(...) field by field, without the frozen dataclass's __init__.
                 row = _new_object(StandingRow)
                 row.__dict__.update(
@@ -204,7 +206,7 @@ def _criterion_keys(criterion, group, rounds):
 
 class Prepared:
     """The formula-independent part of the standings of one list of scored games."""
-    __slots__ = ("rounds", "players", "picks", "wins", "medals", "tp", "games")
+    __slots__ = ("rounds", "players", "picks", "singles", "wins", "medals", "tp", "games")
 
     def __init__(self, games: Sequence, absences: Iterable[Absence] = ()):
         """`games`: objects with `round` and `placement` (scoring.Game) in the order they are scored."""
@@ -256,21 +258,27 @@ class Prepared:
                 raise InvalidResult("has a result and an absence in the same round", code="absent_and_played",
                                     round=round_, player=player, field="absences")
             entries[row].append((round_, after_games, 0))
-        picks = []
-        for row_entries in entries:
+        picks, singles = [], []
+        by_id = sorted(range(len(players)), key=lambda row: id_key(players[row]))
+        for position, row in enumerate(by_id):
+            row_entries = entries[row]
             row_entries.sort()  # by round, then game: a player has one seat per game
             order = [starts[seq] + i for _, seq, i in row_entries]
-            # itemgetter of one index gives the item, not a 1-tuple: pick it twice and drop one
-            picks.append((itemgetter(*order) if len(order) > 1 else itemgetter(order[0], order[0]), len(order)))
+            if len(order) == 1:  # itemgetter of one index gives the item, not a 1-tuple
+                singles.append(position)
+                order.append(order[0])
+            picks.append(itemgetter(*order))
         self.rounds = rounds
-        self.players = players
-        # per player: what picks their results, in round order, out of every game's seats laid end to
-        # end (then an absence's 0), and how many results they have
+        # Per player, in the order of their ids: what picks their results, in round order, out of
+        # every game's seats laid end to end (then an absence's 0); the players with one result
+        # (their pick gives it twice).
+        self.players = [players[row] for row in by_id]
         self.picks = picks
-        self.wins = wins
-        self.medals = medals
-        self.tp = tps
-        self.games = played
+        self.singles = singles
+        self.wins = [wins[row] for row in by_id]
+        self.medals = [medals[row] for row in by_id]
+        self.tp = [tps[row] for row in by_id]
+        self.games = [played[row] for row in by_id]
 
 
 def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore],
@@ -283,28 +291,33 @@ def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[
     penalties = params.tournament_penalties
     discard = params.discard_worst
     best_of = params.best_of
+    # Every player at once, each step over all of them (the loops run in C).
+    results = [pick(points) for pick in prepared.picks]
+    for row in prepared.singles:
+        results[row] = results[row][:1]
+    counted = [sorted(r, reverse=True) for r in results]
+    if discard or best_of is not None:
+        counted = [c[:max(min(len(c) - discard, len(c) if best_of is None else best_of), 0)] for c in counted]
+    totals = list(map(sum, counted, repeat(ZERO)))
+    if penalties:
+        totals = [apply_penalty(total, penalties.get(player, ZERO)) for total, player in zip(totals, prepared.players)]
     tallies = []
-    for row, player in enumerate(prepared.players):
-        tally = _Tally.__new__(_Tally)
+    add = tallies.append
+    new = _Tally.__new__
+    for player, r, c, total, wins, medals, tp, games in zip(prepared.players, results, counted, totals, prepared.wins,
+                                                           prepared.medals, prepared.tp, prepared.games):
+        tally = new(_Tally)
         tally.player = player
-        pick, count = prepared.picks[row]
-        results = pick(points)
-        if count == 1:
-            results = results[:1]
-        tally.results = results
-        ordered = sorted(results, reverse=True)
-        keep = len(ordered) - discard
-        if best_of is not None:
-            keep = min(keep, best_of)
-        counted = tally.counted = ordered[:max(keep, 0)]
-        penalty = tally.penalty = penalties.get(player, ZERO)
-        total = tally.total = apply_penalty(sum(counted, ZERO), penalty)
+        tally.results = r
+        tally.counted = c
+        tally.penalty = penalties.get(player, ZERO) if penalties else ZERO
+        tally.total = total
         tally.shown = shown(total)
-        tally.wins = prepared.wins[row]
-        tally.medals = prepared.medals[row]
-        tally.tp = prepared.tp[row]
-        tally.games = prepared.games[row]
-        tallies.append(tally)
+        tally.wins = wins
+        tally.medals = medals
+        tally.tp = tp
+        tally.games = games
+        add(tally)
     return _rank(formula, params, tallies, prepared.rounds, plain_results=True)
 
 
