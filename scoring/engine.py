@@ -64,10 +64,8 @@ def _score_all(formula, games, params, points) -> tuple:
         if placement.plain and (reference is None or placement.n == reference):
             values = table(placement, params)
             extend(values)
-            score = _new_object(GameScore)
-            score.__dict__.update(round=game.round, table=game.table, _seats=(placement.seats, values, values, values),
-                                  como_factor=None if reference is None else (placement.n, reference))
-            add(score)
+            add(_seated_score(game, (placement.seats, values, values, values),
+                              None if reference is None else (placement.n, reference)))
         else:
             add(_score_in_steps(formula, game, params, points))
     return tuple(scores)

@@ -143,18 +143,15 @@ def _break_ties(group, chain, rounds):
     is applied to each group still tied before it."""
     if len(group) == 1 or not chain:
         return [group]
-    free = 0
-    while free < len(chain) and chain[free] in _GROUP_FREE:
-        free += 1
-    if free:
-        criteria, rest = chain[:free], chain[free:]
-        if free == 1:
-            keys = _criterion_keys(criteria[0], group, rounds)
-        else:
-            parts = [_criterion_keys(criterion, group, rounds) for criterion in criteria]
-            keys = {t.player: tuple(part[t.player] for part in parts) for t in group}
+    taken = 1
+    while taken < len(chain) and chain[0] in _GROUP_FREE and chain[taken] in _GROUP_FREE:
+        taken += 1
+    criteria, rest = chain[:taken], chain[taken:]
+    if taken == 1:
+        keys = _criterion_keys(criteria[0], group, rounds)
     else:
-        keys, rest = _criterion_keys(chain[0], group, rounds), chain[1:]
+        parts = [_criterion_keys(criterion, group, rounds) for criterion in criteria]
+        keys = {t.player: tuple(part[t.player] for part in parts) for t in group}
     key = keys.__getitem__
     group = sorted(group, key=lambda t: key(t.player), reverse=True)
     out = []
