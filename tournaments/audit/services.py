@@ -36,27 +36,18 @@ def _entry(*, user, action, obj=None, tournament=None, player=None, table_label=
     )
 
 
-def _inside_a_transaction():
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("audit() must be called inside the transaction of the change")
-
-
 def audit(*, user, action, obj=None, tournament=None, player=None, table_label="", before=None, after=None):
     """Record that `user` did `action` on `obj`, changing `before` into `after`."""
-    _inside_a_transaction()
-    entry = _entry(user=user, action=action, obj=obj, tournament=tournament, player=player,
-                   table_label=table_label, before=before, after=after)
-    entry.save()
-    if tournament is not None:
-        bump(tournament.pk, through=entry.pk)
-    return entry
+    return audit_many([dict(user=user, action=action, obj=obj, tournament=tournament, player=player,
+                            table_label=table_label, before=before, after=after)])[0]
 
 
 def audit_many(entries, window=True):
     """Record several changes at once (the seats of a table): `entries` are dicts of `audit`'s
     arguments. One INSERT for all of them, in their order; returns the entries. `window=False`:
     none of them can move a tournament's dispute window (tournaments.versions.bump)."""
-    _inside_a_transaction()
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit() must be called inside the transaction of the change")
     made = AuditLog.objects.bulk_create([_entry(**entry) for entry in entries])
     tournaments = {entry.tournament_id for entry in made if entry.tournament_id is not None}
     for pk in sorted(tournaments):
