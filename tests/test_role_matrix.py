@@ -26,6 +26,8 @@ SCOPES = {
     "organiser_global": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": "ok", "organiser": "ok"},
     # a player of the shared list the organiser created or registered: another organiser's answer 404
     "organiser_player": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 404, "organiser": "ok"},
+    # a club's card, changed by its creator: another organiser reads it (organiser_global) but is refused here
+    "organiser_club": {"anonymous": "login", "player": "login", "other_arbiter": 403, "arbiter": 403, "other_organiser": 403, "organiser": "ok"},
     # a circuit: its organiser only; anyone else's answer does not reveal it exists
     "organiser_circuit": {"anonymous": "login", "player": "login", "other_arbiter": 404, "arbiter": 404, "other_organiser": 404, "organiser": "ok"},
     # administrators only (the organiser role is granted in the app)
@@ -98,8 +100,10 @@ MATRIX = {
     "manage:player_import": Route("organiser_global"),
     "manage:player_merge": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post",
                                  lambda w: {"into": w["registration"].player.pk}, 302),
+    "manage:player_merge_request": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post",
+                                         lambda w: {"into": w["foreign_player"].pk}, 302),
     "manage:player_delete": Route("organiser_player", lambda w: {"player_pk": w["free_player"].pk}, "post", ok=302),
-    "manage:club_delete": Route("organiser_global", lambda w: {"club_pk": w["empty_club"].pk}, "post", ok=302),
+    "manage:club_delete": Route("organiser_club", lambda w: {"club_pk": w["empty_club"].pk}, "post", ok=302),
     "manage:rounds": Route("organiser", T),
     "manage:results": Route("organiser", T, ok=302),
     "manage:round": Route("organiser", R),
@@ -178,7 +182,7 @@ def _arbiter_without_password(tournament, username="senza-password"):
 
 def _build_world(tournament, organiser, tag=""):
     """One club's tournament with a round, a penalty, disputes, teams, players and an account of its own."""
-    club = ClubFactory(name=f"Club del mondo{tag}")
+    club = ClubFactory(name=f"Club del mondo{tag}", created_by=organiser)
     circuit = Circuit.objects.create(name=f"Circuito{tag}", season="2026", organiser=organiser)
     CircuitTournament.objects.create(circuit=circuit, tournament=tournament)
     rnd = seat_round(tournament, [[RegistrationFactory(tournament=tournament) for _ in range(4)]])
@@ -202,9 +206,11 @@ def _build_world(tournament, organiser, tag=""):
         "dispute": Dispute.objects.create(tournament=tournament, about="result", table=seat.table,
                                           raised_by="x", text="x", recorded_by=organiser),
         "circuit": circuit,
-        "tournament": tournament, "club": club, "empty_club": ClubFactory(name=f"Club senza giocatori{tag}"),
-        "registration": RegistrationFactory(tournament=tournament),
+        "tournament": tournament, "club": club,
+        "empty_club": ClubFactory(name=f"Club senza giocatori{tag}", created_by=organiser),
+        "registration": RegistrationFactory(tournament=tournament, player__created_by=organiser),
         "free_player": PlayerFactory(club=club, created_by=organiser),
+        "foreign_player": PlayerFactory(created_by=None),   # nobody's card: everyone sees it, nobody changes it
         "link_arbiter": _arbiter_without_password(tournament, f"senza-password{tag}"),
     }
 

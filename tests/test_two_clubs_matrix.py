@@ -20,12 +20,13 @@ ACROSS = {
     "arbiter": {"b_organiser": 404, "b_arbiter": 404},
     "organiser_player": {"b_organiser": 404, "b_arbiter": 403},
     "organiser_circuit": {"b_organiser": 404, "b_arbiter": 404},
+    "organiser_club": {"b_organiser": 403, "b_arbiter": 403},
     "organiser_global": {"b_organiser": "ok", "b_arbiter": 403},
     "admin": {"b_organiser": 403, "b_arbiter": 403},
     "login": {"b_organiser": "ok", "b_arbiter": "ok"},
 }
 GUARDED = sorted(n for n, r in MATRIX.items() if r.scope in ("organiser", "arbiter", "organiser_player",
-                                                             "organiser_circuit"))
+                                                             "organiser_circuit", "organiser_club"))
 # Object ids in the URL besides the tournament's (and the round's and table's numbers).
 OBJECT_KWARGS = {"reg_pk", "penalty_pk", "dispute_pk", "team_pk", "match_pk", "user_pk", "player_pk"}
 

@@ -5,8 +5,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
-from tournaments.services import club_find_duplicate
-from tournaments.text import checked_name
+from tournaments.services import club_find_duplicate, clubs_of, known_label, players_named
+from tournaments.text import checked_name, clean_name
 
 
 def add_service_errors(form, exc):
@@ -82,6 +82,55 @@ class PlayerForm(forms.ModelForm):
 
     def clean_city(self):
         return _name_text(self.cleaned_data.get("city"), required=False)
+
+
+class NewPlayerForm(PlayerForm):
+    """The "new player" form, which never makes a silent namesake: the name (and club, when chosen) is
+    matched against the players `viewer` may see, case, accents and spacing aside. Registering in a
+    tournament (`registering`), the one known player by that name is the one registered
+    (`known_player`); several, or a known one while filling the players' list, and the form asks who
+    it is: one of them, or someone else with the same name."""
+
+    same_as = forms.ChoiceField(label=_("Who is it?"), required=False, widget=forms.RadioSelect)
+
+    def __init__(self, *args, viewer, registering=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.registering, self.known_player = registering, None
+        self.known = self._namesakes(viewer) if self.is_bound else []
+        if not self.known:
+            del self.fields["same_as"]
+            return
+        self.fields["same_as"].choices = [(str(p.pk), known_label(p)) for p in self.known] + [
+            ("new", _("Someone else: a new player with the same name"))]
+
+    def _namesakes(self, viewer):
+        first, last = clean_name(self.data.get("first_name")), clean_name(self.data.get("last_name"))
+        if not first or not last:
+            return []
+        club_id = str(self.data.get("club") or "")
+        club = Club.objects.filter(pk=int(club_id)).first() if club_id.isdecimal() and len(club_id) <= 18 else None
+        return players_named(viewer=viewer, first_name=first, last_name=last, club=club,
+                             club_given=bool(club_id))
+
+    def clean(self):
+        data = super().clean()
+        if not self.known or self.errors:
+            return data
+        choice = data.get("same_as")
+        chosen = next((p for p in self.known if str(p.pk) == choice), None)
+        if choice == "new":
+            return data
+        if chosen is None and self.registering and len(self.known) == 1:
+            chosen = self.known[0]
+        if chosen is not None:
+            self.known_player = chosen
+        elif len(self.known) == 1:
+            self.add_error("same_as", _("Known player: %(player)s. Choose them to open their card, or tell us it is "
+                                        "someone else.") % {"player": known_label(self.known[0])})
+        else:
+            self.add_error("same_as", _("Several players are called %(name)s (%(clubs)s): choose which one.")
+                           % {"name": self.known[0].full_name, "clubs": clubs_of(self.known)})
+        return data
 
 
 class SignupForm(PlayerForm):

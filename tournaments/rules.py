@@ -6,7 +6,8 @@
   (only while holding it).
 
 Many clubs share one server: an organiser reaches the accounts they made (and the arbiters of their
-tournaments) and the players they created or registered, never another organiser's.
+tournaments); players and clubs are a shared address book whose cards stay their creators' (see
+"players and clubs" below).
 
 A logged-in user who is neither organiser nor arbiter of a tournament gets 404 for its
 objects (its existence is not revealed); an arbiter who asks for an organiser-only page gets 403.
@@ -17,11 +18,11 @@ queryset to narrow, or one to ask), called by the views, services and selectors;
 dispute is reached through the objects given, never by importing its model.
 """
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import AccountOwner, Player, Tournament
+from tournaments.models import AccountOwner, Player, Registration, Tournament
 
 
 def is_organiser(user):
@@ -128,16 +129,6 @@ def may_add_to_circuit(user, circuit, tournament):
     return tournament.organiser_id == circuit.organiser_id == user.pk
 
 
-def may_change_shared(user, tournaments):
-    """Players and clubs are shared by every organiser, but one shown only by other organisers'
-    tournaments (`tournaments`) is theirs to change: an organiser may change it only when one of their
-    own shows it; an administrator, a command (`user` None) and anyone for an object no tournament
-    shows may."""
-    if user is None or user.is_superuser or not tournaments:
-        return True
-    return any(t.organiser_id == user.pk for t in tournaments)
-
-
 # --- accounts and arbiters ---------------------------------------------------------------------
 
 def owns_account(user, account):
@@ -200,32 +191,85 @@ def may_correct_result(user, table, open_disputes):
     return open_disputes.exists()
 
 
-# --- players -----------------------------------------------------------------------------------
+# --- players and clubs: a shared address book ------------------------------------------------------
+# Every organiser may invite any player they can see to their own tournaments (registering, checking in
+# and withdrawing them there); a player's card (names, nickname, e-mail, city, club) and a club stay
+# their creator's. Ownership comes only from creating the record: registering someone grants nothing.
 
-def may_read_player(user, player):
-    """A player's e-mail and details are read by the organiser who created them and the organisers of a
-    tournament they are registered in (an administrator: every player)."""
+def owns_record(user, record):
+    """The organiser who created `record` (a player or a club), while holding the role, or an
+    administrator. `user` None is a command or an import acting for nobody in particular: it may."""
+    if user is None:
+        return True
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or (record.created_by_id == user.pk and is_organiser(user))
+
+
+def may_change_player(user, player):
+    """Renaming, re-clubbing, changing the e-mail of a player, or deleting them: their owner alone."""
+    return owns_record(user, player)
+
+
+def may_change_club(user, club):
+    """Renaming or deleting a club (the organising club of tournaments, the club of players): its creator."""
+    return owns_record(user, club)
+
+
+def may_read_email(user, player):
+    """A player's e-mail is shown to their owner (and an administrator) alone: never to the organiser
+    of another tournament they play in."""
+    return user is not None and user.is_authenticated and owns_record(user, player)
+
+
+def may_merge_players(user, keep, drop):
+    """Two records of one person become one by their owner, when one organiser owns both; records of
+    different owners are merged by an administrator (the page offers to ask one)."""
+    return owns_record(user, keep) and owns_record(user, drop)
+
+
+def may_export_player_email(player, tournament):
+    """A tournament's export carries the e-mail of the players its organiser owns, nobody else's."""
+    return player.created_by_id is not None and player.created_by_id == tournament.organiser_id
+
+
+def _published_or_own_registration(user):
+    return Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)
+
+
+def players_visible_to(user, players):
+    """`players` (a queryset) narrowed to those `user` may see in the organisers' lists: their own
+    records, players registered in one of their tournaments or in a published one, and records nobody
+    owns and no tournament shows. A player registered only in another organiser's unpublished
+    tournaments (and every other organiser's player not yet in a published tournament) is not listed."""
+    if user.is_superuser:
+        return players
+    shown = Registration.objects.filter(_published_or_own_registration(user), player=OuterRef("pk"))
+    anywhere = Registration.objects.filter(player=OuterRef("pk"))
+    return players.filter(Q(created_by_id=user.pk) | Exists(shown)
+                          | (Q(created_by__isnull=True) & ~Exists(anywhere)))
+
+
+def may_see_player(user, player):
+    """`players_visible_to` for one player: who may open their card and register them."""
+    if user is None:
+        return True
     if not is_organiser(user):
         return False
     if user.is_superuser or player.created_by_id == user.pk:
         return True
-    return player.registrations.filter(tournament__organiser=user).exists()
+    registrations = player.registrations.all()
+    if registrations.filter(_published_or_own_registration(user)).exists():
+        return True
+    return player.created_by_id is None and not registrations.exists()
 
 
 def player_for_organiser(user, pk):
-    """A player of the shared list as an organiser may open them: 404 for one that is another organiser's
-    (created by them, or registered only in their tournaments); one nobody owns stays shared, its e-mail
-    hidden (`may_read_player`)."""
+    """A player of the shared list as an organiser may open them (read-only unless `may_change_player`):
+    404 for one they may not see."""
     require_organiser(user)
     text = str(pk)
     player = get_object_or_404(Player, pk=int(text) if text.isdecimal() and len(text) <= 18 else None)
-    if not may_open_player(user, player):
+    if not may_see_player(user, player):
         raise Http404
     return player
-
-
-def may_open_player(user, player):
-    """An organiser opens (edits, merges, deletes) a player they may read, or one nobody owns yet."""
-    if may_read_player(user, player):
-        return True
-    return is_organiser(user) and player.created_by_id is None and not player.registrations.exists()

@@ -11,7 +11,14 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
-from tournaments.rules import arbiter_accounts, may_change_shared, may_copy_tournament
+from tournaments.rules import (
+    arbiter_accounts,
+    may_change_club,
+    may_change_player,
+    may_copy_tournament,
+    may_see_player,
+    players_visible_to,
+)
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -49,30 +56,52 @@ def showing_tournaments(obj):
     return list(qs.distinct().order_by("pk"))
 
 
-def require_may_change(user, obj, tournaments):
-    """Players and clubs are shared by every organiser, but one shown only by other organisers'
-    tournaments is theirs to change: an organiser is refused, an administrator is not."""
-    if may_change_shared(user, tournaments):
+def require_may_change(user, obj):
+    """A player's card or a club is changed by its creator (or an administrator) alone: anyone else is
+    refused, with the name as saved (a form may have changed `obj` already)."""
+    allowed = may_change_player if isinstance(obj, Player) else may_change_club
+    if allowed(user, obj):
         return
-    saved = type(obj)._base_manager.get(pk=obj.pk)  # a form may have changed `obj` already
-    raise ValidationError(_("%(name)s appears only in tournaments of other organisers: ask their organiser "
-                            "(or an administrator) to change it.") % {"name": saved})
+    saved = type(obj)._base_manager.get(pk=obj.pk)
+    raise ValidationError(_("%(name)s belongs to the organiser who created it: only they (or an administrator) "
+                            "can change it.") % {"name": saved})
 
 
-def audit_everywhere(*, tournaments, **entry):
+def _creator(user, tournament=None):
+    """Who owns a record made now: the organiser typing it, or, for a public sign-up or an import made
+    for a tournament, that tournament's organiser."""
+    if user is not None and user.is_authenticated:
+        return user
+    return tournament.organiser if tournament is not None else None
+
+
+def _without_email(value):
+    """An audit entry's before or after with every e-mail left out (nested snapshots too)."""
+    if isinstance(value, dict):
+        return {k: _without_email(v) for k, v in value.items() if k != "email"}
+    return value
+
+
+def audit_everywhere(*, tournaments, owner_id=None, **entry):
     """One audit entry in every tournament showing the object (one without a tournament if none does),
-    so each organiser reads in their own log what changed in their pages."""
+    so each organiser reads in their own log what changed in their pages. A player's e-mail is written
+    only in the entries of the tournaments of their owner (`owner_id`) and in the entry without one."""
     for tournament in tournaments or [entry.pop("tournament", None)]:
         entry.pop("tournament", None)
-        audit(tournament=tournament, **entry)
+        if tournament is not None and tournament.organiser_id != owner_id:
+            audit(tournament=tournament, **{**entry, "before": _without_email(entry.get("before")),
+                                            "after": _without_email(entry.get("after"))})
+        else:
+            audit(tournament=tournament, **entry)
 
 
 @transaction.atomic
 def club_save(*, user, data, club=None):
     before = snapshot(club, CLUB_FIELDS) if club else None
     tournaments = showing_tournaments(club) if club else []
-    require_may_change(user, club, tournaments)
-    club = club or Club()
+    if club is not None:
+        require_may_change(user, club)
+    club = club or Club(created_by=_creator(user))
     _apply(club, data, CLUB_FIELDS)
     club.full_clean()
     club.save()
@@ -92,13 +121,26 @@ def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None):
     return qs.first()
 
 
+def players_named(*, viewer, first_name, last_name, club=None, club_given=False):
+    """The known players by this name, case, accents and spacing aside ("giulia  BIANCHI" is Giulia
+    Bianchi), among those `viewer` may see (everyone's, for a command: `viewer` None); of `club` alone
+    when `club_given` (None then means a club not in the list: nobody). At most 10, oldest first."""
+    players = Player.objects.select_related("club").filter(name_key=fold(f"{first_name} {last_name}"))
+    if viewer is not None:
+        players = players_visible_to(viewer, players)
+    if club_given:
+        players = players.filter(club=club) if club is not None else players.none()
+    return list(players.order_by("pk")[:10])
+
+
 @transaction.atomic
 def player_save(*, user, data, player=None, tournament=None):
     before = snapshot(player, PLAYER_FIELDS) if player else None
     tournaments = showing_tournaments(player) if player else []
-    require_may_change(user, player, tournaments)
-    if player is None:
-        player = Player(created_by=user if user is not None and user.is_authenticated else None)
+    if player is not None:
+        require_may_change(user, player)
+    else:
+        player = Player(created_by=_creator(user, tournament))
     _apply(player, data, PLAYER_FIELDS)
     player.full_clean()
     if player_find_duplicate(first_name=player.first_name, last_name=player.last_name, club=player.club,
@@ -108,7 +150,7 @@ def player_save(*, user, data, player=None, tournament=None):
                                             club=player.club, exclude_pk=player.pk)}})
     player.save()
     audit_everywhere(tournaments=tournaments, user=user, action="player.update" if before else "player.create",
-                     obj=player, player=player, tournament=tournament, before=before,
+                     owner_id=player.created_by_id, obj=player, player=player, tournament=tournament, before=before,
                      after=snapshot(player, PLAYER_FIELDS))
     return player
 
@@ -188,6 +230,8 @@ class AlreadyRegistered(ValidationError):
 def registration_add(*, user, tournament, player, fee_paid=False, self_registered=False, existing_player=False):
     """Register a player; after the first round has been seated it is a late entry."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if not may_see_player(user, player):
+        raise ValidationError({"player": _("This player cannot be registered here.")})
     if Registration.objects.filter(tournament=tournament, player=player).exists():
         raise AlreadyRegistered({"player": _("%(player)s is already registered.") % {"player": player}})
     next_round = _next_round_number(tournament)
@@ -206,22 +250,40 @@ def registration_add(*, user, tournament, player, fee_paid=False, self_registere
 def registration_signup(*, tournament, data):
     """Public sign-up: finds or creates the player and adds a registration pending approval.
 
-    A sign-up naming a player already in the list registers that player, marked `existing_player`
-    for the organiser to check (anyone can type a name); the details typed (email, city...) do not
-    change the player. A new player whose name another player of any club bears is marked too. Raises AlreadyRegistered when the player is registered already: the page
-    answers as for any sign-up, so nobody learns who is registered."""
+    The name is matched against the players the tournament's organiser can see (`players_named`):
+    exactly one by that name (and club, when chosen) is the person signing up, registered and marked
+    `existing_player` for the organiser to check (anyone can type a name); the details typed (e-mail,
+    city...) do not change their card. Several by that name and no club chosen: the form asks for the
+    club, naming the candidates' clubs. A new player whose name another player bears is marked too.
+    Raises AlreadyRegistered when the player is registered already: the page answers as for any
+    sign-up, so nobody learns who is registered."""
     if not (tournament.published and tournament.signup_open):
         raise ValidationError(_("Sign-up for this tournament is closed."))
     club = data.get("club")
-    player = player_find_duplicate(first_name=data["first_name"], last_name=data["last_name"], club=club)
+    names = {"first_name": data["first_name"], "last_name": data["last_name"]}
+    known = players_named(viewer=tournament.organiser, club=club, club_given=club is not None, **names)
+    if club is None and len(known) > 1:
+        raise ValidationError({"club": _("Several players are called %(name)s (%(clubs)s): choose your club.") % {
+            "name": known[0].full_name, "clubs": clubs_of(known)}})
+    player = known[0] if len(known) == 1 else None
     # The same name in another club (or none) is flagged too: the players' list shows such namesakes
     # as look-alikes, and an impostor would simply pick another club.
-    existing = player is not None or Player.objects.filter(
-        name_key=fold(f"{data['first_name']} {data['last_name']}")).exists()
+    existing = player is not None or Player.objects.filter(name_key=fold(f"{names['first_name']} "
+                                                                         f"{names['last_name']}")).exists()
     if player is None:
         player = player_save(user=None, tournament=tournament, data=data)
     return registration_add(user=None, tournament=tournament, player=player, self_registered=True,
                             existing_player=existing)
+
+
+def known_label(player):
+    """'Paolo Barbieri, Tana dei Goblin': a known player as a question about namesakes names them."""
+    return f"{player.full_name}, {player.club}" if player.club_id else player.full_name
+
+
+def clubs_of(players):
+    """'Tana dei Goblin, no club': the clubs of namesakes, for the question "which one?"."""
+    return ", ".join(str(p.club) if p.club_id else _("no club") for p in players)
 
 
 @transaction.atomic

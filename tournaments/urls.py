@@ -42,6 +42,7 @@ manage_patterns = [
     path("giocatori/nuovo/", roster_views.player_edit, name="player_create"),
     path("giocatori/<int:player_pk>/", roster_views.player_edit, name="player_edit"),
     path("giocatori/<int:player_pk>/unisci/", roster_views.player_merge, name="player_merge"),
+    path("giocatori/<int:player_pk>/chiedi-unione/", roster_views.player_merge_request, name="player_merge_request"),
     path("giocatori/<int:player_pk>/elimina/", roster_views.player_delete, name="player_delete"),
     path("giocatori/importa/", roster_views.player_import, name="player_import"),
 ]

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
 from tournaments.accounts.selectors import arbiters_of
-from tournaments.forms import SignupForm, TournamentForm, save_or_errors
+from tournaments.forms import SignupForm, TournamentForm, add_service_errors, save_or_errors
 from tournaments.rules import (
     is_organiser,
     require_organiser,
@@ -71,7 +71,7 @@ def signup(request, pk):
         except services.AlreadyRegistered:
             pass  # answered as any sign-up: the page never tells who is registered
         except ValidationError as exc:
-            form.add_error(None, exc.messages)
+            add_service_errors(form, exc)
         except OperationalError:
             # SQLite's "database is locked" when many sign up at once (PostgreSQL's lock timeouts
             # alike): nothing was saved, the form is sent again.

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from tournaments.models import Club, Player
-from tournaments.rules import is_organiser, may_export_email_of
+from tournaments.rules import is_organiser, may_export_email_of, may_export_player_email
 from transfer.owned import FORMAT, USER_FIELDS, VERSION, TransferError, owned_rows, owned_models
 
 
@@ -78,7 +78,11 @@ def tournament_export(*, tournament):
     while exporter.players - written:
         batch = sorted(exporter.players - written)
         written.update(batch)
-        players += [exporter.row(p) for p in Player._base_manager.filter(pk__in=batch).order_by("pk")]
+        for player in Player._base_manager.filter(pk__in=batch).order_by("pk"):
+            row = exporter.row(player)
+            if not may_export_player_email(player, tournament):
+                row["fields"]["email"] = ""  # another organiser's player: their e-mail stays on their card
+            players.append(row)
     players.sort(key=lambda row: row["pk"])
     clubs = [exporter.row(c) for c in Club._base_manager.filter(pk__in=exporter.clubs).order_by("pk")]
     users = []

@@ -12,7 +12,7 @@ def test_round_trip_with_a_merged_player(tournament, organiser, tmp_path):
     drop = services.player_save(user=organiser, tournament=tournament,
                                 data={"first_name": "Pietro", "last_name": "Forli"})
     services.registration_add(user=organiser, tournament=tournament, player=drop)
-    keep = PlayerFactory(first_name="Pietro", last_name="Forlì")   # created later: a higher pk
+    keep = PlayerFactory(first_name="Pietro", last_name="Forlì", created_by=organiser)   # created later: a higher pk
     RegistrationFactory(tournament=tournament)
     roster.player_merge(user=organiser, keep=keep, drop=drop)
     path = tmp_path / "t.json"

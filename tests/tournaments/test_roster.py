@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_merge_moves_registrations_and_results_and_is_audited(organiser, tournament):
     club = ClubFactory()
-    keep = PlayerFactory(first_name="Pietro", last_name="Forlì", club=club, email="")
+    keep = PlayerFactory(first_name="Pietro", last_name="Forlì", club=club, email="", created_by=organiser)
     drop = services.player_save(user=organiser, data={"first_name": "Pietro", "last_name": "Forli",
                                                       "email": "pietro@example.org"})
     regs = [RegistrationFactory(tournament=tournament, player=drop)]
@@ -37,7 +37,7 @@ def test_merge_moves_registrations_and_results_and_is_audited(organiser, tournam
 
 
 def test_merge_refuses_two_registrations_in_one_tournament(organiser, tournament):
-    a, b = PlayerFactory(), PlayerFactory()
+    a, b = PlayerFactory(created_by=organiser), PlayerFactory(created_by=organiser)
     RegistrationFactory(tournament=tournament, player=a)
     RegistrationFactory(tournament=tournament, player=b)
     with pytest.raises(ValidationError):
@@ -47,8 +47,8 @@ def test_merge_refuses_two_registrations_in_one_tournament(organiser, tournament
 
 
 def test_delete_unused_player_and_refuse_a_registered_one(client, organiser, tournament):
-    unused = PlayerFactory(last_name="Solo")
-    used = RegistrationFactory(tournament=tournament).player
+    unused = PlayerFactory(last_name="Solo", created_by=organiser)
+    used = RegistrationFactory(tournament=tournament, player__created_by=organiser).player
     client.force_login(organiser)
     client.post(reverse("manage:player_delete", args=[unused.pk]))
     assert not Player.all_players.filter(pk=unused.pk).exists()
@@ -69,7 +69,7 @@ def test_deleted_player_named_by_the_log_stays_unlisted(organiser):
 
 
 def test_delete_club_only_when_unused(client, organiser):
-    empty, used = ClubFactory(name="Vuoto"), ClubFactory(name="Pieno")
+    empty, used = ClubFactory(name="Vuoto", created_by=organiser), ClubFactory(name="Pieno", created_by=organiser)
     PlayerFactory(club=used)
     TournamentFactory(club=None)
     client.force_login(organiser)
@@ -92,7 +92,7 @@ def test_player_list_flags_possible_duplicates(client, organiser):
 
 
 def test_merge_view(client, organiser):
-    keep, drop = PlayerFactory(last_name="Forlì"), PlayerFactory(last_name="Forli")
+    keep, drop = PlayerFactory(last_name="Forlì", created_by=organiser), PlayerFactory(last_name="Forli", created_by=organiser)
     client.force_login(organiser)
     page = client.get(reverse("manage:player_edit", args=[drop.pk]))
     assert list(page.context["candidates"]) == [keep]

@@ -9,7 +9,15 @@ from django.utils import timezone
 
 from tables.arbitration import services as arbitration
 from tables.models import Dispute
-from tests.factories import OrganiserFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
+from tests.factories import (
+    ClubFactory,
+    OrganiserFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    TournamentFactory,
+    UserFactory,
+    seat_round,
+)
 from tournaments import rules
 from tournaments.accounts.services import arbiter_account_create
 from tournaments.models import Tournament
@@ -92,12 +100,87 @@ def test_may_add_to_circuit_only_ones_own_tournament_to_ones_own_circuit(tournam
     assert not rules.may_add_to_circuit(other_organiser, SimpleNamespace(organiser_id=other_organiser.pk), tournament)
 
 
-def test_may_change_shared_when_an_own_tournament_shows_it(tournament, organiser, other_organiser, admin):
-    assert rules.may_change_shared(organiser, [tournament])
-    assert rules.may_change_shared(other_organiser, [])          # shown by no tournament
-    assert rules.may_change_shared(admin, [tournament])
-    assert rules.may_change_shared(None, [tournament])           # a command or an import
-    assert not rules.may_change_shared(other_organiser, [tournament])
+# --- players and clubs: the shared address book ----------------------------------------------------
+
+@pytest.fixture
+def players(tournament, organiser, other_organiser):
+    """Olga's player, invited to Otto's published tournament and draft; Otto's player in his draft only;
+    Otto's player in a published tournament; a player nobody owns, in no tournament."""
+    ottos = other_organiser.organised_tournaments.get()
+    draft = TournamentFactory(organiser=other_organiser, published=False)
+    olgas = PlayerFactory(created_by=organiser)
+    for t in (ottos, draft):
+        RegistrationFactory(tournament=t, player=olgas)
+    return {"olgas": olgas,
+            "ottos_draft": RegistrationFactory(tournament=draft, player__created_by=other_organiser).player,
+            "ottos_published": RegistrationFactory(tournament=ottos, player__created_by=other_organiser).player,
+            "nobodys": PlayerFactory(created_by=None), "draft": draft}
+
+
+def test_owns_record_its_creator_an_administrator_or_a_command(players, organiser, other_organiser, admin):
+    olgas = players["olgas"]
+    assert rules.owns_record(organiser, olgas)
+    assert rules.owns_record(admin, olgas)
+    assert rules.owns_record(None, olgas)                   # a command or an import
+    assert not rules.owns_record(other_organiser, olgas)    # registering them in his tournaments grants nothing
+    assert not rules.owns_record(AnonymousUser(), olgas)
+    assert not rules.owns_record(organiser, players["nobodys"])
+
+
+def test_owns_record_not_once_the_role_is_taken_back(organiser, former_organiser):
+    assert not rules.owns_record(former_organiser, PlayerFactory(created_by=organiser))
+
+
+def test_may_change_player_and_club_the_owner_alone(players, organiser, other_organiser, admin):
+    club = ClubFactory(created_by=organiser)
+    assert rules.may_change_player(organiser, players["olgas"]) and rules.may_change_club(organiser, club)
+    assert rules.may_change_player(admin, players["ottos_draft"]) and rules.may_change_club(admin, club)
+    assert not rules.may_change_player(other_organiser, players["olgas"])
+    assert not rules.may_change_club(other_organiser, club)
+    assert not rules.may_change_club(organiser, ClubFactory(created_by=None))
+
+
+def test_may_read_email_the_owner_alone(players, organiser, other_organiser, admin):
+    assert rules.may_read_email(organiser, players["olgas"])
+    assert rules.may_read_email(admin, players["olgas"])
+    assert not rules.may_read_email(other_organiser, players["olgas"])   # though registered in his tournaments
+    assert not rules.may_read_email(None, players["olgas"])
+    assert not rules.may_read_email(organiser, players["nobodys"])
+
+
+def test_may_merge_players_of_one_owner(players, organiser, other_organiser, admin):
+    second = PlayerFactory(created_by=organiser)
+    assert rules.may_merge_players(organiser, players["olgas"], second)
+    assert rules.may_merge_players(admin, players["olgas"], players["ottos_published"])
+    assert not rules.may_merge_players(organiser, players["olgas"], players["ottos_published"])
+    assert not rules.may_merge_players(other_organiser, players["ottos_published"], players["olgas"])
+
+
+def test_may_export_player_email_in_the_owners_tournaments(players, tournament, other_organiser):
+    assert rules.may_export_player_email(players["olgas"], tournament)
+    assert not rules.may_export_player_email(players["olgas"], other_organiser.organised_tournaments.first())
+    assert not rules.may_export_player_email(players["nobodys"], tournament)
+
+
+def test_players_visible_to_and_may_see_player_agree(players, organiser, other_organiser, admin, arbiter):
+    from tournaments.models import Player
+    expected = {
+        organiser: {"olgas", "ottos_published", "nobodys"},             # Otto's draft-only player: unseen
+        other_organiser: {"olgas", "ottos_draft", "ottos_published", "nobodys"},
+        admin: {"olgas", "ottos_draft", "ottos_published", "nobodys"},
+    }
+    ids = {name: players[name].pk for name in ("olgas", "ottos_draft", "ottos_published", "nobodys")}
+    for user, names in expected.items():
+        listed = set(rules.players_visible_to(user, Player.objects.filter(pk__in=ids.values()))
+                     .values_list("pk", flat=True))
+        assert listed == {ids[n] for n in names}, user
+        assert {n for n, pk in ids.items() if rules.may_see_player(user, Player.objects.get(pk=pk))} == names
+    assert not rules.may_see_player(arbiter, players["olgas"])     # not an organiser
+    assert rules.may_see_player(None, players["ottos_draft"])      # a command
+    # once Otto publishes the draft, its players are seen by every organiser
+    players["draft"].published = True
+    players["draft"].save()
+    assert rules.may_see_player(organiser, players["ottos_draft"])
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
-from tests.html import select, text
+from tests.html import attr, messages, select, text, tr
 from tournaments import services
 from tournaments.models import Player
 from tournaments.text import fold
@@ -63,26 +63,63 @@ def test_look_alike_of_the_same_club_is_a_duplicate(organiser):
 
 
 def test_keys_follow_a_rename(organiser):
-    player = PlayerFactory(first_name="Niccolò", last_name="Forlì")
+    player = PlayerFactory(first_name="Niccolò", last_name="Forlì", created_by=organiser)
     services.player_save(user=organiser, player=player, data={"last_name": "Bertè"})
     player.refresh_from_db()
     assert (player.name_key, player.search_key.startswith("niccolo berte")) == ("niccolo berte", True)
 
 
-@pytest.mark.parametrize("url_name, status", [("manage:player_create", 200), ("manage:registration_add_new", 400)])
-def test_creating_a_look_alike_of_the_same_club_on_the_page_is_refused_as_a_duplicate(client, organiser, tournament,
-                                                                                      url_name, status):
-    """"Pietro Forli" next to "Pietro Forlì" of the same club: the player form (and the tournament's
-    "New player") names the existing player and saves nothing; of another club it is a new player."""
+def test_a_look_alike_of_the_same_club_on_the_players_list_is_answered_with_the_known_player(client, organiser):
+    """"Pietro Forli" next to "Pietro Forlì" of the same club: the "new player" form names the known
+    player and saves nothing until told it is someone else; of another club it is a new player."""
     club, other = ClubFactory(), ClubFactory()
-    PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
+    known = PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
     client.force_login(organiser)
-    url = reverse(url_name, args=[tournament.pk] if url_name.startswith("manage:registration") else [])
-    response = client.post(url, {"first_name": "PIETRO", "last_name": "Forli", "club": club.pk})
-    assert response.status_code == status
-    form = response.context["form" if url_name == "manage:player_create" else "player_form"]
-    assert form.errors["last_name"] == ["A player with this name and club already exists: Pietro Forlì."]
+    url = reverse("manage:player_create")
+    response = client.post(url, {"first_name": "PIETRO", "last_name": "Forli ", "club": club.pk})
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.errors["same_as"] == [tr("Known player: %(player)s. Choose them to open their card, or tell us it is "
+                                         "someone else.", player=f"Pietro Forlì, {club}")]
+    assert attr(response, "input[name=same_as]", "value") == [str(known.pk), "new"]
+    assert Player.objects.count() == 1
+    chosen = client.post(url, {"first_name": "PIETRO", "last_name": "Forli", "club": club.pk, "same_as": known.pk})
+    assert chosen["Location"] == reverse("manage:player_edit", args=[known.pk])
     assert Player.objects.count() == 1
     response = client.post(url, {"first_name": "Pietro", "last_name": "Forli", "club": other.pk})
     assert response.status_code == 302
     assert Player.objects.count() == 2
+
+
+def test_the_new_player_form_of_a_tournament_registers_the_known_player(client, organiser, tournament):
+    club = ClubFactory()
+    known = PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
+    client.force_login(organiser)
+    response = client.post(reverse("manage:registration_add_new", args=[tournament.pk]),
+                           {"first_name": "pietro", "last_name": "FORLI", "club": club.pk}, follow=True)
+    assert list(tournament.registrations.values_list("player", flat=True)) == [known.pk]
+    assert Player.objects.count() == 1
+    assert messages(response) == [tr("%(player)s registered.", player=f"Pietro Forlì, {club}")]
+    again = client.post(reverse("manage:registration_add_new", args=[tournament.pk]),
+                        {"first_name": "Pietro", "last_name": "Forlì"}, follow=True)
+    assert messages(again) == [tr("%(player)s is already registered.", player=known)]
+    assert tournament.registrations.count() == 1
+
+
+def test_the_new_player_form_asks_which_of_several_namesakes(client, organiser, tournament):
+    lario, tana = ClubFactory(name="Lario"), ClubFactory(name="Tana dei Goblin")
+    first = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=lario)
+    second = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=tana)
+    client.force_login(organiser)
+    url = reverse("manage:registration_add_new", args=[tournament.pk])
+    response = client.post(url, {"first_name": "Paolo", "last_name": "Barbieri"})
+    assert response.status_code == 400
+    assert response.context["player_form"].errors["same_as"] == [tr(
+        "Several players are called %(name)s (%(clubs)s): choose which one.", name="Paolo Barbieri",
+        clubs="Lario, Tana dei Goblin")]
+    assert attr(response, "input[name=same_as]", "value") == [str(first.pk), str(second.pk), "new"]
+    assert tournament.registrations.count() == 0
+    client.post(url, {"first_name": "Paolo", "last_name": "Barbieri", "same_as": second.pk})
+    assert list(tournament.registrations.values_list("player", flat=True)) == [second.pk]
+    client.post(url, {"first_name": "Paolo", "last_name": "Barbieri", "same_as": "new"})
+    assert tournament.registrations.count() == 2 and Player.objects.count() == 3

@@ -123,8 +123,8 @@ def test_csv_preview_reports_each_broken_row(db):
 def test_csv_preview_flags_existing_player(organiser):
     club = ClubFactory(name="Lario")
     PlayerFactory(first_name="Marco", last_name="Rossi", club=club)
-    preview = imports.players_csv_preview(CSV_OK)
-    assert preview.rows[0].errors == ["already registered: Marco Rossi"]
+    preview = imports.players_csv_preview(CSV_OK, user=organiser)
+    assert preview.rows[0].errors == ["already in the list: Marco Rossi, Lario"]
 
 
 @pytest.mark.parametrize("text, message", [

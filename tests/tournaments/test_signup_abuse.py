@@ -110,11 +110,20 @@ def test_signup_naming_an_existing_player_is_flagged_on_the_pending_list(client,
     assert text(flag) == tr("matches existing player")
 
 
+def test_signup_without_a_club_registers_the_one_known_player_by_that_name(client, open_tournament):
+    known = PlayerFactory(first_name="Marco", last_name="Rossi", club=ClubFactory(name="Lario"))
+    _signup(client, open_tournament, _form(first="marco ", last="Rossì"))
+    reg = Registration.objects.get()
+    assert (reg.player, reg.existing_player) == (known, True)
+    assert Player.objects.count() == 1
+
+
 def test_signup_with_an_existing_players_name_in_another_club_is_flagged_too(client, open_tournament):
     PlayerFactory(first_name="Marco", last_name="Rossi", club=ClubFactory(name="Lario"))
-    _signup(client, open_tournament, _form(first="Marco", last="Rossì"))
+    other = ClubFactory(name="Tana")
+    _signup(client, open_tournament, _form(first="Marco", last="Rossì", club=other.pk))
     reg = Registration.objects.get()
-    assert (reg.player.club, reg.existing_player) == (None, True)
+    assert (reg.player.club, reg.existing_player) == (other, True)
     assert Player.objects.count() == 2
 
 

@@ -1,5 +1,6 @@
 """Two clubs on one server: each organiser's accounts, links and players stay theirs."""
 import importlib
+import json
 
 import pytest
 from django.apps import apps as django_apps
@@ -140,7 +141,9 @@ def test_a_user_name_is_stored_nfkc(client, clubs):
 
 
 def test_another_organisers_player_is_404(client, clubs):
-    signed_up = RegistrationFactory(tournament=clubs["tb"]).player  # only in B's tournament
+    clubs["tb"].published = False
+    clubs["tb"].save()
+    signed_up = RegistrationFactory(tournament=clubs["tb"]).player  # only in B's draft
     signed_up.email = "segreta@example.org"
     signed_up.save()
     client.force_login(clubs["b"])
@@ -148,7 +151,7 @@ def test_another_organisers_player_is_404(client, clubs):
     typed_by_b = Player.objects.get(last_name="Bruni")
     assert typed_by_b.created_by == clubs["b"]
     client.force_login(clubs["a"])
-    mine = PlayerFactory()
+    mine = PlayerFactory(created_by=clubs["a"])
     RegistrationFactory(tournament=clubs["ta"], player=mine)
     for player in (signed_up, typed_by_b):
         assert client.get(reverse("manage:player_edit", args=[player.pk])).status_code == 404
@@ -156,23 +159,26 @@ def test_another_organisers_player_is_404(client, clubs):
         assert client.post(reverse("manage:player_merge", args=[player.pk]), {"into": mine.pk}).status_code == 404
         assert client.post(reverse("manage:player_merge", args=[mine.pk]), {"into": player.pk}).status_code == 404
     assert Player.objects.filter(pk__in=[signed_up.pk, typed_by_b.pk]).count() == 2
-    # once registered in A's tournament too, A reads them; B's tournament is not named on A's page
+    # once registered in A's tournament too, A reads their card without the e-mail; B's tournament is
+    # not named on A's page
     RegistrationFactory(tournament=clubs["ta"], player=signed_up)
     page = client.get(reverse("manage:player_edit", args=[signed_up.pk]))
-    assert one(page, "input[name=email]")["value"] == "segreta@example.org"
+    assert select(page, "input[name=email]") == []
+    assert b"segreta@example.org" not in page.content
     assert [r.tournament for r in page.context["registered"]] == [clubs["ta"]]
 
 
-def test_a_shared_player_nobody_owns_keeps_their_email_unread(client, clubs):
+def test_a_shared_player_nobody_owns_is_read_without_email_and_not_changed(client, clubs):
     shared = PlayerFactory(email="nessuno-la-legge@example.org")
     client.force_login(clubs["a"])
     page = client.get(reverse("manage:player_edit", args=[shared.pk]))
     assert page.status_code == 200
     assert b"nessuno-la-legge@example.org" not in page.content   # nowhere in what is sent
-    client.post(reverse("manage:player_edit", args=[shared.pk]),
-                {"first_name": shared.first_name, "last_name": shared.last_name, "nickname": "Nuovo"})
+    response = client.post(reverse("manage:player_edit", args=[shared.pk]),
+                           {"first_name": shared.first_name, "last_name": shared.last_name, "nickname": "Nuovo"})
+    assert response.status_code == 403
     shared.refresh_from_db()
-    assert (shared.nickname, shared.email) == ("Nuovo", "nessuno-la-legge@example.org")
+    assert (shared.nickname, shared.email) == ("", "nessuno-la-legge@example.org")
 
 
 def test_the_migration_gives_existing_accounts_and_players_their_owner(clubs):
@@ -202,11 +208,17 @@ def test_an_export_carries_no_one_elses_email(client, clubs):
     for user, email in ((a, "olga@example.org"), (b, "bruno@example.org"), (clubs["a_arbiter"], "anna@example.org")):
         user.email = email
         user.save()
-    shared = RegistrationFactory(tournament=clubs["ta"]).player
+    shared = RegistrationFactory(tournament=clubs["ta"], player__created_by=b, player__email="b-player@example.org").player
     RegistrationFactory(tournament=clubs["tb"], player=shared)
-    client.force_login(b)  # B renames a player both tournaments show: logged in A's tournament too, by B
+    mine = RegistrationFactory(tournament=clubs["ta"], player__created_by=a, player__email="a-player@example.org").player
+    client.force_login(b)  # B renames their player both tournaments show: logged in A's tournament too, by B
     client.post(reverse("manage:player_edit", args=[shared.pk]),
-                {"first_name": "Nuovo", "last_name": shared.last_name})
+                {"first_name": "Nuovo", "last_name": shared.last_name, "email": "b-new@example.org"})
     assert AuditLog.objects.filter(tournament=clubs["ta"], user=b).exists()
-    users = {u["username"]: u["email"] for u in tournament_export(tournament=clubs["ta"])["users"]}
+    document = tournament_export(tournament=clubs["ta"])
+    users = {u["username"]: u["email"] for u in document["users"]}
     assert users == {"olga": "olga@example.org", "anna": "", "bruno": ""}
+    emails = {p["pk"]: p["fields"]["email"] for p in document["players"]}
+    assert (emails[shared.pk], emails[mine.pk]) == ("", "a-player@example.org")
+    assert b"b-new@example.org" not in json.dumps(document).encode()
+    assert b"b-player@example.org" not in json.dumps(document).encode()

@@ -60,16 +60,21 @@ def test_new_player_with_empty_name_shows_error(client, organiser, tournament):
     assert Player.objects.count() == 0
 
 
-def test_duplicate_player_shows_error_next_to_surname(client, organiser, tournament):
+def test_a_known_player_of_another_organisers_draft_is_not_matched(client, organiser, tournament, other_organiser):
+    """Namesakes are looked for among the players the organiser may see: one registered only in another
+    organiser's draft stays unseen, and the form makes a new record."""
+    draft = other_organiser.organised_tournaments.get()
+    draft.published = False
+    draft.save()
     club = ClubFactory()
-    PlayerFactory(first_name="Marco", last_name="Rossi", club=club)
+    hidden = RegistrationFactory(tournament=draft, player__first_name="Marco", player__last_name="Rossi",
+                                 player__club=club, player__created_by=other_organiser).player
     client.force_login(organiser)
     response = client.post(reverse("manage:registration_add_new", args=[tournament.pk]),
-                           {"first_name": "Marco", "last_name": "Rossi", "club": club.pk})
-    assert response.context["player_form"].errors["last_name"] == [
-        "A player with this name and club already exists: Marco Rossi."]
-    assert Player.objects.count() == 1
-    assert Registration.objects.count() == 0
+                           {"first_name": "Marco", "last_name": "Rossi"})
+    assert response.status_code == 302
+    registered = Registration.objects.get(tournament=tournament).player
+    assert registered != hidden and registered.created_by == organiser
 
 
 def test_checkin_toggle_via_htmx_returns_the_row(client, organiser, tournament):

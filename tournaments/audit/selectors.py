@@ -38,3 +38,20 @@ def audit_log_page(tournament, *, kind="", player="", table="", number=None):
         entry.columns, entry.rows = diff_rows(entry.before, entry.after)
     players, kinds = audit_filters(tournament)
     return page, players, [(kind, kind_label(kind)) for kind in kinds]
+
+
+def merge_requests():
+    """The organisers' requests to merge two records of one person that they could not merge themselves
+    (different owners), oldest first, while both records are still listed: what an administrator does next.
+    Each: the log entry (who asked, when), `drop` and `keep`."""
+    entries = list(AuditLog.objects.filter(action="player.merge_request").select_related("user").order_by("pk"))
+    ids = {entry.after.get(key) for entry in entries for key in ("merge", "into")}
+    listed = Player.objects.select_related("club").in_bulk([pk for pk in ids if isinstance(pk, int)])
+    pending, seen = [], set()
+    for entry in entries:
+        pair = (entry.after.get("merge"), entry.after.get("into"))
+        if pair in seen or pair[0] not in listed or pair[1] not in listed:
+            continue
+        seen.add(pair)
+        pending.append({"entry": entry, "drop": listed[pair[0]], "keep": listed[pair[1]]})
+    return pending

@@ -73,6 +73,10 @@ class Club(models.Model):
     city = models.CharField(_("city"), max_length=120, blank=True)
     # fold(name city): what the accent- and case-insensitive search compares (tournaments.text).
     search_key = models.CharField(max_length=250, blank=True, editable=False)
+    # The organiser who created the club: with an administrator, the only one who renames or deletes it
+    # (tournaments.rules.may_change_club). Every organiser may name it on their players and tournaments.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, editable=False,
+                                   on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = [Lower("name")]
@@ -113,8 +117,9 @@ class Player(models.Model):
     removed = models.BooleanField(default=False, editable=False)
     merged_into = models.ForeignKey("self", null=True, blank=True, editable=False, on_delete=models.PROTECT,
                                     related_name="+")
-    # The organiser who typed or imported the player: with the organisers of the tournaments the player
-    # is registered in, the only ones who read their e-mail (tournaments.rules.may_read_player).
+    # The organiser who typed or imported the player (for a public sign-up: the tournament's organiser):
+    # the record's owner, who alone (with an administrator) reads their e-mail and changes, merges or
+    # deletes them. Other organisers register them in their own tournaments (tournaments.rules).
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, editable=False,
                                    on_delete=models.SET_NULL, related_name="+")
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Registration, Tournament
-from tournaments.services import club_find_duplicate, club_save, player_find_duplicate, player_save, registration_add
-from tournaments.text import clean_name, mixes_look_alike_letters
+from tournaments.services import club_find_duplicate, club_save, known_label, player_save, players_named, registration_add
+from tournaments.text import clean_name, fold, mixes_look_alike_letters
 
 CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")
 CSV_ALIASES = {"nome": "name", "cognome": "surname", "soprannome": "nickname", "nick": "nickname",
@@ -33,6 +33,7 @@ class CsvRow:
     new_club: bool = False
     player: object = None          # the player already in the database (tournament import)
     registered: bool = False       # already registered in the tournament: skipped
+    candidates: list = field(default_factory=list)  # several known players by this name: which one?
 
 
 @dataclass
@@ -60,6 +61,11 @@ class CsvPreview:
     @property
     def error_lines(self):
         return [r.line for r in self.rows if r.errors]
+
+    @property
+    def to_choose(self):
+        """Rows naming several known players, waiting for the organiser to say which."""
+        return [r for r in self.rows if r.candidates and not r.errors]
 
 
 MAX_CSV_ROWS = 2000
@@ -94,11 +100,15 @@ def pasted_list_to_csv(text):
     return out.getvalue()
 
 
-def players_csv_preview(text, *, tournament=None, pasted=False):
+def players_csv_preview(text, *, user=None, tournament=None, pasted=False, picks=None):
     """Parse a players CSV (name, surname, nickname, club, city, email) and check every row.
 
-    Nothing is written: the organiser sees the rows and their errors, then confirms. With a
-    tournament, a player already in the database is not an error: they will be registered.
+    Nothing is written: the organiser sees the rows and their errors, then confirms. Each name is
+    matched against the players `user` may see, case, accents and spacing aside: with a tournament,
+    the one known player by that name (and club, when the row names one) is the one registered;
+    several are the row's `candidates`, and `picks` ({line: player id, or "new"}) says which one the
+    organiser chose; given `picks` (the confirmation), a row still undecided is an error. Into the
+    players' list (no tournament), a known name is an error: that player is already there.
     Rows are numbered as the file's lines (the header is line 1), or, for a `pasted` list (made by
     `pasted_list_to_csv`), as the pasted lines, the first name being line 1."""
     if not text.strip():
@@ -135,7 +145,7 @@ def players_csv_preview(text, *, tournament=None, pasted=False):
             for col, cell in zip(header, raw):
                 # Names as the player form stores them: NFKC, no invisible or direction characters.
                 row.values[col] = cell.strip() if col == "email" else clean_name(cell)
-            _check_csv_row(row, seen, tournament)
+            _check_csv_row(row, seen, user, tournament, picks)
             rows.append(row)
     except csv.Error as exc:
         return CsvPreview(rows, [_("The file is not a valid CSV: %(err)s") % {"err": exc}])
@@ -144,7 +154,7 @@ def players_csv_preview(text, *, tournament=None, pasted=False):
     return CsvPreview(rows, [])
 
 
-def _check_csv_row(row, seen, tournament):
+def _check_csv_row(row, seen, user, tournament, picks):
     v = row.values
     limits = {"name": 80, "surname": 80, "nickname": 80, "club": 120, "city": 120}
     if not v["name"]:
@@ -165,18 +175,34 @@ def _check_csv_row(row, seen, tournament):
         return
     club = club_find_duplicate(name=v["club"]) if v["club"] else None
     row.new_club = bool(v["club"]) and club is None
-    match = None
-    if club or not v["club"]:
-        match = player_find_duplicate(first_name=v["name"], last_name=v["surname"], club=club)
-    key = (match.pk,) if match else (v["name"].lower(), v["surname"].lower(), v["club"].lower())
+    known = [] if row.new_club else players_named(viewer=user, first_name=v["name"], last_name=v["surname"],
+                                                  club=club, club_given=bool(v["club"]))
+    match, pick = None, (picks or {}).get(row.line, "")
+    if len(known) == 1:
+        match = known[0]
+    elif known and tournament is not None and pick != "new":
+        match = next((p for p in known if str(p.pk) == pick), None)
+        if match is None:
+            row.candidates = known
+            if picks is not None:
+                row.errors.append(_("several players are called %(name)s: choose which one") % {
+                    "name": known[0].full_name})
+            return
+    key = (match.pk,) if match else (fold_key(v),)
     if key in seen:
         row.errors.append(_("same player as line %(n)d") % {"n": seen[key]})
-    elif match and tournament is None:
-        row.errors.append(_("already registered: %(name)s %(surname)s") % v)
+    elif known and tournament is None:
+        row.errors.append(ngettext("already in the list: %(players)s", "already in the list: %(players)s",
+                                   len(known)) % {"players": "; ".join(known_label(p) for p in known)})
     elif match:
         row.player = match
         row.registered = Registration.objects.filter(tournament=tournament, player=match).exists()
     seen.setdefault(key, row.line)
+
+
+def fold_key(values):
+    """A new player's row as compared with the list's other rows: name and club, case, accents and spacing aside."""
+    return fold(f"{values['name']} {values['surname']}|{values['club']}")
 
 
 def _club_for(user, values):
@@ -195,22 +221,23 @@ def _new_player(user, values, tournament=None):
 @transaction.atomic
 def players_import_csv(*, user, text):
     """Create every player of the CSV, or none if any row has an error."""
-    preview = players_csv_preview(text)
+    preview = players_csv_preview(text, user=user)
     if not preview.ok:
         raise ValidationError(_("The file has errors: nothing was imported."))
     return [_new_player(user, row.values) for row in preview.rows]
 
 
 @transaction.atomic
-def registrations_import(*, user, tournament, text, valid_only=False, pasted=False):
+def registrations_import(*, user, tournament, text, valid_only=False, pasted=False, picks=None):
     """Register every player of the list in the tournament, creating those not yet known; all or nothing.
 
     With `valid_only` the rows with an error are left out and the others registered (a name twice in
     the list is registered once: its second line is the row in error). The list is checked again
     here, in the transaction: a player registered meanwhile is skipped, never registered twice.
+    `picks` says which known player a row naming several is (`players_csv_preview`).
     Returns (registered, created): how many registrations were added, how many of them are new players."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
-    preview = players_csv_preview(text, tournament=tournament, pasted=pasted)
+    preview = players_csv_preview(text, user=user, tournament=tournament, pasted=pasted, picks=picks or {})
     if preview.file_errors or not preview.rows:
         raise ValidationError(preview.file_errors or _("The list has no players."))
     if not preview.ok and not valid_only:

@@ -1,7 +1,7 @@
 """Clubs and players shared by every organiser: lists with search, edit, merge, delete, CSV import."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,9 +12,19 @@ from tournaments import services
 from tournaments.registration import imports
 from tournaments.registration import services as roster
 from tournaments.feedback import run_with_message
-from tournaments.forms import ClubForm, PlayerForm, save_or_errors
+from tournaments.audit.selectors import merge_requests
+from tournaments.forms import ClubForm, NewPlayerForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import CsvUploadForm
-from tournaments.rules import may_open_player, may_read_player, owns_tournament, player_for_organiser, require_organiser
+from tournaments.rules import (
+    is_administrator,
+    may_change_club,
+    may_change_player,
+    may_merge_players,
+    may_read_email,
+    owns_tournament,
+    player_for_organiser,
+    require_organiser,
+)
 from tournaments.registration.selectors import club_or_404, clubs_matching, player_registrations, players_matching
 
 
@@ -28,15 +38,22 @@ def club_list(request):
 
 @login_required
 def club_edit(request, club_pk=None):
+    """A new club, or a club's card: changed by its creator (or an administrator), read by everyone else."""
     require_organiser(request.user)
     club = club_or_404(club_pk) if club_pk else None
+    editable = club is None or may_change_club(request.user, club)
+    if request.method == "POST" and not editable:
+        raise PermissionDenied
     form = ClubForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
         saved = save_or_errors(form, services.club_save, user=request.user, club=club)
         if saved:
             messages.success(request, _("Club saved."))
             return redirect("manage:clubs")
-    return render(request, "tournaments/club_form.html", {"form": form, "club": club})
+    if not editable:
+        for field in form.fields.values():
+            field.disabled = True
+    return render(request, "tournaments/club_form.html", {"form": form, "club": club, "editable": editable})
 
 
 @login_required
@@ -44,31 +61,52 @@ def club_edit(request, club_pk=None):
 def player_list(request):
     require_organiser(request.user)
     query = request.GET.get("q", "").strip()[:80]
-    page = Paginator(players_matching(query), 50).get_page(request.GET.get("page"))
+    page = Paginator(players_matching(request.user, query), 50).get_page(request.GET.get("page"))
     template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
-    return render(request, template, {"page": page, "query": query, "duplicates": roster.duplicate_name_keys()})
+    return render(request, template, {"page": page, "query": query, "duplicates": roster.duplicate_name_keys(request.user),
+                                      "merge_requests": merge_requests() if is_administrator(request.user) else []})
 
 
 @login_required
 def player_edit(request, player_pk=None):
+    """A new player, or a player's card: changed by their owner (or an administrator); another organiser
+    who may see them (registered in their tournament, or in a published one) reads it without e-mail."""
     require_organiser(request.user)
-    player = player_for_organiser(request.user, player_pk) if player_pk else None
+    if player_pk is None:
+        return _player_create(request)
+    player = player_for_organiser(request.user, player_pk)
+    editable = may_change_player(request.user, player)
+    if request.method == "POST" and not editable:
+        raise PermissionDenied
     form = PlayerForm(request.POST or None, instance=player)
-    if player is not None and not may_read_player(request.user, player):
-        del form.fields["email"]  # a shared player nobody owns: their e-mail stays unread (and unchanged)
+    if not may_read_email(request.user, player):
+        del form.fields["email"]
     if request.method == "POST" and form.is_valid():
-        if player:
-            player.refresh_from_db()
-        saved = save_or_errors(form, services.player_save, user=request.user, player=player)
-        if saved:
+        player.refresh_from_db()
+        if save_or_errors(form, services.player_save, user=request.user, player=player):
             messages.success(request, _("Player saved."))
             return redirect("manage:players")
-    context = {"form": form, "player": player}
-    if player:
-        context.update(candidates=[c for c in roster.merge_candidates(player) if may_open_player(request.user, c)],
-                       registered=[r for r in player_registrations(player)
-                                   if owns_tournament(request.user, r.tournament)])
-    return render(request, "tournaments/player_form.html", context)
+    if not editable:
+        for field in form.fields.values():
+            field.disabled = True
+    candidates = list(roster.merge_candidates(request.user, player))
+    return render(request, "tournaments/player_form.html", {
+        "form": form, "player": player, "editable": editable,
+        "registered": [r for r in player_registrations(player) if owns_tournament(request.user, r.tournament)],
+        "candidates": [c for c in candidates if may_merge_players(request.user, player, c)],
+        "others_candidates": [c for c in candidates if not may_merge_players(request.user, player, c)]})
+
+
+def _player_create(request):
+    """The "new player" form: a known name is answered with that player's card (`NewPlayerForm`)."""
+    form = NewPlayerForm(request.POST or None, viewer=request.user)
+    if request.method == "POST" and form.is_valid():
+        if form.known_player is not None:
+            return redirect("manage:player_edit", player_pk=form.known_player.pk)
+        if save_or_errors(form, services.player_save, user=request.user):
+            messages.success(request, _("Player saved."))
+            return redirect("manage:players")
+    return render(request, "tournaments/player_form.html", {"form": form, "player": None, "editable": True})
 
 
 @login_required
@@ -85,8 +123,22 @@ def player_merge(request, player_pk):
 
 @login_required
 @require_POST
+def player_merge_request(request, player_pk):
+    """Two records of one person with different owners: an administrator is asked to merge them."""
+    drop = player_for_organiser(request.user, player_pk)
+    keep = player_for_organiser(request.user, request.POST.get("into", ""))
+    run_with_message(request, roster.player_merge_request, _(
+        "An administrator has been asked to merge %(drop)s into %(keep)s.") % {"drop": drop, "keep": keep},
+        user=request.user, keep=keep, drop=drop)
+    return redirect("manage:player_edit", player_pk=drop.pk)
+
+
+@login_required
+@require_POST
 def player_delete(request, player_pk):
     player = player_for_organiser(request.user, player_pk)
+    if not may_change_player(request.user, player):
+        raise PermissionDenied
     if run_with_message(request, roster.player_delete, _("%(p)s deleted.") % {"p": player}, user=request.user,
                         player=player):
         return redirect("manage:players")
@@ -98,6 +150,8 @@ def player_delete(request, player_pk):
 def club_delete(request, club_pk):
     require_organiser(request.user)
     club = club_or_404(club_pk)
+    if not may_change_club(request.user, club):
+        raise PermissionDenied
     if run_with_message(request, roster.club_delete, _("%(c)s deleted.") % {"c": club}, user=request.user,
                         club=club):
         return redirect("manage:clubs")
@@ -115,7 +169,7 @@ def player_import(request):
         try:
             created = imports.players_import_csv(user=request.user, text=text)
         except ValidationError:
-            preview = imports.players_csv_preview(text)
+            preview = imports.players_csv_preview(text, user=request.user)
         else:
             messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.", len(created))
                              % {"n": len(created)})
@@ -124,6 +178,6 @@ def player_import(request):
         form = CsvUploadForm(request.POST, request.FILES)
         if form.is_valid():
             text = form.cleaned_data["file"]
-            preview = imports.players_csv_preview(text)
+            preview = imports.players_csv_preview(text, user=request.user)
     return render(request, "tournaments/player_import.html", {"form": form, "preview": preview, "csv_text": text},
                   status=400 if preview is not None and not preview.ok else 200)

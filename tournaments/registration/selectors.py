@@ -3,6 +3,7 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Club, Player
+from tournaments.rules import players_visible_to
 from tournaments.text import fold, search_words
 
 
@@ -42,14 +43,14 @@ def club_or_404(pk):
     return get_object_or_404(Club, pk=_id(pk))
 
 
-def players_by_ids(ids):
-    """The players of the posted ids; ids that are not numbers are left out."""
-    return list(Player.objects.filter(pk__in=[i for i in map(_id, ids) if i is not None]))
+def players_by_ids(user, ids):
+    """The players of the posted ids that `user` may see; ids that are not numbers are left out."""
+    return list(players_visible_to(user, Player.objects.filter(pk__in=[i for i in map(_id, ids) if i is not None])))
 
 
-def players_matching(query):
-    """Every player (with club) matching the words of `query`, all of them when it is empty."""
-    return player_search_filter(Player.objects.select_related("club"), query)
+def players_matching(user, query):
+    """Every player (with club) `user` may see matching the words of `query`, all of them when it is empty."""
+    return player_search_filter(players_visible_to(user, Player.objects.select_related("club")), query)
 
 
 def clubs_matching(query):
@@ -62,10 +63,11 @@ def player_registrations(player):
     return player.registrations.select_related("tournament")
 
 
-def players_to_register(tournament, query):
-    """Players not yet registered: those matching the words typed, or else the organising club's list."""
+def players_to_register(user, tournament, query):
+    """Players `user` may see not yet registered: those matching the words typed, or else the organising
+    club's list."""
     query = query.strip()[:80]
-    qs = Player.objects.select_related("club").exclude(registrations__tournament=tournament)
+    qs = players_visible_to(user, Player.objects.select_related("club").exclude(registrations__tournament=tournament))
     if len(query) >= 2:
         qs = player_search_filter(qs, query)
     elif tournament.club_id:

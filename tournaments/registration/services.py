@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
+from tournaments.rules import may_merge_players, players_visible_to
 from tournaments.services import (
     CLUB_FIELDS,
     PLAYER_FIELDS,
@@ -18,17 +19,19 @@ from tournaments.services import (
 FILLED_ON_MERGE = ("nickname", "club", "city", "email")
 
 
-def duplicate_name_keys():
-    """Names (folded) that more than one listed player bears: possible duplicates, shown with a flag."""
-    return set(Player.objects.values("name_key").annotate(n=Count("pk")).filter(n__gt=1)
-               .values_list("name_key", flat=True))
+def duplicate_name_keys(user):
+    """Names (folded) that more than one player `user` may see bears: possible duplicates, shown with a flag."""
+    return set(players_visible_to(user, Player.objects.all()).values("name_key").annotate(n=Count("pk"))
+               .filter(n__gt=1).values_list("name_key", flat=True))
 
 
-def merge_candidates(player):
-    """Other players with the same surname, accents and case aside: the likely other record."""
+def merge_candidates(user, player):
+    """Other players `user` may see with the same surname, accents and case aside: the likely other record."""
     surname = player.name_key.split(" ")[-1] if player.name_key else ""
-    return (Player.objects.select_related("club").exclude(pk=player.pk)
-            .filter(name_key__endswith=f" {surname}")[:50]) if surname else Player.objects.none()
+    if not surname:
+        return Player.objects.none()
+    return players_visible_to(user, Player.objects.select_related("club").exclude(pk=player.pk)
+                              .filter(name_key__endswith=f" {surname}"))[:50]
 
 
 @transaction.atomic
@@ -39,9 +42,10 @@ def player_merge(*, user, keep, drop):
     drop = Player.objects.select_for_update().get(pk=drop.pk)
     if keep.pk == drop.pk:
         raise ValidationError(_("Choose another player to merge with."))
+    if not may_merge_players(user, keep, drop):
+        raise ValidationError(_("%(drop)s and %(keep)s were created by different organisers: only an administrator "
+                                "can merge them.") % {"drop": drop, "keep": keep})
     shown = {player: showing_tournaments(player) for player in (keep, drop)}
-    for player, tournaments in shown.items():
-        require_may_change(user, player, tournaments)
     tournaments = sorted({t.pk: t for ts in shown.values() for t in ts}.values(), key=lambda t: t.pk)
     both = Tournament.objects.filter(registrations__player=keep).filter(registrations__player=drop).first()
     if both is not None:
@@ -56,15 +60,29 @@ def player_merge(*, user, keep, drop):
     Registration.objects.filter(player=drop).update(player=keep)
     drop.removed, drop.merged_into = True, keep
     drop.save(update_fields=["removed", "merged_into"])
-    audit_everywhere(tournaments=tournaments, user=user, action="player.merge", obj=keep, player=keep,
+    audit_everywhere(tournaments=tournaments, user=user, action="player.merge", owner_id=keep.created_by_id,
+                     obj=keep, player=keep,
                      before=before, after={"kept": snapshot(keep, PLAYER_FIELDS), "merged_into": keep.pk})
     return keep
+
+
+@transaction.atomic
+def player_merge_request(*, user, keep, drop):
+    """`user` says `drop` is the same person as `keep`, two records they may not merge themselves: the
+    request is an entry of the log, listed to administrators until the two are merged."""
+    if keep.pk == drop.pk:
+        raise ValidationError(_("Choose another player to merge with."))
+    if may_merge_players(user, keep, drop):
+        raise ValidationError(_("You can merge these two players yourself."))
+    audit(user=user, action="player.merge_request", obj=drop, player=drop,
+          after={"merge": drop.pk, "into": keep.pk, "merged_name": str(drop), "kept_name": str(keep)})
 
 
 @transaction.atomic
 def player_delete(*, user, player):
     """Delete a player who was never registered. Named by the audit log, they stay there, unlisted."""
     player = Player.objects.select_for_update().get(pk=player.pk)
+    require_may_change(user, player)
     if Registration.objects.filter(player=player).exists():
         raise ValidationError(_("%(p)s has registrations: they cannot be deleted (merge them instead).")
                               % {"p": player})
@@ -81,6 +99,7 @@ def player_delete(*, user, player):
 def club_delete(*, user, club):
     """Delete a club no listed player and no tournament belongs to."""
     club = Club.objects.select_for_update().get(pk=club.pk)
+    require_may_change(user, club)
     if Player.objects.filter(club=club).exists() or Tournament.objects.filter(club=club).exists():
         raise ValidationError(_("%(c)s has players or tournaments: it cannot be deleted.") % {"c": club})
     before = snapshot(club, CLUB_FIELDS)

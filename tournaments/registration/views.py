@@ -10,20 +10,21 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import services
+from tournaments.services import known_label
 from tournaments.registration import imports
 from tournaments.feedback import run_with_message
-from tournaments.forms import PlayerForm, save_or_errors
+from tournaments.forms import NewPlayerForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import RegistrationImportForm
-from tournaments.rules import tournament_for_organiser
-from tournaments.registration.selectors import player_or_404, players_by_ids, players_to_register
+from tournaments.rules import player_for_organiser, tournament_for_organiser
+from tournaments.registration.selectors import players_by_ids, players_to_register
 from tournaments.tournament_selectors import checked_in_counts, confirmed_registrations, registration_of
 from tournaments.tournament_selectors import registrations as registrations_of
 
 
-def _registrations_context(tournament, query="", **extra):
+def _registrations_context(user, tournament, query="", **extra):
     regs = registrations_of(tournament)
     context = {"tournament": tournament, "registrations": regs, "player_form": PlayerForm(),
-               "search": players_to_register(tournament, query), "import_form": RegistrationImportForm(),
+               "search": players_to_register(user, tournament, query), "import_form": RegistrationImportForm(),
                "counts": checked_in_counts(regs)}
     context.update(extra)
     return context
@@ -42,7 +43,7 @@ def _back(request, fallback, pk):
 def registrations(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/registrations.html",
-                  _registrations_context(tournament, request.GET.get("q", "")))
+                  _registrations_context(request.user, tournament, request.GET.get("q", "")))
 
 
 @login_required
@@ -50,7 +51,7 @@ def registrations(request, pk):
 def registration_search(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/registrations.html#search-results", {
-        "tournament": tournament, "search": players_to_register(tournament, request.GET.get("q", ""))})
+        "tournament": tournament, "search": players_to_register(request.user, tournament, request.GET.get("q", ""))})
 
 
 @login_required
@@ -58,7 +59,7 @@ def registration_search(request, pk):
 def registration_add_selected(request, pk):
     """'Register selected': the players ticked in the search results or the club's list."""
     tournament = tournament_for_organiser(request.user, pk)
-    players = players_by_ids(request.POST.getlist("players"))
+    players = players_by_ids(request.user, request.POST.getlist("players"))
     if not players:
         messages.error(request, _("Tick at least one player to register."))
         return redirect("manage:registrations", pk=pk)
@@ -66,6 +67,11 @@ def registration_add_selected(request, pk):
     messages.success(request, ngettext("%(n)d player registered.", "%(n)d players registered.", len(added))
                      % {"n": len(added)})
     return redirect("manage:registrations", pk=pk)
+
+
+def _picks(post):
+    """The organiser's answers to "which one?" for the rows naming several known players: {line: id or "new"}."""
+    return {int(name[5:]): value for name, value in post.items() if name.startswith("pick-") and name[5:].isdecimal()}
 
 
 @login_required
@@ -77,49 +83,53 @@ def registration_import(request, pk):
     others in one action and puts the bad lines of a pasted list back in the box to be corrected."""
     tournament = tournament_for_organiser(request.user, pk)
     pasted = request.POST.get("source") == "paste"
-    if "confirm" in request.POST:
-        text = request.POST.get("csv_text", "")
-        names = request.POST.get("names", "")
-        form = RegistrationImportForm(initial={"names": names} if pasted else None)
-        try:
-            registered, created = imports.registrations_import(
-                user=request.user, tournament=tournament, text=text, pasted=pasted,
-                valid_only=request.POST.get("valid_only") == "1")
-        except ValidationError as exc:
-            preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
-            messages.error(request, " ".join(exc.messages))
-        else:
-            messages.success(request, imports.import_summary(registered, created))
-            left = imports.players_csv_preview(text, tournament=tournament, pasted=pasted).error_lines
-            if not left:
-                return redirect("manage:registrations", pk=pk)
-            if not pasted:
-                messages.warning(request, ngettext(
-                    "Line %(lines)s of the file was not registered: correct it in the file and import it again.",
-                    "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
-                    len(left)) % {"lines": ", ".join(map(str, left))})
-                return redirect("manage:registrations", pk=pk)
-            # The bad lines of a pasted list go back in the box, checked again, to be corrected.
-            names = imports.lines_of(names, left)
-            messages.warning(request, ngettext(
-                "The line with an error is left in the box: correct it and preview again.",
-                "The %(n)d lines with errors are left in the box: correct them and preview again.",
-                len(left)) % {"n": len(left)})
-            form = RegistrationImportForm(initial={"names": names})
-            text = imports.pasted_list_to_csv(names)
-            preview = imports.players_csv_preview(text, tournament=tournament, pasted=True)
-    else:
+    if "confirm" not in request.POST:
         form = RegistrationImportForm(request.POST, request.FILES)
         if not form.is_valid():
             return render(request, "tournaments/registrations.html",
-                          _registrations_context(tournament, import_form=form, import_open=True), status=400)
-        text = form.cleaned_data["text"]
-        pasted = not form.cleaned_data.get("file")
+                          _registrations_context(request.user, tournament, import_form=form, import_open=True),
+                          status=400)
+        text, pasted = form.cleaned_data["text"], not form.cleaned_data.get("file")
         names = form.cleaned_data.get("names", "") if pasted else ""
-        preview = imports.players_csv_preview(text, tournament=tournament, pasted=pasted)
+        return _import_preview(request, tournament, text, pasted, names, form)
+    text, names, picks = request.POST.get("csv_text", ""), request.POST.get("names", ""), _picks(request.POST)
+    try:
+        registered, created = imports.registrations_import(
+            user=request.user, tournament=tournament, text=text, pasted=pasted, picks=picks,
+            valid_only=request.POST.get("valid_only") == "1")
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        form = RegistrationImportForm(initial={"names": names} if pasted else None)
+        return _import_preview(request, tournament, text, pasted, names, form, picks=picks)
+    messages.success(request, imports.import_summary(registered, created))
+    left = imports.players_csv_preview(text, user=request.user, tournament=tournament, pasted=pasted,
+                                       picks=picks).error_lines
+    if not left:
+        return redirect("manage:registrations", pk=pk)
+    if not pasted:
+        messages.warning(request, ngettext(
+            "Line %(lines)s of the file was not registered: correct it in the file and import it again.",
+            "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
+            len(left)) % {"lines": ", ".join(map(str, left))})
+        return redirect("manage:registrations", pk=pk)
+    # The bad lines of a pasted list go back in the box, checked again, to be corrected.
+    names = imports.lines_of(names, left)
+    messages.warning(request, ngettext(
+        "The line with an error is left in the box: correct it and preview again.",
+        "The %(n)d lines with errors are left in the box: correct them and preview again.",
+        len(left)) % {"n": len(left)})
+    return _import_preview(request, tournament, imports.pasted_list_to_csv(names), True, names,
+                           RegistrationImportForm(initial={"names": names}), left_over=True)
+
+
+def _import_preview(request, tournament, text, pasted, names, form, picks=None, left_over=False):
+    """The list checked row by row, with its confirmation; `left_over`: the lines left in the box after
+    the others were registered (the page says so, not "nothing was registered")."""
+    preview = imports.players_csv_preview(text, user=request.user, tournament=tournament, pasted=pasted,
+                                          picks=picks)
     return render(request, "tournaments/registrations.html",
-                  _registrations_context(tournament, preview=preview, csv_text=text, import_open=True,
-                                         import_form=form, pasted=pasted, names=names),
+                  _registrations_context(request.user, tournament, preview=preview, csv_text=text, import_open=True,
+                                         import_form=form, pasted=pasted, names=names, left_over=left_over),
                   status=200 if preview.ok else 400)
 
 
@@ -138,7 +148,7 @@ def checkin_all(request, pk):
 @require_POST
 def registration_add(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
-    player = player_or_404(request.POST.get("player", ""))
+    player = player_for_organiser(request.user, request.POST.get("player", ""))
     run_with_message(request, services.registration_add, _("%(player)s registered.") % {"player": player},
                      user=request.user, tournament=tournament, player=player,
                      fee_paid=request.POST.get("fee_paid") == "on")
@@ -148,18 +158,20 @@ def registration_add(request, pk):
 @login_required
 @require_POST
 def registration_add_new(request, pk):
-    """Create a player and register them in one step."""
+    """Create a player and register them in one step; a name already known registers that player
+    (`NewPlayerForm` asks which one when several bear it)."""
     tournament = tournament_for_organiser(request.user, pk)
-    form = PlayerForm(request.POST)
+    form = NewPlayerForm(request.POST, viewer=request.user, registering=True)
     if form.is_valid():
-        player = save_or_errors(form, services.player_save, user=request.user, tournament=tournament)
+        player = form.known_player or save_or_errors(form, services.player_save, user=request.user,
+                                                     tournament=tournament)
         if player:
-            services.registration_add(user=request.user, tournament=tournament, player=player,
-                                      fee_paid=request.POST.get("fee_paid") == "on")
-            messages.success(request, _("%(player)s registered.") % {"player": player})
+            run_with_message(request, services.registration_add, _("%(player)s registered.") % {
+                "player": known_label(player) if form.known_player else player}, user=request.user,
+                tournament=tournament, player=player, fee_paid=request.POST.get("fee_paid") == "on")
             return redirect("manage:registrations", pk=pk)
     return render(request, "tournaments/registrations.html",
-                  _registrations_context(tournament, player_form=form), status=400)
+                  _registrations_context(request.user, tournament, player_form=form), status=400)
 
 
 REGISTRATION_ACTIONS = {
