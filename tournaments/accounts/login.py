@@ -64,8 +64,20 @@ def admin_login(request, extra_context=None):
     return _throttled_status(request, with_safe_next(admin.site.login)(request, extra_context))
 
 
+# A shared phone keeps nothing of the arbiter's pages, even when the logout does not go through the
+# page's script (static/js/logout.js): the browser drops the site's HTTP cache and its storage (the
+# offline worker's kept pages among it). When the script says results are still waiting on the phone
+# (the arbiter chose to keep them, or a conflict awaits a decision), their storage is spared: the
+# script has already emptied the kept pages itself.
+CLEAR_SITE_DATA = '"cache", "storage"'
+CLEAR_SITE_DATA_KEEPING_QUEUE = '"cache"'
+
+
 @require_POST
 def logout_view(request):
     logout(request)
     messages.info(request, _("You are logged out."))
-    return redirect("public:home")
+    response = redirect("public:home")
+    keep = request.POST.get("keep_queued") == "1"
+    response["Clear-Site-Data"] = CLEAR_SITE_DATA_KEEPING_QUEUE if keep else CLEAR_SITE_DATA
+    return response
