@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.errors import ScoringError
 from scoring.phases import knockout_stages, knockout_table_sizes
@@ -170,8 +170,9 @@ TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", 
                             "table_size", "formula", "tiebreak", "end_roll_variant")
 
 
-def check_composed(composition):
-    """ValidationError naming the form field when a composed format cannot be played."""
+def check_composed(composition, games):
+    """ValidationError naming the form field when a composed format of `games` qualifying games cannot
+    be played."""
     tiers = composition_tiers(composition)
     if composition.get("final_size") not in (4, 5):
         raise ValidationError({"final_size": _("The final seats 4 or 5 players.")})
@@ -206,6 +207,14 @@ def check_composed(composition):
                     "%(seats)d semifinal seats (with the repêchage) cannot make %(tables)d tables of 3 to 6 "
                     "players: one finalist per table.") % exc.context}) from None
             raise ValidationError({"direct" + suffix: str(exc)}) from None
+    # A repêchage asking for more games than the qualifying rounds play could pick nobody.
+    min_games = max(tier.rules.min_games for tier in tiers)
+    if min_games > games:
+        raise ValidationError({"repechage_min_games": ngettext(
+            "At most %(games)d: the qualifying rounds play %(games)d game, so a minimum of %(min)d leaves "
+            "nobody to pick.",
+            "At most %(games)d: the qualifying rounds play %(games)d games, so a minimum of %(min)d leaves "
+            "nobody to pick.", games) % {"games": games, "min": min_games}})
 
 
 def snapshot(tournament):

@@ -51,7 +51,7 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
                                % {"low": low, "high": high}})
     if spec.qualify:
         composition = composition or spec.qualify
-        check_composed(composition)
+        check_composed(composition, games)
         if best_of is not None:
             if not 1 <= best_of <= games:
                 raise ValidationError({"best_of": _("Count 1 to %(n)d best results.") % {"n": games}})

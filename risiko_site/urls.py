@@ -8,6 +8,7 @@ from circuits import urls as circuits_urls
 from phases import urls as phases_urls
 from tables import urls as tables_urls
 from tournaments.accounts import login as accounts
+from tournaments.accounts.redirects import with_safe_next
 from tournaments import urls as tournaments_urls
 from transfer import urls as transfer_urls
 
@@ -30,8 +31,9 @@ urlpatterns = [
         success_url=reverse_lazy("password_set_done")), name="password_set"),
     path("accounts/password/fatto/", auth_views.PasswordResetCompleteView.as_view(), name="password_set_done"),
     # The language is a preference kept in a cookie: a forged switch does no harm worth a token, and
-    # without one a public page carries nothing of its visitor, so one stored copy serves everyone.
-    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # without one a public page carries nothing of its visitor, so one stored copy serves everyone. Its
+    # `next` is checked like every other form's.
+    path("i18n/setlang/", csrf_exempt(with_safe_next(set_language)), name="set_language"),
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),
 ]

@@ -1,6 +1,7 @@
 // Logging out leaves nothing of the arbiter's pages on the phone: the offline worker's kept pages are
-// emptied before the logout is sent. Results still waiting on this phone (offline-queue.js) are never
-// dropped silently: the page says how many and offers to send them first.
+// emptied before the logout is sent, and the server's answer clears the site's data (Clear-Site-Data).
+// Results still waiting on this phone (offline-queue.js) are never dropped silently: the page says how
+// many and offers to send them first; those kept are spared by the server's answer.
 (function () {
   "use strict";
   const form = document.querySelector("form[data-logout]");
@@ -25,9 +26,27 @@
     }).catch(function () { return 0; });
   }
 
+  // Anything still in the queue, whatever its state (pending, or a conflict awaiting the arbiter).
+  function queued() {
+    if (!window.TorneoQueue || !window.indexedDB) { return Promise.resolve(false); }
+    return window.TorneoQueue.all().then(function (items) { return items.length > 0; })
+      .catch(function () { return true; });
+  }
+
+  // The server's answer clears the site's storage (Clear-Site-Data) unless results are still kept
+  // on this phone: then it clears the HTTP cache only, and the kept pages are emptied here.
   function leave() {
     confirmed = true;
-    forgetPages().then(function () { form.submit(); });
+    Promise.all([forgetPages(), queued()]).then(function (done) {
+      if (done[1]) {
+        const keep = document.createElement("input");
+        keep.type = "hidden";
+        keep.name = "keep_queued";
+        keep.value = "1";
+        form.appendChild(keep);
+      }
+      form.submit();
+    });
   }
 
   function ask(count) {

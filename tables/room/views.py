@@ -124,12 +124,6 @@ def standings_widget(request, pk):
     return response
 
 
-def embed_snippet(request, tournament):
-    url = request.build_absolute_uri(reverse("public:standings_widget", args=[tournament.pk]))
-    return (f'<iframe src="{url}" title="{tournament.name}" width="100%" height="600" '
-            f'loading="lazy" referrerpolicy="no-referrer"></iframe>')
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def room_settings(request, pk):
@@ -145,7 +139,7 @@ def room_settings(request, pk):
         status = 400
     rnd = current_round(tournament)
     return render(request, "tables/room/settings.html", {
-        "tournament": tournament, "form": form, "round": rnd, "snippet": embed_snippet(request, tournament)},
+        "tournament": tournament, "form": form, "round": rnd},
         status=status)
 
 

@@ -3,7 +3,7 @@ from decimal import Decimal
 from django import template
 from django.urls import reverse
 from django.utils.formats import get_format, number_format
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -85,3 +85,13 @@ def territory_checkboxes(form, continents):
                        f'data-value="{value}"{checked}> {label} <b>{value}</b></label>')
         out.append("</fieldset>")
     return mark_safe("\n".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def standings_widget_snippet(context, tournament):
+    """The code an organiser pastes into a page of their club's site to show the standings widget
+    (tables.room), its values escaped inside the attributes. Text, not markup: the page shows it
+    escaped once more, inside a <textarea>."""
+    url = context["request"].build_absolute_uri(reverse("public:standings_widget", args=[tournament.pk]))
+    return (f'<iframe src="{escape(url)}" title="{escape(tournament.name)}" width="100%" height="600" '
+            f'loading="lazy" referrerpolicy="no-referrer"></iframe>')

@@ -11,7 +11,7 @@ from tables.models import Round
 from tables.standings import selectors as standings_selectors
 from tests.factories import report, seat_round
 from tests.formats.helpers import report_order, seated
-from tests.html import attr, one, select, text, texts
+from tests.html import attr, field_errors, one, select, text, texts, tr
 from tournaments.models import AuditLog, Registration, Tournament
 
 # Table points of each player in rounds 1-4 (None: absent). Under `punti_tavolo` the points are the
@@ -171,6 +171,11 @@ def test_settings_by_number_of_participants(club, organiser):
       "final_size": 5}, "direct"),
     ({"tiers": [{"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 1}}],
       "final_size": 6}, "final_size"),
+    ({"tiers": [{"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 6}}],
+      "final_size": 4}, "repechage_min_games"),
+    ({"tiers": [{"up_to": 24, "direct": 2, "semifinal": [3, 9], "repechage": {"seats": 1, "min_games": 5}},
+                {"up_to": None, "direct": 1, "semifinal": [2, 12], "repechage": {"seats": 1, "min_games": 6}}],
+      "final_size": 4}, "repechage_min_games"),
 ])
 def test_composed_format_refused_with_the_field_at_fault(tournament, organiser, composition, field):
     with pytest.raises(ValidationError) as exc:
@@ -204,6 +209,58 @@ def test_form_shows_a_bad_range_on_the_field(client, tournament, organiser):
     assert response.status_code == 400
     assert response.context["form"].errors["semifinal_from"]
     assert not tournament.phases.exists()
+
+
+def _min_games_refused(games, min_games):
+    return tr("At most %(games)d: the qualifying rounds play %(games)d game, so a minimum of %(min)d leaves "
+              "nobody to pick.",
+              plural="At most %(games)d: the qualifying rounds play %(games)d games, so a minimum of %(min)d "
+                     "leaves nobody to pick.", count=games, games=games, min=min_games)
+
+
+COMPOSED_POST = {"form": "format", "preset": "composed", "direct": "1", "semifinal_from": "2",
+                 "semifinal_to": "12", "repechage_seats": "1", "final_size": "4"}
+
+
+def test_form_refuses_a_repechage_minimum_above_the_qualifying_games(client, tournament, organiser):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]),
+                           {**COMPOSED_POST, "games": "4", "repechage_min_games": "5"})
+    assert response.status_code == 400
+    assert field_errors(response, "repechage_min_games") == [_min_games_refused(4, 5)]
+    assert not tournament.phases.exists()
+    tournament.refresh_from_db()
+    assert tournament.format_preset != "composed"
+
+
+def test_form_refuses_a_presets_repechage_minimum_above_fewer_games(client, tournament, organiser):
+    """The preset's own repêchage asks for 3 games played: with 2 qualifying games it could pick nobody."""
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]), {
+        "form": "format", "preset": "evenings_top2_repechage", "games": "2", "discards": "0", "final": "on"})
+    assert response.status_code == 400
+    assert field_errors(response, "repechage_min_games") == [_min_games_refused(2, 3)]
+    assert not tournament.phases.exists()
+
+
+def test_form_refuses_a_repechage_minimum_of_two_for_a_single_game_in_italian(client, tournament, organiser):
+    client.force_login(organiser)
+    client.cookies["django_language"] = "it"
+    response = client.post(reverse("manage:formats", args=[tournament.pk]),
+                           {**COMPOSED_POST, "games": "1", "repechage_min_games": "2"})
+    assert response.status_code == 400
+    assert field_errors(response, "repechage_min_games") == [
+        "Al massimo 1: le qualificazioni prevedono 1 partita, quindi con un minimo di 2 non resta nessuno da "
+        "ripescare."]
+
+
+def test_form_takes_a_repechage_minimum_equal_to_the_qualifying_games(client, tournament, organiser):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]),
+                           {**COMPOSED_POST, "games": "4", "repechage_min_games": "4"})
+    assert response.status_code == 302
+    tiers = tournament.phases.get(order=1).settings["qualify"]["tiers"]
+    assert [t["repechage"] for t in tiers] == [{"seats": 1, "min_games": 4}]
 
 
 def _zone(page, zone):

@@ -271,3 +271,19 @@ def test_tournament_page_gives_the_widget_snippet(client_for, organiser, tournam
     page = client_for(organiser).get(reverse("manage:tournament", args=[tournament.pk]))
     widget = reverse("public:standings_widget", args=[tournament.pk])
     assert one(page, "textarea[data-embed-snippet]").string.startswith(f'<iframe src="http://testserver{widget}"')
+
+
+@pytest.mark.parametrize("page_name", ["manage:tournament", "manage:room"])
+def test_widget_snippet_escapes_the_tournament_name_in_its_attributes(client_for, organiser, tournament, page_name):
+    name = 'Coppa "Rossi" <b>&'
+    tournament.name = name
+    tournament.save(update_fields=["name"])
+    page = client_for(organiser).get(reverse(page_name, args=[tournament.pk]))
+    snippet = one(page, "textarea[data-embed-snippet]").string   # what the organiser copies
+    assert 'title="Coppa &quot;Rossi&quot; &lt;b&gt;&amp;"' in snippet
+    pasted = parse(snippet)                                      # as the club's page reads it
+    assert [node.name for node in pasted.contents] == ["iframe"]
+    assert pasted.iframe.attrs == {
+        "src": "http://testserver" + reverse("public:standings_widget", args=[tournament.pk]), "title": name,
+        "width": "100%", "height": "600", "loading": "lazy", "referrerpolicy": "no-referrer"}
+    assert pasted.iframe.contents == []

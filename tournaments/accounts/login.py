@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.accounts.redirects import safe_next, with_safe_next
+
 
 class _RefusalMessage:
     """A login refused by the throttle (tournaments.accounts.throttle) says why instead of "wrong password"."""
@@ -39,6 +41,10 @@ class ThrottledLoginView(LoginView):
     form_class = ThrottledAuthenticationForm
     redirect_authenticated_user = True
 
+    def get_redirect_url(self):
+        # The same check as every other form's `next` (tournaments.accounts.redirects).
+        return safe_next(self.request) or ""
+
     def get_success_url(self):
         # A next= pointing back at the login page would send a logged-in user round in a loop.
         url = super().get_success_url()
@@ -55,11 +61,23 @@ admin.site.login_form = ThrottledAdminAuthenticationForm
 
 def admin_login(request, extra_context=None):
     """/admin/login/ with the same throttle as the site's login, answering 429 when it refuses."""
-    return _throttled_status(request, admin.site.login(request, extra_context))
+    return _throttled_status(request, with_safe_next(admin.site.login)(request, extra_context))
+
+
+# A shared phone keeps nothing of the arbiter's pages, even when the logout does not go through the
+# page's script (static/js/logout.js): the browser drops the site's HTTP cache and its storage (the
+# offline worker's kept pages among it). When the script says results are still waiting on the phone
+# (the arbiter chose to keep them, or a conflict awaits a decision), their storage is spared: the
+# script has already emptied the kept pages itself.
+CLEAR_SITE_DATA = '"cache", "storage"'
+CLEAR_SITE_DATA_KEEPING_QUEUE = '"cache"'
 
 
 @require_POST
 def logout_view(request):
     logout(request)
     messages.info(request, _("You are logged out."))
-    return redirect("public:home")
+    response = redirect("public:home")
+    keep = request.POST.get("keep_queued") == "1"
+    response["Clear-Site-Data"] = CLEAR_SITE_DATA_KEEPING_QUEUE if keep else CLEAR_SITE_DATA
+    return response

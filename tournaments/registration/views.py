@@ -4,13 +4,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import services
 from tournaments.services import known_label
+from tournaments.accounts.redirects import redirect_next
 from tournaments.registration import imports
 from tournaments.feedback import run_with_message
 from tournaments.forms import NewPlayerForm, PlayerForm, save_or_errors
@@ -28,14 +28,6 @@ def _registrations_context(user, tournament, query="", **extra):
                "counts": checked_in_counts(regs)}
     context.update(extra)
     return context
-
-
-def _back(request, fallback, pk):
-    """Back to the page the form came from (its `next`, on this site only), else to `fallback`."""
-    next_url = request.POST.get("next", "")
-    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        return redirect(next_url)
-    return redirect(fallback, pk=pk)
 
 
 @login_required
@@ -141,7 +133,7 @@ def checkin_all(request, pk):
     done = services.registrations_check_in_all(user=request.user, tournament=tournament)
     messages.success(request, ngettext("%(n)d player checked in.", "%(n)d players checked in.", len(done))
                      % {"n": len(done)})
-    return _back(request, "manage:checkin", pk)
+    return redirect_next(request, "manage:checkin", pk=pk)
 
 
 @login_required
@@ -208,7 +200,7 @@ def registration_action(request, pk, reg_pk, action):
                                           "counts": checked_in_counts(regs), "oob": True})
     if error:
         messages.error(request, error)
-    return _back(request, "manage:registrations", pk)
+    return redirect_next(request, "manage:registrations", pk=pk)
 
 
 @login_required
