@@ -40,8 +40,12 @@ BYTES = {
         "the arbiters' internal note never sent",
     ("tests/tournaments/test_two_clubs.py", "test_arbiters_page_offers_only_own_accounts"):
         "another club's accounts never sent",
-    ("tests/tournaments/test_two_clubs.py", "test_a_shared_player_nobody_owns_keeps_their_email_unread"):
+    ("tests/tournaments/test_two_clubs.py", "test_a_shared_player_nobody_owns_is_read_without_email_and_not_changed"):
         "an e-mail nobody may read never sent",
+    ("tests/tournaments/test_two_clubs.py", "test_another_organisers_player_is_404"):
+        "another organiser's player's e-mail never sent",
+    ("tests/test_two_clubs_matrix.py", "test_b_registers_as_player_and_reaches_nothing_of_their_card"):
+        "another club's e-mails and draft players never sent",
     ("tests/tables/test_offline_submissions.py", "test_the_offline_worker_is_served_for_the_arbiters_pages"):
         "a script, not a page",
 }

@@ -13,9 +13,10 @@ DESKTOP = {"width": 1280, "height": 800}
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_search_find_table_and_merge(live_server, browser, login, shot, tournament, viewport):
-    club = ClubFactory(name="RisiKo Club Forlì")
-    niccolo = PlayerFactory(first_name="Niccolò", last_name="Forlì", club=club)
-    copy = PlayerFactory(first_name="Niccolo", last_name="Forli", club=None)
+    olga = tournament.organiser
+    club = ClubFactory(name="RisiKo Club Forlì", created_by=olga)
+    niccolo = PlayerFactory(first_name="Niccolò", last_name="Forlì", club=club, created_by=olga)
+    copy = PlayerFactory(first_name="Niccolo", last_name="Forli", club=None, created_by=olga)
     regs = [RegistrationFactory(tournament=tournament, player=niccolo)]
     regs += [RegistrationFactory(tournament=tournament) for _ in range(7)]
     seat_round(tournament, [regs[4:], regs[:4]])
@@ -48,22 +49,28 @@ def test_search_find_table_and_merge(live_server, browser, login, shot, tourname
     shot(page, f"search-merged-{viewport['width']}")
     assert Player.all_players.get(pk=copy.pk).merged_into == niccolo
 
-    # "Pietro Forli" next to "Pietro Forlì" of the same club is a duplicate: refused, said on the form.
-    PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
+    # "Pietro Forli" next to "Pietro Forlì" of the same club is the known player: the form asks, and
+    # choosing him opens his card; nothing is created.
+    pietro = PlayerFactory(first_name="Pietro", last_name="Forlì", club=club)
     page.goto(f"{live_server.url}/gestione/giocatori/nuovo/")
-    page.fill("#id_first_name", "Pietro")
+    page.fill("#id_first_name", "pietro")
     page.fill("#id_last_name", "Forli")
     page.select_option("#id_club", str(club.pk))
     page.click("main form button[type=submit]")
-    error = page.locator("#id_last_name ~ .field-error")
-    assert error.inner_text() == it("A player with this name and club already exists: %(player)s.",
-                                    player="Pietro Forlì")
+    error = page.locator("#id_same_as ~ .field-error")
+    assert error.inner_text() == it("Known player: %(player)s. Choose them to open their card, or tell us it is "
+                                    "someone else.", player="Pietro Forlì, RisiKo Club Forlì")
     shot(page, f"search-duplicate-{viewport['width']}")
+    page.check(f"#id_same_as input[value='{pietro.pk}']")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"**/gestione/giocatori/{pietro.pk}/")
+    assert page.locator("[data-read-only]").count() == 1      # nobody's card: read, not changed
+    shot(page, f"search-known-card-{viewport['width']}")
     assert Player.objects.filter(first_name="Pietro").count() == 1
 
     # A player and a club nobody uses are deleted.
-    unused = PlayerFactory(first_name="Mai", last_name="Iscritto", club=None)
-    empty = ClubFactory(name="Circolo Vuoto")
+    unused = PlayerFactory(first_name="Mai", last_name="Iscritto", club=None, created_by=olga)
+    empty = ClubFactory(name="Circolo Vuoto", created_by=olga)
     page.goto(f"{live_server.url}/gestione/giocatori/{unused.pk}/")
     page.once("dialog", lambda d: d.accept())
     page.click("[data-action=delete-player]")

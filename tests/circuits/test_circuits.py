@@ -127,8 +127,8 @@ def test_a_circuit_setting_changed_changes_the_ranking(season, client, organiser
 
 
 def test_merged_players_count_once(organiser, client):
-    keep = PlayerFactory(first_name="Gina", last_name="Bassi")
-    drop = PlayerFactory(first_name="Gina", last_name="Bassi ")
+    keep = PlayerFactory(first_name="Gina", last_name="Bassi", created_by=organiser)
+    drop = PlayerFactory(first_name="Gina", last_name="Bassi ", created_by=organiser)
     others = [PlayerFactory() for _ in range(3)]
     t1, t2 = TournamentFactory(organiser=organiser), TournamentFactory(organiser=organiser)
     play(t1, [keep, *others], [60, 40, 30, 10])

@@ -182,3 +182,74 @@ def test_without_valid_only_a_list_with_errors_still_registers_nobody(organiser,
         imports.registrations_import(user=organiser, tournament=tournament,
                                      text=imports.pasted_list_to_csv(PASTED), pasted=True)
     assert tournament.registrations.count() == 0
+
+
+# --- one person, one record, one seat ----------------------------------------------------------------
+
+def test_a_pasted_name_without_club_is_the_one_known_player(client, organiser, tournament):
+    """"Paolo Barbieri" (no club) where Paolo Barbieri of Tana dei Goblin is registered: already registered,
+    never a second seat; "giulia  bianchi" is the known Giulia Bianchi, registered as she is."""
+    tana = ClubFactory(name="Tana dei Goblin")
+    paolo = RegistrationFactory(tournament=tournament, player__first_name="Paolo", player__last_name="Barbieri",
+                                player__club=tana).player
+    giulia = PlayerFactory(first_name="Giulia", last_name="Bianchi", club=None)
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    response = client.post(url, {"names": "Paolo Barbieri\ngiulia  bianchi\n"})
+    assert response.status_code == 200
+    assert attr(response, "[data-row-state]", "data-row-state") == ["registered", "known"]
+    assert text(one(response, "[data-row-state=known]")) == tr("known player: %(player)s, %(club)s",
+                                                                player="Giulia Bianchi", club=tr("no club"))
+    assert one(response, "[data-import-ok]")["data-import-ok"] == "1"
+    post = {"confirm": "1", "source": "paste", "csv_text": response.context["csv_text"],
+            "names": response.context["names"]}
+    done = client.post(url, post, follow=True)
+    assert messages(done) == [_summary(1, 0)]
+    assert sorted(tournament.registrations.values_list("player", flat=True)) == sorted([paolo.pk, giulia.pk])
+    assert Player.objects.count() == 2
+
+
+def test_a_pasted_name_of_several_known_players_asks_which(client, organiser, tournament):
+    lario, tana = ClubFactory(name="Lario"), ClubFactory(name="Tana dei Goblin")
+    first = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=lario)
+    second = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=tana)
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    response = client.post(url, {"names": "Paolo Barbieri\nAnna Neri\n"})
+    assert response.status_code == 200
+    assert attr(response, "select[data-pick=\"1\"] option", "value") == ["", str(first.pk), str(second.pk), "new"]
+    assert one(response, "select[data-pick=\"1\"]")["form"] == one(response, "form#confirm-form")["id"]
+    assert one(response, "[data-import-choose]")["data-import-choose"] == "1"
+    post = {"confirm": "1", "source": "paste", "csv_text": response.context["csv_text"],
+            "names": response.context["names"]}
+    refused = client.post(url, post)          # nobody chosen: nothing registered, the row says why
+    assert tournament.registrations.count() == 0
+    assert attr(refused, "[data-row-error]", "data-line") == ["1"]
+    client.post(url, {**post, "pick-1": str(second.pk)})
+    assert sorted(tournament.registrations.values_list("player__last_name", "player__club__name")) == [
+        ("Barbieri", "Tana dei Goblin"), ("Neri", None)]
+    assert Player.objects.filter(last_name="Barbieri").count() == 2
+
+
+def test_a_pasted_name_may_be_someone_new_when_said_so(organiser, tournament):
+    PlayerFactory(first_name="Paolo", last_name="Barbieri", club=ClubFactory())
+    PlayerFactory(first_name="Paolo", last_name="Barbieri", club=ClubFactory())
+    text = imports.pasted_list_to_csv("Paolo Barbieri\n")
+    registered, created = imports.registrations_import(user=organiser, tournament=tournament, text=text, pasted=True,
+                                                       picks={1: "new"})
+    assert (registered, created) == (1, 1)
+    assert Player.objects.filter(last_name="Barbieri").count() == 3
+
+
+def test_after_the_valid_rows_the_page_says_what_is_left_not_that_nothing_was_registered(client, organiser,
+                                                                                        tournament):
+    client.force_login(organiser)
+    url = reverse("manage:registration_import", args=[tournament.pk])
+    preview = client.post(url, {"names": "Marco Rossi\nAnna Neri\nX\n"}).context
+    response = client.post(url, {"confirm": "1", "valid_only": "1", "source": "paste",
+                                 "csv_text": preview["csv_text"], "names": preview["names"]})
+    assert tournament.registrations.count() == 2
+    assert messages(response)[0] == _summary(2, 2)
+    assert alerts(response) == [tr("%(n)s row left in the box has errors, marked below: correct it and preview again.",
+                                   plural="%(n)s rows left in the box have errors, marked below: correct them and "
+                                          "preview again.", count=1, n=1)]

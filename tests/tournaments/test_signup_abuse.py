@@ -190,3 +190,17 @@ def test_player_lists_are_read_with_the_same_name_rules(organiser, open_tourname
     registered, created = imports.registrations_import(user=organiser, tournament=open_tournament,
                                                        text="name;surname\nＰｉａ\u200b;Ver\u202edi\n")
     assert list(Player.objects.values_list("first_name", "last_name")) == [("Pia", "Verdi")]
+
+
+def test_signup_with_the_name_of_several_players_asks_for_the_club(client, open_tournament):
+    lario, tana = ClubFactory(name="Lario"), ClubFactory(name="Tana dei Goblin")
+    PlayerFactory(first_name="Marco", last_name="Rossi", club=lario)
+    theirs = PlayerFactory(first_name="Marco", last_name="Rossi", club=tana)
+    response = _signup(client, open_tournament, _form(first="Marco", last="Rossi"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["club"] == [tr(
+        "Several players are called %(name)s (%(clubs)s): choose your club.", name="Marco Rossi",
+        clubs="Lario, Tana dei Goblin")]
+    assert not Registration.objects.exists()
+    _signup(client, open_tournament, _form(first="Marco", last="Rossi", club=tana.pk))
+    assert (Registration.objects.get().player, Player.objects.count()) == (theirs, 2)
