@@ -28,7 +28,8 @@ def test_a_pasted_list_asks_which_namesake_and_another_clubs_card_is_read_only(l
     tana_paolo = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=tana)
     ottos = TournamentFactory(organiser=other_organiser, name="Torneo di Otto")
     paola = RegistrationFactory(tournament=ottos, player__first_name="Paola", player__last_name="Condivisa",
-                                player__email="paola@example.org", player__created_by=other_organiser).player
+                                player__email="paola@example.org", player__created_by=other_organiser,
+                                player__club=None).player
     context = browser.new_context(viewport=viewport, locale="it-IT", bypass_csp=True)
     page = context.new_page()
     errors = []

@@ -50,9 +50,6 @@ def club_edit(request, club_pk=None):
         if saved:
             messages.success(request, _("Club saved."))
             return redirect("manage:clubs")
-    if not editable:
-        for field in form.fields.values():
-            field.disabled = True
     return render(request, "tournaments/club_form.html", {"form": form, "club": club, "editable": editable})
 
 
@@ -86,9 +83,6 @@ def player_edit(request, player_pk=None):
         if save_or_errors(form, services.player_save, user=request.user, player=player):
             messages.success(request, _("Player saved."))
             return redirect("manage:players")
-    if not editable:
-        for field in form.fields.values():
-            field.disabled = True
     candidates = list(roster.merge_candidates(request.user, player))
     return render(request, "tournaments/player_form.html", {
         "form": form, "player": player, "editable": editable,
