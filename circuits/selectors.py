@@ -1,20 +1,17 @@
 """Reads of circuits: each tournament's final order, a circuit's standings (SCORING.md section 11)
-and a player's history. Every result is cached under the versions of what it was computed from:
-a tournament's results version (bumped by every audited change, tournaments.versions) and the
-circuit's own revision (bumped by every audited change of the circuit), so a correction or a final
+and a player's history. Every result is cached (tables.standings.versioned) under the versions of what
+it was computed from: a tournament's results version (bumped by every audited change,
+tournaments.versions) and the circuit's own revision (bumped by every audited change of the circuit), so a correction or a final
 played shows at once and an unchanged ranking is computed once."""
 from dataclasses import dataclass, field
-
-from django.core.cache import cache
 
 from circuits.models import Circuit
 from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
 from tables.arbitration.selectors import standings_are_final
+from tables.standings import versioned
 from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
 from tournaments.versions import results_version
-
-CACHE_SECONDS = 15 * 60
 
 
 @dataclass
@@ -82,12 +79,7 @@ def _compute_order(tournament):
 def final_order(tournament):
     """The tournament's final order from its published standings (after finals, SCORING.md section 6),
     computed once per results version."""
-    key = f"circuit-order:{tournament.pk}:{tournament.created_at.timestamp()}:{results_version(tournament.pk)}"
-    order = cache.get(key)
-    if order is None:
-        order = _compute_order(tournament)
-        cache.set(key, order, CACHE_SECONDS)
-    return order
+    return versioned.computed(versioned.tournament_slot("circuit-order", tournament), lambda: _compute_order(tournament))
 
 
 def circuit_entries(circuit):
@@ -169,12 +161,8 @@ def circuit_standings(circuit):
     """The circuit's standings, computed once per version of the circuit and of its tournaments."""
     entries = circuit_entries(circuit)
     version = circuit_version(circuit, entries)
-    key = f"circuit-standings:{circuit.pk}:{version}"
-    result = cache.get(key)
-    if result is None:
-        result = _compute_standings(circuit, entries, version)
-        cache.set(key, result, CACHE_SECONDS)
-    return result
+    slot = versioned.Slot("circuit-standings", str(circuit.pk), version)
+    return versioned.computed(slot, lambda: _compute_standings(circuit, entries, version))
 
 
 @dataclass

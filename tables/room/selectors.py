@@ -2,13 +2,11 @@
 player's rank after every round. Standings rows themselves come from tables.standings.selectors."""
 from dataclasses import dataclass
 
-from django.core.cache import cache
-
 from tables.clock.selectors import clock_state, live_round
 from tables.models import Round, Seat
+from tables.standings import versioned
 from tables.standings.selectors import rank_after_each_round, tournament_standings
 from tournaments.text import fold
-from tournaments.versions import results_version
 
 
 def surname_key(player):
@@ -81,6 +79,6 @@ def rank_history(tournament, reg_id):
 
 
 def standings_now(tournament):
-    """The tournament's standings, computed once per results version for the big screen and the widget."""
-    key = f"room-standings:{tournament.pk}:{tournament.created_at.timestamp()}:{results_version(tournament.pk)}"
-    return cache.get_or_set(key, lambda: tournament_standings(tournament), 15 * 60)
+    """The tournament's standings, computed once per results version for the big screen and the widget
+    (the same value the standings page reads)."""
+    return versioned.computed(versioned.tournament_slot("standings", tournament), lambda: tournament_standings(tournament))

@@ -3,7 +3,6 @@ sheet, the embeddable standings widget; the organiser's settings for them."""
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,6 +11,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tables import engine
+from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
@@ -25,7 +25,7 @@ from tournaments.services import tournament_room_save
 
 
 def _qr(url, box_size=8):
-    return cache.get_or_set(f"qr:{box_size}:{url}", lambda: qr_svg(url, box_size=box_size), None)
+    return versioned.memo(f"qr:{box_size}:{url}", lambda: qr_svg(url, box_size=box_size))
 
 
 @require_GET

@@ -51,6 +51,7 @@ import threading
 import time
 from collections import OrderedDict
 from functools import lru_cache, wraps
+from typing import NamedTuple
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
@@ -64,19 +65,47 @@ from django.urls import Resolver404, get_urlconf, resolve
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 
+from tables.standings import versioned
 from tables.standings.watch import REFRESH_KEY, watch
 from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
 
-# Entries are found again by version, so they never go stale; this only bounds the cache's size.
-PAGE_CACHE_SECONDS = 15 * 60
+# Entries are found again by version, so they never go stale; the version-keyed cache's expiry only
+# bounds the cache's size.
+PAGE_CACHE_SECONDS = versioned.CACHE_SECONDS
 # A render lock left by a process that died goes after this long.
 RENDER_LOCK_SECONDS = 10
-WAIT_STEP = 0.02
 VERSION_HEADER = "X-Results-Version"
 CSRF_PLACEHOLDER = "csrf-placeholder-6f1d0c"
 _PLACEHOLDER_BYTES = CSRF_PLACEHOLDER.encode()
+
+
+class PageEntry(NamedTuple):
+    """What is stored of a rendered page: its type, its body and, when the body carries nothing of its
+    visitor, the body gzip-compressed (else None)."""
+    content_type: str
+    body: bytes
+    packed: bytes | None
+
+
+class LastRender(NamedTuple):
+    """A page's last render: the version it showed, its identity (where its entry is filed), when it
+    started (the render clock) and whether the refresher made it on write."""
+    version: str
+    identity: str
+    started: float
+    on_write: bool = False
+
+
+class StandIn(NamedTuple):
+    """The last render of a page while it may stand in for the current version: its `entry` and its
+    `age` in seconds besides the render's own figures."""
+    version: str
+    identity: str
+    entry: PageEntry
+    age: float
+    on_write: bool
 
 
 _RECENT_PAGES = 64
@@ -92,6 +121,7 @@ def _page_get(key):
             return entry
     entry = cache.get(key)
     if entry is not None:
+        entry = PageEntry(*entry)
         _remember(key, entry)
     return entry
 
@@ -152,23 +182,28 @@ def _refresh_seconds():
     return settings.PUBLIC_PAGE_REFRESH_SECONDS
 
 
-def _last_rendered(base):
-    """(version, identity, entry, age in s, rendered on write) of the page's last render while it may stand in for the
-    current version, else None: its render started less than the stale bound ago, or a render of a
-    newer version is under way and started less than the stale bound ago (that render will show
-    what this page lacks; waiting for it would only queue the request)."""
+def _last(base):
+    """The page's `LastRender`, or None."""
     last = cache.get(f"last:{base}")
+    return None if last is None else LastRender(*last)
+
+
+def _last_rendered(base):
+    """The page's last render as a `StandIn` while it may stand in for the current version, else None:
+    its render started less than the stale bound ago, or a render of a newer version is under way and
+    started less than the stale bound ago (that render will show what this page lacks; waiting for it
+    would only queue the request)."""
+    last = _last(base)
     if last is None:
         return None
-    version, identity, started, on_write = (*last, False)[:4]
     now = _now()
-    age = now - started
+    age = now - last.started
     if age > _stale_seconds():
         rendering_since = cache.get(f"render:{base}")
         if rendering_since is None or now - rendering_since > _stale_seconds():
             return None
-    entry = _page_get(f"page:{identity}")
-    return None if entry is None else (version, identity, entry, age, on_write)
+    entry = _page_get(f"page:{last.identity}")
+    return None if entry is None else StandIn(last.version, last.identity, entry, age, last.on_write)
 
 
 def _stale(base):
@@ -187,7 +222,7 @@ def _fresh_enough(last):
     """Whether a request may be answered with the last render `last` (within the stale bound)
     rather than render the page: the page is rendered on write (tables.standings.refresh renders it
     again within the refresh interval), or its render started less than the refresh interval ago."""
-    return last[4] or last[3] < _refresh_seconds()
+    return last.on_write or last.age < _refresh_seconds()
 
 
 def _take_render_lock(base):
@@ -197,21 +232,15 @@ def _take_render_lock(base):
 
 def _rendered(base, version, identity, started, on_write=False):
     """Record the page rendered under `identity` as the last one, unless a later render was recorded."""
-    last = cache.get(f"last:{base}")
-    if last is None or last[2] <= started:
-        cache.set(f"last:{base}", (version, identity, started, on_write), PAGE_CACHE_SECONDS)
+    last = _last(base)
+    if last is None or last.started <= started:
+        cache.set(f"last:{base}", LastRender(version, identity, started, on_write), PAGE_CACHE_SECONDS)
 
 
 def _wait_for(base, key):
     """Wait for the request rendering page `key`: its entry, or None when the lock is free again
     (its holder gave up or vanished) and this request took it."""
-    while True:
-        time.sleep(WAIT_STEP)
-        entry = _page_get(key)
-        if entry is not None:
-            return entry
-        if _take_render_lock(base):
-            return None
+    return versioned.wait_for_holder(lambda: _page_get(key), lambda: _take_render_lock(base)).value
 
 
 def _with_token(request, body):
@@ -231,20 +260,18 @@ def _etag(identity, request):
 
 
 def _entry(response):
-    """What is stored of a rendered page: its type, its body and, when the body carries nothing of
-    its visitor, the body compressed."""
+    """The `PageEntry` stored of a rendered page."""
     body = response.content
     packed = None if _PLACEHOLDER_BYTES in body else gzip.compress(body, compresslevel=6, mtime=0)
-    return response["Content-Type"], body, packed
+    return PageEntry(response["Content-Type"], body, packed)
 
 
 def _from_entry(request, entry):
-    content_type, body, packed = entry
-    if packed is not None and _accepts_gzip(request):
-        response = HttpResponse(packed, content_type=content_type)
+    if entry.packed is not None and _accepts_gzip(request):
+        response = HttpResponse(entry.packed, content_type=entry.content_type)
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(_with_token(request, body), content_type=content_type)
+        response = HttpResponse(_with_token(request, entry.body), content_type=entry.content_type)
     response["Content-Length"] = str(len(response.content))
     return response
 
@@ -297,10 +324,10 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
         watch(scope, path, language, htmx, request.META, started)  # rendered on write while visitors ask for it
     stale = _last_rendered(base)
     if stale is not None and _fresh_enough(stale):
-        return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
+        return _answer(request, stale.entry, _etag(stale.identity, request), stale.version, cors)
     if not _take_render_lock(base):
         if stale is not None:
-            return _answer(request, stale[2], _etag(stale[1], request), stale[0], cors)
+            return _answer(request, stale.entry, _etag(stale.identity, request), stale.version, cors)
         entry = _wait_for(base, key)
         if entry is not None:
             return _answer(request, entry, etag, version, cors)
@@ -317,11 +344,11 @@ def _render(request, scope, version, render, cors, started, base, identity):
             response = render()
         except (OperationalError, InterfaceError):
             # The database is out of reach: the last page rendered, however old, rather than an error.
-            last = cache.get(f"last:{base}")
-            entry = last and _page_get(f"page:{last[1]}")
+            last = _last(base)
+            entry = last and _page_get(f"page:{last.identity}")
             if not entry:
                 raise
-            return _answer(request, entry, _etag(last[1], request), last[0], cors)
+            return _answer(request, entry, _etag(last.identity, request), last.version, cors)
         finally:
             request.renders_for_cache = False
         if response.status_code != 200 or response.streaming or response.cookies:
@@ -344,9 +371,8 @@ def refreshing(request):
 
 
 def last_render(pk, path, language, htmx):
-    """(version, identity, started, rendered on write) of the last render of an anonymous visitor's
-    page, or None."""
-    return cache.get(f"last:{_base(pk, path, language, 'anon', htmx)}")
+    """The `LastRender` of an anonymous visitor's page, or None."""
+    return _last(_base(pk, path, language, "anon", htmx))
 
 
 def take_render_lock(pk, path, language, htmx):
@@ -440,7 +466,7 @@ class PublicPageCacheMiddleware:
                 stale = _stale(_base(pk, path, language, "anon", htmx))
                 if stale is None:
                     return None  # rendered by the view, which stores it
-                version, identity, entry = stale[:3]
+                version, identity, entry = stale.version, stale.identity, stale.entry
                 response = get_conditional_response(request, etag=_etag(identity, request))
         if response is None:
             self.csrf.process_request(request)

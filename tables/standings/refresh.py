@@ -66,15 +66,15 @@ def refresh(pk):
     again (a page rendered too recently, or whose render lock another holds), or None when there is
     nothing more to render."""
     again = None
-    for (path, language, htmx), (meta, asked) in watched(pk, now()).items():
+    for (path, language, htmx), demand in watched(pk, now()).items():
         version = results_version(pk)
         last = last_render(pk, path, language, htmx)
-        if last is not None and (last[0] == version or asked <= last[2]):
+        if last is not None and (last.version == version or demand.asked <= last.started):
             continue
-        wait = 0.0 if last is None else last[2] + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()
+        wait = 0.0 if last is None else last.started + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()
         if wait <= 0 and take_render_lock(pk, path, language, htmx):
             try:
-                status = _render(path, language, htmx, meta)
+                status = _render(path, language, htmx, demand.meta)
             except Exception:  # a page that cannot be rendered now is left to the visitors' requests
                 release_render_lock(pk, path, language, htmx)
                 logger.exception("refresh tournament=%s page=%s failed", pk, path)

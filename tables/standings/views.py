@@ -5,7 +5,6 @@ import time
 from dataclasses import replace
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.numeric import as_float
 from tables.arbitration.selectors import standings_are_final
+from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.charts import rank_chart_svg
@@ -31,68 +31,32 @@ from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
 
-# Computed standings are kept this long in Django's cache, under the tournament's results version.
-STANDINGS_CACHE_SECONDS = 15 * 60
-
-
-def _cache_key(request, tournament):
-    """The version is read before the standings, so a cached entry is never older than its key.
-    The tournament's creation time is in the key because a restored database may reuse its pk."""
+def _slot(request, tournament):
+    """Where the tournament's standings at the request's results version are filed. The version is read
+    before the standings, so a value is never older than its slot."""
     if getattr(request, "standings_version", None) is None:
         request.standings_version = results_version(tournament.pk)
-    return f"standings:{tournament.pk}:{tournament.created_at.timestamp()}:{request.standings_version}"
-
-
-# While one worker computes the standings of a new version (or renders their table), the others
-# asking for the same version wait for its result (checking every STANDINGS_WAIT_STEP s, at most
-# STANDINGS_WAIT s) instead of computing it again each: at a Raduno every phone's poll asks for the
-# new version at once.
-STANDINGS_WAIT, STANDINGS_WAIT_STEP = 5.0, 0.02
-
-
-def _computed_elsewhere(key):
-    waited = 0.0
-    while waited < STANDINGS_WAIT and cache.get(f"{key}:computing") is not None:
-        time.sleep(STANDINGS_WAIT_STEP)
-        waited += STANDINGS_WAIT_STEP
-        result = cache.get(key)
-        if result is not None:
-            return result
-    return None
-
-
-def _computed_once(key, compute):
-    """compute(), filed under `key`: by this worker unless another is already computing it."""
-    result = cache.get(key)
-    if result is None and not cache.add(f"{key}:computing", 1, int(STANDINGS_WAIT) + 1):
-        result = _computed_elsewhere(key)
-    if result is None:
-        try:
-            result = compute()
-            cache.set(key, result, STANDINGS_CACHE_SECONDS)
-        finally:
-            cache.delete(f"{key}:computing")
-    return result
+    return versioned.tournament_slot("standings", tournament, request.standings_version)
 
 
 def cached_standings(request, tournament):
     """tournament_standings, computed once per version of the results rather than per request."""
-    key = _cache_key(request, tournament)
+    slot = _slot(request, tournament)
 
     def compute():
         started = time.perf_counter()
         result = tournament_standings(tournament)
-        cache.set(f"{key}:provisional", result.provisional, STANDINGS_CACHE_SECONDS)
+        versioned.store(slot.part("provisional"), result.provisional)
         logger.info("computed standings tournament=%s version=%s seconds=%.3f", tournament.pk,
                     request.standings_version, time.perf_counter() - started)
         return result
-    return _computed_once(key, compute)
+    return versioned.computed(slot, compute)
 
 
 def _provisional(request, tournament):
     """Whether a round is still open, without loading the cached standings: unpickling 200 rows
     costs more than the rest of a request answered from the cache."""
-    provisional = cache.get(f"{_cache_key(request, tournament)}:provisional")
+    provisional = versioned.peek(_slot(request, tournament).part("provisional"))
     return cached_standings(request, tournament).provisional if provisional is None else provisional
 
 
@@ -104,8 +68,8 @@ def _status(tournament, provisional):
 def _standings_table(request, tournament, context):
     """The standings table as HTML, rendered once per version, language and status: rendering 200
     rows of 10 rounds costs more than computing them."""
-    key = (f"{_cache_key(request, tournament)}:html:{get_language()}:{context['status']}:{context['poll']}:"
-           f"{context['poll_seconds']}")
+    slot = _slot(request, tournament).part(f"html:{get_language()}:{context['status']}:{context['poll']}:"
+                                           f"{context['poll_seconds']}")
 
     def render_table():
         return render_to_string("tables/standings.html#standings-table", {
@@ -113,7 +77,7 @@ def _standings_table(request, tournament, context):
             "cut_lines": standings_cut_lines(tournament)},
             request)
     # Rendered here from the template; a cache backend may not keep the safe type.
-    return mark_safe(_computed_once(key, render_table))
+    return mark_safe(versioned.computed(slot, render_table))
 
 
 def _filtered_table(request, tournament, context, query):
@@ -143,7 +107,7 @@ def standings(request, pk):
     if request.htmx:
         return HttpResponse(table)
     url = request.build_absolute_uri(reverse("public:standings", args=[pk]))
-    context.update(standings_table=table, qr=cache.get_or_set(f"qr:{url}", lambda: qr_svg(url, box_size=6), None))
+    context.update(standings_table=table, qr=versioned.memo(f"qr:6:{url}", lambda: qr_svg(url, box_size=6)))
     return render(request, "tables/standings.html", context)
 
 

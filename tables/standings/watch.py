@@ -4,6 +4,7 @@ public page here; a page stays watched WATCH_SECONDS after its last note, and is
 only when asked for since its last render (no more renders than the visitors' requests would make)."""
 import threading
 import time
+from typing import NamedTuple
 
 from django.core.cache import cache
 
@@ -14,6 +15,13 @@ NOTE_SECONDS = 0.25  # each process records a page's demand at most this often
 # The WSGI environ key that marks the refresher's own request (a visitor's headers cannot set it:
 # they arrive as HTTP_* keys).
 REFRESH_KEY = "torneo.refresh"
+
+class Demand(NamedTuple):
+    """A watched page's demand: the host headers of the request to render it for, and when a visitor
+    last asked for it (the render clock)."""
+    meta: dict
+    asked: float
+
 
 _HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
 _noted = {}  # (pk, path, language, htmx) -> when this process last recorded it (monotonic)
@@ -39,9 +47,9 @@ def watch(pk, path, language, htmx, meta, at):
             _noted.clear()
     key = _watched_key(pk)
     pages = cache.get(key) or {}
-    pages[page] = ({name: meta[name] for name in _HOST_HEADERS if name in meta}, at)
+    pages[page] = Demand({name: meta[name] for name in _HOST_HEADERS if name in meta}, at)
     if len(pages) > WATCHED_PAGES:
-        pages = dict(sorted(pages.items(), key=lambda item: item[1][1])[-WATCHED_PAGES:])
+        pages = dict(sorted(pages.items(), key=lambda item: Demand(*item[1]).asked)[-WATCHED_PAGES:])
     cache.set(key, pages, WATCH_SECONDS)
 
 
@@ -52,9 +60,8 @@ def forget_watched():
 
 
 def watched(pk, now):
-    """{(path, language, htmx): (host headers, when last asked for)} of the pages asked for in the
-    WATCH_SECONDS before `now`."""
-    return {page: (meta, since) for page, (meta, since) in (cache.get(_watched_key(pk)) or {}).items()
-            if now - since <= WATCH_SECONDS}
+    """{(path, language, htmx): Demand} of the pages asked for in the WATCH_SECONDS before `now`."""
+    pages = {page: Demand(*demand) for page, demand in (cache.get(_watched_key(pk)) or {}).items()}
+    return {page: demand for page, demand in pages.items() if now - demand.asked <= WATCH_SECONDS}
 
 

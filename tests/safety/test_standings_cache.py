@@ -5,6 +5,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from tables.standings import versioned
 from tables.standings import views as standings_views
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import attr, one, select, text, tr
@@ -120,14 +121,14 @@ def test_standings_being_computed_elsewhere_are_waited_for_not_computed_again(to
     from django.contrib.auth.models import AnonymousUser
     request = rf.get("/")
     request.user = AnonymousUser()
-    key = standings_views._cache_key(request, tournament)
-    cache.set(f"{key}:computing", 1)
+    slot = standings_views._slot(request, tournament)
+    cache.set(slot.lock, 1)
     other = standings_views.tournament_standings(tournament)  # what the other worker computes
     computed.clear()
 
     def sleep(_seconds):  # the other worker finishes while this one waits
-        cache.set(key, other)
-    monkeypatch.setattr(standings_views.time, "sleep", sleep)
+        cache.set(slot.key, other)
+    monkeypatch.setattr(versioned.time, "sleep", sleep)
     assert standings_views.cached_standings(request, tournament) == other
     assert computed == []
 
@@ -136,8 +137,8 @@ def test_standings_are_computed_when_the_other_worker_never_finishes(tournament,
     from django.contrib.auth.models import AnonymousUser
     request = rf.get("/")
     request.user = AnonymousUser()
-    cache.set(f"{standings_views._cache_key(request, tournament)}:computing", 1)
-    monkeypatch.setattr(standings_views.time, "sleep", lambda _s: None)
+    cache.set(standings_views._slot(request, tournament).lock, 1)
+    monkeypatch.setattr(versioned.time, "sleep", lambda _s: None)
     result = standings_views.cached_standings(request, tournament)
     assert computed == [tournament.pk]
     assert [r.player.last_name for r in result.rows][:1] == ["A"]
@@ -150,17 +151,17 @@ def test_the_standings_table_being_rendered_elsewhere_is_waited_for_not_rendered
     request = rf.get("/")
     request.user = AnonymousUser()
     context = {"tournament": tournament, "status": "provisional", "poll": True, "poll_seconds": 15}
-    key = f"{standings_views._cache_key(request, tournament)}:html:{get_language()}:provisional:True:15"
-    cache.set(f"{key}:computing", 1)
+    slot = standings_views._slot(request, tournament).part(f"html:{get_language()}:provisional:True:15")
+    cache.set(slot.lock, 1)
     rendered = []
     monkeypatch.setattr(standings_views, "render_to_string", lambda *args: rendered.append(args) or "mine")
 
     def sleep(_seconds):  # the other worker finishes while this one waits
-        cache.set(key, "<table>theirs</table>")
-    monkeypatch.setattr(standings_views.time, "sleep", sleep)
+        cache.set(slot.key, "<table>theirs</table>")
+    monkeypatch.setattr(versioned.time, "sleep", sleep)
     assert standings_views._standings_table(request, tournament, context) == "<table>theirs</table>"
     assert rendered == []
-    cache.delete(f"{key}:computing")
+    cache.delete(slot.lock)
     request.standings_version = "another-version"
     assert standings_views._standings_table(request, tournament, context) == "mine"
     assert len(rendered) == 1
