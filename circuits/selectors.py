@@ -11,6 +11,7 @@ from tables.arbitration.selectors import standings_are_final
 from tables.standings import versioned
 from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
+from tournaments.rules import own_tournaments, shown_publicly
 from tournaments.versions import results_version
 
 
@@ -84,7 +85,7 @@ def final_order(tournament):
 
 def circuit_entries(circuit):
     """The circuit's tournaments that the public sees (published), oldest first."""
-    return list(circuit.entries.filter(tournament__published=True).select_related("tournament", "tournament__club"))
+    return list(shown_publicly(circuit.entries).select_related("tournament", "tournament__club"))
 
 
 def circuit_version(circuit, entries=None):
@@ -184,7 +185,7 @@ class CircuitPlacing:
 def player_history(player):
     """Every published tournament the player played (newest first) and the circuits ranking them."""
     merged = Player.all_players.filter(merged_into=player).values_list("pk", flat=True)
-    regs = (Registration.objects.filter(player_id__in=[player.pk, *merged], tournament__published=True)
+    regs = (shown_publicly(Registration.objects.filter(player_id__in=[player.pk, *merged]))
             .exclude(status=Registration.Status.PENDING).select_related("tournament", "tournament__club")
             .order_by("-tournament__start_date", "-tournament__pk"))
     rows = []
@@ -207,4 +208,4 @@ def player_history(player):
 
 def public_tournaments_of(user):
     """The organiser's tournaments that may join a circuit (their own), newest first."""
-    return Tournament.objects.filter(organiser=user).order_by("-start_date", "name")
+    return own_tournaments(user, Tournament.objects.all()).order_by("-start_date", "name")

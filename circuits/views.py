@@ -17,14 +17,7 @@ from tables.standings.export_views import _csv_download
 from tables.standings.cache import serve_cached
 from tournaments.forms import add_service_errors, save_or_errors
 from tournaments.models import Player
-from tournaments.rules import require_organiser, run_by, runs_as_organiser
-
-
-def circuit_for_organiser(user, pk):
-    circuit = get_object_or_404(Circuit, pk=pk)
-    if not runs_as_organiser(user, circuit.organiser_id):
-        raise Http404
-    return circuit
+from tournaments.rules import circuit_for_organiser, require_organiser, run_by
 
 
 # --- organiser -----------------------------------------------------------------------------------
@@ -47,7 +40,7 @@ def circuit_list(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def circuit_manage(request, pk):
-    circuit = circuit_for_organiser(request.user, pk)
+    circuit = circuit_for_organiser(request.user, Circuit.objects, pk)
     form = CircuitForm(instance=Circuit.objects.get(pk=circuit.pk))
     add_form = CircuitTournamentForm(tournaments=public_tournaments_of(circuit.organiser))
     status = 200
@@ -79,7 +72,7 @@ def circuit_manage(request, pk):
 @login_required
 @require_POST
 def circuit_tournament_remove(request, pk, entry_pk):
-    circuit = circuit_for_organiser(request.user, pk)
+    circuit = circuit_for_organiser(request.user, Circuit.objects, pk)
     entry = get_object_or_404(CircuitTournament.objects.select_related("tournament"), pk=entry_pk, circuit=circuit)
     try:
         services.circuit_tournament_remove(user=request.user, entry=entry)

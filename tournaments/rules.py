@@ -59,11 +59,21 @@ def arbitrates(user, tournament):
     return user.is_authenticated and tournament.arbiters.filter(pk=user.pk).exists()
 
 
+def is_own_tournament(user, tournament):
+    """`tournament` was created by `user` (role held or not): an organiser's own tournaments."""
+    return user is not None and tournament.organiser_id == user.pk
+
+
+def own_tournaments(user, tournaments):
+    """`tournaments` (a queryset) narrowed to those `user` created (`is_own_tournament`)."""
+    return tournaments.filter(organiser_id=user.pk)
+
+
 def owns_tournament(user, tournament):
     """The user who created the tournament (role held or not) or an administrator: who sees their
     registrations listed on a player's page, and who corrects a published result without a dispute.
     `user` None (a command, an import) owns nothing."""
-    return user is not None and (user.is_superuser or user.pk == tournament.organiser_id)
+    return user is not None and (user.is_superuser or is_own_tournament(user, tournament))
 
 
 def may_export_email_of(account, tournament):
@@ -74,7 +84,7 @@ def may_export_email_of(account, tournament):
 
 def may_copy_tournament(user, source):
     """A new tournament copies one of the organiser's own, never another's (an administrator's included)."""
-    return source.organiser_id == user.pk
+    return is_own_tournament(user, source)
 
 
 def _staff_role(user, tournament):
@@ -107,6 +117,12 @@ def tournament_for_public(pk):
     return get_object_or_404(Tournament.objects.select_related("club"), pk=pk, published=True)
 
 
+def shown_publicly(rows, through="tournament"):
+    """`rows` (a queryset of things of a tournament, reached by `through`) narrowed to those of published
+    tournaments: what a public page (a circuit's ranking, a player's history) may show."""
+    return rows.filter(**{f"{through}__published": True})
+
+
 def staff_role(user, tournament):
     """'organiser', 'arbiter' or None: what the templates show."""
     return _staff_role(user, tournament)
@@ -126,7 +142,16 @@ def run_by(user, objects):
 
 def may_add_to_circuit(user, circuit, tournament):
     """Only the organiser's own tournaments join their own circuit."""
-    return tournament.organiser_id == circuit.organiser_id == user.pk
+    return circuit.organiser_id == user.pk and is_own_tournament(user, tournament)
+
+
+def circuit_for_organiser(user, circuits, pk):
+    """The circuit `pk` of `circuits` (a queryset) as its organiser (or an administrator) runs it;
+    404 for anyone else, whose answer does not reveal it exists."""
+    circuit = get_object_or_404(circuits, pk=pk)
+    if not runs_as_organiser(user, circuit.organiser_id):
+        raise Http404
+    return circuit
 
 
 # --- accounts and arbiters ---------------------------------------------------------------------
@@ -234,7 +259,7 @@ def may_export_player_email(player, tournament):
 
 
 def _published_or_own_registration(user):
-    return Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)
+    return Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)  # shown_publicly, own_tournaments
 
 
 def players_visible_to(user, players):

@@ -3,7 +3,7 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Registration, Tournament
-from tournaments.rules import is_organiser
+from tournaments.rules import is_organiser, own_tournaments
 
 PUBLIC_LIST = 50
 
@@ -20,7 +20,7 @@ def published_rounds(tournament):
 def organised_tournaments(user):
     """The user's own tournaments with their confirmed players; none without the organiser role
     (taken back by an administrator: one's tournaments are no longer run)."""
-    organised = Tournament.objects.filter(organiser=user) if is_organiser(user) else Tournament.objects.none()
+    organised = own_tournaments(user, Tournament.objects.all()) if is_organiser(user) else Tournament.objects.none()
     return organised.annotate(
         n_players=Count("registrations", filter=Q(registrations__status=Registration.Status.CONFIRMED)))
 

@@ -5,8 +5,10 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.utils import timezone
 
+from circuits.models import Circuit
 from tables.arbitration import services as arbitration
 from tables.models import Dispute
 from tests.factories import (
@@ -20,7 +22,7 @@ from tests.factories import (
 )
 from tournaments import rules
 from tournaments.accounts.services import arbiter_account_create
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -280,3 +282,29 @@ def test_may_correct_a_published_result_as_arbiter_only_under_an_open_dispute(pu
     arbitration.dispute_record(user=arbiter, tournament=published_table.round.tournament, about="result",
                                raised_by="G", text="G aveva 70 punti", table=published_table)
     assert rules.may_correct_result(arbiter, published_table, _open_disputes(published_table))
+
+
+# --- an organiser's own tournaments, what the public sees, circuits -------------------------------------
+
+def test_is_own_tournament_and_own_tournaments(tournament, organiser, other_organiser, admin):
+    assert rules.is_own_tournament(organiser, tournament)
+    assert not rules.is_own_tournament(other_organiser, tournament)
+    assert not rules.is_own_tournament(admin, tournament)          # an administrator runs it, did not create it
+    assert not rules.is_own_tournament(None, tournament)
+    assert list(rules.own_tournaments(organiser, Tournament.objects.all())) == [tournament]
+    assert tournament not in rules.own_tournaments(other_organiser, Tournament.objects.all())
+
+
+def test_shown_publicly_keeps_published_tournaments_only(tournament, organiser):
+    draft = TournamentFactory(organiser=organiser, published=False)
+    shown = RegistrationFactory(tournament=tournament)
+    RegistrationFactory(tournament=draft)
+    assert list(rules.shown_publicly(Registration.objects.all())) == [shown]
+
+
+def test_circuit_for_organiser_its_organiser_or_an_administrator(organiser, other_organiser, admin):
+    circuit = Circuit.objects.create(name="C", season="2026", organiser=organiser)
+    assert rules.circuit_for_organiser(organiser, Circuit.objects, circuit.pk) == circuit
+    assert rules.circuit_for_organiser(admin, Circuit.objects, circuit.pk) == circuit
+    with pytest.raises(Http404):
+        rules.circuit_for_organiser(other_organiser, Circuit.objects, circuit.pk)

@@ -114,3 +114,46 @@ def test_a_results_commit_keeps_the_windows_closing_time_the_last_version_names(
         audit(user=None, action="round.publish_standings", tournament=tournament)
     assert reads == [tournament.pk]  # read again: the closing time is the database's
     assert cache.get(versions._key(tournament.pk))[1] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_changes_in_one_transaction_name_the_last_of_them():
+    tournament = TournamentFactory()
+    with transaction.atomic():
+        first = audit(user=None, action="one", tournament=tournament)
+        second = audit(user=None, action="two", tournament=tournament)
+    assert second.pk > first.pk
+    assert versions.results_through(versions.results_version(tournament.pk)) == second.pk
+
+
+@pytest.mark.django_db
+def test_a_version_bumped_while_it_is_read_from_the_database_is_not_overwritten(monkeypatch):
+    """The cache lost the version; while one request reads it from the database a change bumps it: the
+    change's version stays (the older reading must not replace it)."""
+    tournament = TournamentFactory()
+    real = versions._from_database
+
+    def read_while_a_change_bumps(pk):
+        entry = real(pk)
+        versions._bump(pk, through=123456)
+        return entry
+    monkeypatch.setattr(versions, "_from_database", read_while_a_change_bumps)
+    cache.delete(versions._key(tournament.pk))
+    versions.results_version(tournament.pk)
+    assert _token(tournament).startswith("123456.")
+    assert versions.results_through(versions.results_version(tournament.pk)) == 123456
+
+
+@pytest.mark.django_db
+def test_the_standings_turn_final_at_the_very_moment_the_dispute_window_closes(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    tournament = TournamentFactory(dispute_window_minutes=30)
+    published = timezone.now().replace(microsecond=0)
+    closes = published + timedelta(minutes=30)
+    cache.set(versions._key(tournament.pk), ("token", closes), None)
+    for moment, closed in ((closes - timedelta(microseconds=1), "0"), (closes, "1"),
+                           (closes + timedelta(seconds=1), "1")):
+        monkeypatch.setattr(versions.timezone, "now", lambda moment=moment: moment)
+        assert versions.results_version(tournament.pk).rsplit(":", 1)[1] == closed, moment
