@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 from circuits.models import Circuit
 from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
-from tables.arbitration.selectors import standings_are_final
 from tables.standings import versioned
-from tables.standings.selectors import standings_lead, tournament_standings
+from tables.standings.selectors import standings_are_final, standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
 from tournaments.rules import own_tournaments, shown_publicly
 from tournaments.versions import results_version

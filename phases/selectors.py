@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404
 
 from tables.models import Round
-from tables.seating.inputs import present_registrations
+from tables.rounds.inputs import present_registrations
 from tables.standings.selectors import phase_rounds, phase_status
 from tournaments.models import Phase
 

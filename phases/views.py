@@ -16,7 +16,7 @@ COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
 from tables.clock.selectors import live_round
-from tables.seating.inputs import present_registrations
+from tables.rounds.inputs import present_registrations
 from tables.standings import selectors as standings
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public

@@ -1,16 +1,16 @@
 """The app packages import one another in one direction only, at module level.
 
-Layers, each importing only the ones before it: `scoring` (pure), `tables.seating` (pure),
-`tournaments`, `tables`, `phases`, `circuits`, `transfer`, `risiko_site`. The seating optimiser's
-database inputs (`tables/seating/inputs.py`) live in its folder but read the database: they belong to
-`tables`, and are the one module of the folder that imports Django. A function-level import would hide
-a cycle, so there is none (Django's `AppConfig.ready`, which runs once the apps are loaded, aside).
+Layers, each importing only the ones before it: `scoring` (pure), `tables.seating` (pure: its database
+inputs are `tables/rounds/inputs.py`), `tournaments`, `tables`, `phases`, `circuits`, `transfer`,
+`risiko_site`. A function-level import would hide a cycle, so there is none (Django's
+`AppConfig.ready`, which runs once the apps are loaded, aside).
 
-Inside `tables` and `tournaments` each concern is a sub-package (ARCHITECTURE.md). A sub-package's
-views (`views.py`, `*_views.py`) sit above every service and selector of their app; below them, each
-sub-package lists the parts of its app it may import (SUBPACKAGES) and the parts form no circle. Reads
-sit below writes: a selectors module (or a template tag) imports no services module, its own
-sub-package's or another's.
+Inside `tables` and `tournaments` each concern is a sub-package (ARCHITECTURE.md). Each sub-package
+lists the parts of its app it may import (SUBPACKAGES) and the parts form no circle. Inside `tables`
+the arrows run down one order (TABLES_ORDER): a sub-package's services, selectors and helpers import
+only the parts before it, and its views (`views.py`, `*_views.py`) its own parts and those before it,
+but for the few reads named in VIEWS_READING_ABOVE. Reads sit below writes: a selectors module (or a
+template tag) imports no services module, its own sub-package's or another's.
 """
 import ast
 import pathlib
@@ -20,15 +20,10 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LAYERS = ["scoring", "tables.seating", "tournaments", "tables", "phases", "circuits", "transfer", "risiko_site"]
 PURE = {"scoring", "tables.seating"}
-# Modules in a pure layer's folder that belong to a layer above it: {module: its layer}.
-IN_PURE_FOLDER = {"tables.seating.inputs": "tables"}
 
 
 def package_of(module):
     """The layer a dotted module name belongs to, or None for the standard library and third parties."""
-    for name, layer in IN_PURE_FOLDER.items():
-        if module == name or module.startswith(name + "."):
-            return layer
     for layer in sorted(LAYERS, key=len, reverse=True):
         if module == layer or module.startswith(layer + "."):
             return layer
@@ -124,27 +119,28 @@ def test_pure_packages_import_no_django(layer):
             for line, target, _function in imports(p) if target.split(".")[0] == "django"] == []
 
 
-def test_the_seating_inputs_are_the_one_module_of_the_optimiser_that_reads_the_database():
+def test_the_seating_optimiser_reads_no_database():
     folder = sorted((ROOT / "tables/seating").rglob("*.py"))
-    reading = [str(p.relative_to(ROOT)) for p in folder
-               if any(target.split(".")[0] in ("django", "tournaments") or target in ("tables.models", "tables.engine")
-                      or target.startswith("tables.standings") for _line, target, _function in imports(p))]
-    assert reading == ["tables/seating/inputs.py"]
-    assert [str(p.relative_to(ROOT)) for p in folder if package_of(module_name(p)) != "tables.seating"] == reading
+    reading = [f"{p.relative_to(ROOT)} {target}" for p in folder for _line, target, _function in imports(p)
+               if target.split(".")[0] in ("django", "tournaments")
+               or (target.startswith("tables.") and not target.startswith("tables.seating"))]
+    assert reading == []
+    assert [str(p.relative_to(ROOT)) for p in folder if package_of(module_name(p)) != "tables.seating"] == []
 
 
 # Each sub-package's services, selectors and helpers (not its views) and the parts of its own app they
 # may import: a sub-package, or one module at the top of the app.
 SUBPACKAGES = {
     "tables.seating": set(),
-    "tables.seating.inputs": {"tables.engine", "tables.models", "tables.standings", "tournaments.models"},
-    "tables.arbitration": {"tables.models", "tournaments.models", "tournaments.audit", "tournaments.forms",
-                           "tournaments.rules", "tournaments.services"},
-    "tables.results": {"tables.engine", "tables.models", "tournaments.audit", "tournaments.rules"},
-    "tables.standings": {"tables.engine", "tables.arbitration", "tables.models", "tournaments.models",
-                         "tournaments.rules", "tournaments.teams", "tournaments.versions"},
-    "tables.rounds": {"tables.engine", "tables.models", "tables.results", "tables.seating", "tables.seating.inputs",
-                      "tables.standings", "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
+    "tables.results.writer": {"tables.models", "tournaments.audit"},
+    "tables.arbitration": {"tables.models", "tables.standings", "tournaments.models", "tournaments.audit",
+                           "tournaments.forms", "tournaments.rules", "tournaments.services"},
+    "tables.results": {"tables.engine", "tables.models", "tables.results.writer", "tournaments.audit",
+                       "tournaments.rules"},
+    "tables.standings": {"tables.engine", "tables.models", "tournaments.models", "tournaments.rules",
+                         "tournaments.teams", "tournaments.versions"},
+    "tables.rounds": {"tables.engine", "tables.models", "tables.results.writer", "tables.seating", "tables.standings",
+                      "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.models", "tournaments.models", "tournaments.audit"},
     "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
@@ -211,6 +207,48 @@ def part_edges(files, root=ROOT):
             if dest is not None and dest != source:
                 edges.setdefault((source, dest), []).append(str(path.relative_to(root)))
     return edges
+
+
+# Inside `tables`, bottom to top: a part imports only the parts before it; its views its own part too.
+TABLES_ORDER = ["tables.seating", "tables.models", "tables.engine", "tables.results.writer", "tables.standings",
+                "tables.arbitration", "tables.rounds", "tables.results", "tables.clock", "tables.templatetags",
+                "tables.room"]
+# The views that read a part above their own, and why.
+VIEWS_READING_ABOVE = {
+    ("tables.standings:views", "tables.rounds"): "the player's page lists their games and the public tables "
+                                                 "JSON a round's tables: the rounds' reads",
+}
+
+
+def upward_edges(edges, order=TABLES_ORDER, allowed=VIEWS_READING_ABOVE):
+    """The edges among the parts of `order` that run upward: to a later part, or (for a non-view) to its own."""
+    rank = {part: i for i, part in enumerate(order)}
+    upward = {}
+    for (source, dest), where in edges.items():
+        own = source.removesuffix(":views")
+        if own not in rank or dest not in rank or (source, dest) in allowed:
+            continue
+        if rank[dest] > rank[own] or (rank[dest] == rank[own] and own == source):
+            upward[(source, dest)] = where
+    return upward
+
+
+def test_inside_tables_the_arrows_run_down():
+    assert upward_edges(part_edges(FILES)) == {}
+
+
+def test_the_order_of_tables_names_every_part():
+    parts = {part_of(module_name(p)) for p in FILES if module_name(p).startswith("tables.")}
+    subpackages = {p.removesuffix(":views") for p in parts if p is not None} & set(SUBPACKAGES) | {"tables.models"}
+    assert subpackages <= set(TABLES_ORDER)
+
+
+def test_the_order_check_finds_an_upward_import():
+    edges = {("tables.rounds", "tables.results"): ["tables/rounds/services.py"],
+             ("tables.results", "tables.results.writer"): ["tables/results/services.py"],
+             ("tables.standings:views", "tables.room"): ["tables/standings/views.py"],
+             ("tables.room:views", "tables.standings"): ["tables/room/views.py"]}
+    assert sorted(upward_edges(edges)) == [("tables.rounds", "tables.results"), ("tables.standings:views", "tables.room")]
 
 
 def test_every_subpackage_exists_and_is_read():

@@ -1,9 +1,9 @@
 """Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final; the
 2vs2 team penalties and disputes."""
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from tables.models import Dispute, Penalty, Round, Seat, TeamDispute, TeamPenalty
+from tables.standings.selectors import dispute_deadline, standings_are_final  # noqa: F401 (read here too)
 from tournaments.models import AuditLog, Registration
 
 
@@ -67,24 +67,6 @@ def player_games(registration):
     return (Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
             .select_related("table__round").prefetch_related("table__seats__registration__player")
             .order_by("table__round__number", "table__number"))
-
-
-def dispute_deadline(tournament):
-    """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
-    last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
-            .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
-    return Dispute.window_closes(tournament, last)
-
-
-def standings_are_final(tournament, now=None):
-    now = now or timezone.now()
-    rounds = list(Round.objects.filter(tournament=tournament).values_list("status", "standings_published_at"))
-    if not rounds or any(status != Round.Status.CLOSED or published is None for status, published in rounds):
-        return False
-    if Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists():
-        return False
-    deadline = dispute_deadline(tournament)
-    return deadline is not None and now >= deadline
 
 
 # --- 2vs2 team penalties and disputes -----------------------------------------------------------------

@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy
 from scoring.errors import ScoringError
 from scoring.firenze import FirenzeSheet, deciding_tie_break, firenze_order
 from tables.models import Round, Table
-from tables.results.services import claim_version, require_correction_allowed, write_seat_results
+from tables.results.services import claim_version, require_correction_allowed
+from tables.results.writer import write_seat_results
 
 COUNTS = ("objective_territories", "adjacent_territories", "other_territories", "protected_territories",
           "armies", "cards", "continents", "unconquered_adjacent")

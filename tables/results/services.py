@@ -1,8 +1,8 @@
-"""The one writer of seat results (SCORING.md section 2): typed table points, the territory
-calculator, the offline queue's saves (`table_result_submit`), the Firenze sheet
-(`tables.results.firenze`) and a seating change's erasing (`results_clear`) all write a seat's result
-fields through `write_seat_results`. Also: saving on the version the form was loaded with, and who may
-correct a table once the round's standings are published."""
+"""Saving seat results (SCORING.md section 2): typed table points, the territory calculator, the
+offline queue's saves (`table_result_submit`), the Firenze sheet (`tables.results.firenze`), each
+writing a seat's result fields through `tables.results.writer.write_seat_results`. Also: saving on
+the version the form was loaded with, and who may correct a table once the round's standings are
+published."""
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Dispute, ResultSubmission, Round, Table
-from tables.results.selectors import seat_result, submission_applied
-from tournaments.audit.services import audit_many
+from tables.results.selectors import submission_applied
+from tables.results.writer import write_seat_results
 from tournaments.rules import may_correct_result
 
 @dataclass
@@ -64,49 +64,6 @@ def questions(lines):
             asked.append(_("%(n)d players are level on %(points)s table points and no place is given.")
                          % {"n": len(tied), "points": f"{points.normalize():f}"})
     return asked
-
-
-def write_seat_results(*, user, table, results, audit_entry=None):
-    """The one place a seat's result fields are written. `results`: (seat, {field: value}) pairs, the
-    fields among RESULT_FIELDS (`tables.results.selectors`); `audit_entry(seat, before, after)` gives
-    the seat's audit entry (a dict of action, before and after) or None for no entry, where
-    before/after are the seat's RESULT_FIELDS.
-    Call it inside the transaction of the change."""
-    entries = []
-    for seat, values in results:
-        before = seat_result(seat)
-        for field, value in values.items():
-            setattr(seat, field, value)
-        # One UPDATE a seat: cheaper than one UPDATE for the table (bulk_update's CASE expressions
-        # cost more to build than the round trips they save).
-        seat.save(update_fields=list(values))
-        entry = audit_entry(seat, before, seat_result(seat)) if audit_entry else None
-        if entry is not None:
-            entries.append(dict(user=user, obj=seat, tournament=table.round.tournament,
-                                player=seat.registration.player, table_label=table.audit_label, **entry))
-    if entries:
-        audit_many(entries, window=False)  # the table's entries in one INSERT; a result moves no window
-
-
-BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],
-                "armies": None, "firenze": None}
-
-
-def results_clear(table_ids):
-    """A confirmed change of seating voids the results of the tables it touches: they are entered again.
-
-    Returns what was erased, {"round/table": {player: {field: value}}}, for the seating change's audit
-    entry (the caller writes it)."""
-    reported = Table.objects.filter(pk__in=table_ids, reported_at__isnull=False).select_related("round")
-    erased = {}
-    for table in reported.order_by("number"):
-        seats = list(table.seats.select_related("registration__player").order_by("position"))
-        for seat in seats:
-            erased.setdefault(table.audit_label, {})[seat.registration.player.full_name] = seat_result(seat)
-        write_seat_results(user=None, table=table, results=[(seat, {**BLANK_RESULT, "territories": []}) for seat in seats])
-    if erased:
-        reported.update(reported_at=None, reported_by=None, version=F("version") + 1)
-    return erased
 
 
 def claim_version(*, table, version, user):

@@ -1,11 +1,9 @@
-"""Reads for the room's pages: who sits where in the current round, the latest results, each
-player's rank after every round. Standings rows themselves come from tables.standings.selectors."""
-from dataclasses import dataclass
-
+"""Reads for the room's pages: who sits where in the current round, the latest results, the standings
+now. Standings rows themselves come from tables.standings.selectors."""
 from tables.clock.selectors import clock_state, live_round
 from tables.models import Round, Seat
 from tables.standings import versioned
-from tables.standings.selectors import rank_after_each_round, tournament_standings
+from tables.standings.selectors import tournament_standings
 from tournaments.text import fold
 
 
@@ -52,30 +50,6 @@ def clock_of(rnd):
         return None
     state = clock_state(rnd)
     return state if state.running else None
-
-
-@dataclass(frozen=True)
-class MyTable:
-    round: Round
-    table: object
-    seat: Seat
-    mates: list  # the other players at the table, in seat order
-
-
-def my_table(reg):
-    """The player's seat in the round in play (seating published, not closed), or None."""
-    seat = (Seat.objects.filter(registration=reg, table__round__status=Round.Status.PUBLISHED)
-            .select_related("table__round").order_by("-table__round__number").first())
-    if seat is None:
-        return None
-    mates = [s.registration.player for s in seat.table.seats.select_related("registration__player")
-             .order_by("position") if s.pk != seat.pk]
-    return MyTable(round=seat.table.round, table=seat.table, seat=seat, mates=mates)
-
-
-def rank_history(tournament, reg_id):
-    """[(round number, rank)] of the player after each round with results."""
-    return rank_after_each_round(tournament).get(reg_id, [])
 
 
 def standings_now(tournament):

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from scoring.phases import PREFERRED_SIZES
 from tables.models import Penalty, Round, Seat, Table
 from tables.seating import meetings_matrix as times_met
-from tables.seating.inputs import past_tables
+from tables.rounds.inputs import past_tables
 from tournaments.models import Registration
 from tournaments.registration.selectors import text_matches
 from tournaments.tournament_selectors import published_rounds
@@ -145,3 +145,22 @@ def final_to_play(tournament):
     return bool(tournament.format_preset) and (
         tournament.phases.filter(kind="final").exists()
         and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())
+
+
+@dataclass(frozen=True)
+class MyTable:
+    round: Round
+    table: object
+    seat: Seat
+    mates: list  # the other players at the table, in seat order
+
+
+def my_table(reg):
+    """The player's seat in the round in play (seating published, not closed), or None."""
+    seat = (Seat.objects.filter(registration=reg, table__round__status=Round.Status.PUBLISHED)
+            .select_related("table__round").order_by("-table__round__number").first())
+    if seat is None:
+        return None
+    mates = [s.registration.player for s in seat.table.seats.select_related("registration__player")
+             .order_by("position") if s.pk != seat.pk]
+    return MyTable(round=seat.table.round, table=seat.table, seat=seat, mates=mates)

@@ -1,7 +1,7 @@
 """Services that write rounds and their seating; each writes its audit entry in the same transaction.
 
 A confirmed seating change erases the results of the tables it touches through
-`tables.results.services.results_clear`, the one writer of seat results."""
+`tables.results.writer.results_clear`, the one writer of seat results."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
-from tables.results.services import results_clear
-from tables.seating.inputs import player_names, present_registrations, seating_request
+from tables.results.writer import results_clear
+from tables.rounds.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Tournament
 from tournaments.rules import may_reopen_round

@@ -18,7 +18,7 @@ from tables.models import Round, Seat
 from tables.rounds.qr import qr_svg
 from tables.rounds.selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
                                     round_with_tables, seat_of_round, tournament_rounds)
-from tables.seating.inputs import present_registrations, round_penalties
+from tables.rounds.inputs import present_registrations, round_penalties
 from tournaments.rules import may_reopen_round, tournament_for_organiser, tournament_for_public
 
 SELECTED_SEAT = "seat-selected-{}"

@@ -14,11 +14,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
-from tables.models import Round
+from tables.models import Dispute, Round
 from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
 from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, Qualifying, RepechageHolder,
                                      StandingsLead, composition_of, cut_lines_of, final_round, final_standings,
@@ -29,7 +30,8 @@ from tournaments.models import Phase
 
 __all__ = [
     # individual standings
-    "FINAL_PHASES", "StandingRow", "Standings", "games_by_round", "rank_after_each_round", "standings_by_formula",
+    "FINAL_PHASES", "StandingRow", "Standings", "games_by_round", "rank_after_each_round", "rank_history",
+    "standings_by_formula",
     "standings_rounds", "tournament_games", "tournament_standings",
     # tournaments with phases
     "CutLines", "FinalRow", "FinalStandings", "KnockoutRow", "Qualifying", "RepechageHolder", "StandingsLead",
@@ -37,6 +39,8 @@ __all__ = [
     "qualifying_outcome", "qualifying_standings", "standings_cut_lines", "standings_lead", "winner_error",
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
+    # whether the standings are final: every round closed and published, no dispute open or possible
+    "dispute_deadline", "standings_are_final",
 ]
 
 
@@ -90,6 +94,29 @@ def standings_by_formula(tournament, formulas=None, published_only=False):
     games = [g for g in games if g.round in counted]
     return {formula: _standings(tournament, regs, games, totals_penalties, rounds, formula)
             for formula in (formulas or list(FORMULAS))}
+
+
+def dispute_deadline(tournament):
+    """Disputes are accepted until this moment (seed 001 art. 2: 2 hours after publication)."""
+    last = (Round.objects.filter(tournament=tournament, standings_published_at__isnull=False)
+            .order_by("-standings_published_at").values_list("standings_published_at", flat=True).first())
+    return Dispute.window_closes(tournament, last)
+
+
+def standings_are_final(tournament, now=None):
+    now = now or timezone.now()
+    rounds = list(Round.objects.filter(tournament=tournament).values_list("status", "standings_published_at"))
+    if not rounds or any(status != Round.Status.CLOSED or published is None for status, published in rounds):
+        return False
+    if Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists():
+        return False
+    deadline = dispute_deadline(tournament)
+    return deadline is not None and now >= deadline
+
+
+def rank_history(tournament, reg_id):
+    """[(round number, rank)] of the player after each round with results."""
+    return rank_after_each_round(tournament).get(reg_id, [])
 
 
 def rank_after_each_round(tournament):

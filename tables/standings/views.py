@@ -14,16 +14,14 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.numeric import as_float
-from tables.arbitration.selectors import standings_are_final
 from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
-from tables.room.charts import rank_chart_svg
-from tables.room.selectors import my_table, rank_history
-from tables.rounds.selectors import (final_to_play, player_penalties, player_seats, round_of,
+from tables.standings.charts import rank_chart_svg
+from tables.rounds.selectors import (final_to_play, my_table, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
-from tables.standings.selectors import (standings_cut_lines, standings_lead, team_days, team_standings,
-                                       tournament_standings)
+from tables.standings.selectors import (rank_history, standings_are_final, standings_cut_lines, standings_lead,
+                                       team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
 from tournaments.teams.selectors import team_schedule

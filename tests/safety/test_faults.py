@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tables.results import services as results
+from tables.results import writer as results
 from tables.models import Seat, Table
 from tables.standings.selectors import tournament_standings
 from tables.templatetags.torneo import points as shown

@@ -12,7 +12,7 @@ from tables import engine
 from tables.rounds import services
 from tables.models import Round, Seat
 from tables.seating import SeatingError
-from tables.seating.inputs import present_registrations
+from tables.rounds.inputs import present_registrations
 from tests.factories import RegistrationFactory
 from tournaments.models import Registration
 

@@ -10,13 +10,14 @@ import pytest
 
 from tables import engine
 from tables.models import Seat
-from tables.results.selectors import RESULT_FIELDS
-from tables.results.services import ResultLine, results_clear, table_result_submit
+from tables.results.writer import RESULT_FIELDS
+from tables.results.services import ResultLine, table_result_submit
+from tables.results.writer import results_clear
 from tests.factories import RegistrationFactory, report, seat_round
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("tables", "tournaments", "phases", "circuits")
-WRITER = ROOT / "tables/results/services.py"
+WRITER = ROOT / "tables/results/writer.py"
 
 
 def result_writes(tree):
@@ -40,7 +41,7 @@ def result_writes(tree):
     return found
 
 
-def test_only_the_results_service_writes_a_seats_result():
+def test_only_the_results_writer_writes_a_seats_result():
     writes = {str(p.relative_to(ROOT)): lines for app in APPS for p in sorted((ROOT / app).rglob("*.py"))
               if "migrations" not in p.parts and p != WRITER
               and (lines := result_writes(ast.parse(p.read_text(encoding="utf-8"))))}

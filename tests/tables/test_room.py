@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tables.standings import cache as public_cache
-from tables.room.charts import rank_chart_svg
+from tables.standings.charts import rank_chart_svg
 from tables.standings.selectors import rank_after_each_round
 from tests.factories import PlayerFactory, RegistrationFactory, report, seat_round
 from tests.html import attr, field_errors, one, parse, select, text, texts, tr

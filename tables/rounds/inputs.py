@@ -1,8 +1,8 @@
 """The seating optimiser's database inputs: who can be seated, who met whom, the standings that
 seed a draw and the previous round's places, turned into the request of SEATING.md section 4.
 
-The one module of tables/seating/ that reads the database; the rest of the folder is the pure
-optimiser (tests/test_imports.py)."""
+They live with the rounds, which draw them; tables/seating/ is the pure optimiser and reads nothing
+(tests/test_imports.py)."""
 from collections import defaultdict
 
 from tables import engine
