@@ -14,7 +14,7 @@ from tables.results.selectors import RESULT_FIELDS
 from tables.results.services import ResultLine, results_clear, table_result_submit
 from tests.factories import RegistrationFactory, report, seat_round
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APPS = ("tables", "tournaments", "phases", "circuits")
 WRITER = ROOT / "tables/results/services.py"
 
