@@ -11,7 +11,7 @@ def pytest_configure(config):
     # Tests make a change and look at the page at once, one request after another: a page is
     # rendered anew for each version (the stale bound and refresh interval have their own tests).
     settings.PUBLIC_PAGE_REFRESH_SECONDS = 0
-    # No thread renders pages behind a test's back (tests/tables/test_render_on_write.py turns it on).
+    # No thread renders pages behind a test's back (tests/tables/standings/test_render_on_write.py turns it on).
     settings.PUBLIC_PAGE_RENDER_ON_WRITE = False
 
 from tests.factories import OrganiserFactory, TournamentFactory, UserFactory

@@ -16,27 +16,31 @@ TESTS = Path(__file__).resolve().parent
 # Tests whose point is the wording itself: the Italian that a page reads.
 WORDING = {
     ("tests/tournaments/test_italian.py", "*"): "Italian that reads right: plurals, the words chosen",
-    ("tests/tournaments/test_audit_labels.py", "test_the_log_page_reads_in_italian"): "the log's Italian words",
-    ("tests/tables/test_penalty_form.py", "test_the_game_list_reads_in_italian"): "the games named in Italian",
-    ("tests/tables/test_results.py", "test_blank_table_points_are_asked_in_italian"): "the question in Italian",
-    ("tests/tournaments/test_signup_abuse.py", "test_pending_list_says_matches_existing_player_in_italian"):
-        "the flag's Italian words",
-    ("tests/formats/test_teams.py", "test_team_pages_name_the_round_robin_days_giornata_as_the_2vs2_rules_do"):
+    ("tests/tournaments/audit/test_audit_labels.py", "test_the_log_page_reads_in_italian"):
+        "the log's Italian words",
+    ("tests/tables/arbitration/test_penalty_form.py", "test_the_game_list_reads_in_italian"):
+        "the games named in Italian",
+    ("tests/tables/results/test_results.py", "test_blank_table_points_are_asked_in_italian"):
+        "the question in Italian",
+    ("tests/tournaments/registration/test_signup_abuse.py",
+     "test_pending_list_says_matches_existing_player_in_italian"): "the flag's Italian words",
+    ("tests/tournaments/teams/test_teams.py",
+     "test_team_pages_name_the_round_robin_days_giornata_as_the_2vs2_rules_do"):
         "\"Giornata\", never \"Turno\", as the 2vs2 rules say",
 }
 
 # Tests of what must be nowhere in the bytes sent (a page parsed would not show an attribute or a
 # script), or of an answer that is not a page.
 BYTES = {
-    ("tests/safety/test_public_pages_cache.py", "test_an_anonymous_page_carries_nothing_of_its_visitor"):
+    ("tests/tables/standings/test_public_pages_cache.py", "test_an_anonymous_page_carries_nothing_of_its_visitor"):
         "no CSRF token anywhere in a page cached for everybody",
-    ("tests/safety/test_public_pages_cache.py", "test_a_logged_in_visitor_gets_their_own_working_token"):
+    ("tests/tables/standings/test_public_pages_cache.py", "test_a_logged_in_visitor_gets_their_own_working_token"):
         "the cache's token placeholder never sent",
-    ("tests/safety/test_public_pages_freshness.py", "test_stale_pages_keep_the_anonymous_and_logged_in_split"):
-        "the cache's token placeholder never sent",
-    ("tests/safety/test_public_pages_cache.py",
+    ("tests/tables/standings/test_public_pages_freshness.py",
+     "test_stale_pages_keep_the_anonymous_and_logged_in_split"): "the cache's token placeholder never sent",
+    ("tests/tables/standings/test_public_pages_cache.py",
      "test_a_host_outside_allowed_hosts_gets_400_even_when_the_page_is_cached"): "nothing of the cached page sent",
-    ("tests/tables/test_arbitration.py", "test_public_player_page_shows_penalty_but_not_internal_note"):
+    ("tests/tables/arbitration/test_arbitration.py", "test_public_player_page_shows_penalty_but_not_internal_note"):
         "the arbiters' internal note never sent",
     ("tests/tournaments/test_two_clubs.py", "test_arbiters_page_offers_only_own_accounts"):
         "another club's accounts never sent",
@@ -46,7 +50,7 @@ BYTES = {
         "another organiser's player's e-mail never sent",
     ("tests/test_two_clubs_matrix.py", "test_b_registers_as_player_and_reaches_nothing_of_their_card"):
         "another club's e-mails and draft players never sent",
-    ("tests/tables/test_offline_submissions.py", "test_the_offline_worker_is_served_for_the_arbiters_pages"):
+    ("tests/tables/results/test_offline_submissions.py", "test_the_offline_worker_is_served_for_the_arbiters_pages"):
         "a script, not a page",
 }
 

@@ -72,8 +72,9 @@ def seat_of_round(rnd, seat_id):
 
 
 def off_size_tables(rnd):
-    """The sizes of the round's tables other than the preferred 4 and 5 (SEATING.md section 1)."""
-    return sorted({t.seats.count() for t in rnd.tables.all()} - set(PREFERRED_SIZES))
+    """The sizes of the round's tables other than the preferred 4 and 5 (SEATING.md section 1): one query."""
+    sizes = rnd.tables.annotate(size=Count("seats")).values_list("size", flat=True)
+    return sorted(set(sizes) - set(PREFERRED_SIZES))
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,14 @@ def tournament_registration(tournament, reg_id):
 
 
 def player_seats(reg):
-    """The registration's seats in published rounds, oldest first, each with its table mates as `opponents`."""
+    """The registration's seats in published rounds, oldest first, each with its table mates as `opponents`
+    (in seat order): two queries, whatever the number of rounds."""
+    mates = Seat.objects.select_related("registration__player").order_by("position")
     seats = list(Seat.objects.filter(registration=reg).exclude(table__round__status=Round.Status.DRAFT)
-                 .select_related("table__round").order_by("table__round__number"))
+                 .select_related("table__round").prefetch_related(Prefetch("table__seats", queryset=mates))
+                 .order_by("table__round__number"))
     for seat in seats:
-        seat.opponents = [s.registration.player for s in seat.table.seats.select_related("registration__player")
-                          .exclude(pk=seat.pk)]
+        seat.opponents = [s.registration.player for s in seat.table.seats.all() if s.pk != seat.pk]
     return seats
 
 

@@ -2,7 +2,7 @@
 a few clicks; the public standings show the cut lines during the evenings."""
 import pytest
 
-from tests.formats.test_composed import POINTS, _play_evenings
+from tests.phases.test_composed import POINTS, _play_evenings
 from tests.factories import PlayerFactory
 from tournaments.models import Registration, Tournament
 

@@ -5,7 +5,7 @@ from phases import draw
 from phases import services as phase_services
 from tables.rounds import services as table_services
 from tests.browser.catalogue import en, it
-from tests.formats.helpers import play, players, strength_of
+from tests.phases.helpers import play, players, strength_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

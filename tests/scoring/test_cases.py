@@ -1,5 +1,5 @@
 """Every worked case of scoring_cases.json, through the Python API and through `python -m scoring`,
-compared with the same tolerance as /work/shared/tools/check_scoring_cases.py."""
+compared with the same tolerance as ../shared/tools/check_scoring_cases.py."""
 import json
 from pathlib import Path
 
@@ -7,6 +7,7 @@ import pytest
 
 from scoring.contract import loads, parse_document, result_to_json
 from scoring.engine import score_tournament
+from tests.shared_dir import shared_file
 
 CASES = json.loads((Path(__file__).resolve().parent / "scoring_cases.json").read_text(encoding="utf-8"))
 
@@ -35,9 +36,7 @@ def assert_matches(out, expected):
 
 
 def test_cases_file_is_the_shared_one():
-    shared = Path("/work/shared/scoring_cases.json")
-    if not shared.exists():
-        pytest.skip("shared cases not mounted")
+    shared = shared_file("scoring_cases.json")
     assert json.loads(shared.read_text(encoding="utf-8")) == CASES
 
 

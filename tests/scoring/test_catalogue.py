@@ -2,7 +2,6 @@
 interpretations, parameters and worked examples that run through the engine."""
 import dataclasses
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -10,6 +9,7 @@ from scoring import FORMULAS, Params
 from scoring.catalogue import CATALOGUE
 from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS, RUNNING_EXAMPLE
 from scoring.numeric import shown
+from tests.shared_dir import shared_dir
 
 SPEC_RUNNING_EXAMPLE = {
     "punti_tavolo": (62, 48, 30, 0), "conversione150": ("150.14", 86, 60, 10),
@@ -62,9 +62,7 @@ def test_catalogue_general_interpretations_are_bilingual():
 
 
 def test_catalogue_sources_exist_in_the_shared_seeds():
-    seeds = Path("/work/shared")
-    if not seeds.exists():
-        pytest.skip("shared seeds not mounted")
+    seeds = shared_dir()
     for info in CATALOGUE.values():
         for source in info.sources:
             assert (seeds / source.document).exists()

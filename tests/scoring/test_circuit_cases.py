@@ -10,6 +10,7 @@ import pytest
 from scoring.circuit import circuit_to_json, parse_circuit_document, score_circuit
 from scoring.contract import loads
 from scoring.errors import ScoringError
+from tests.shared_dir import shared_file
 
 HERE = Path(__file__).resolve().parent
 CASES = json.loads((HERE / "circuit_cases.json").read_text(encoding="utf-8"))
@@ -24,9 +25,7 @@ def run_circuit(document: str):
 
 
 def test_cases_file_is_the_shared_one():
-    shared = Path("/work/shared/circuit_cases.json")
-    if not shared.exists():
-        pytest.skip("shared cases not mounted")
+    shared = shared_file("circuit_cases.json")
     assert json.loads(shared.read_text(encoding="utf-8")) == CASES
 
 

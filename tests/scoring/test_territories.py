@@ -1,12 +1,12 @@
 """SCORING.md section 8: territory values and the table-points calculator."""
 import json
-from pathlib import Path
 
 import pytest
 
 from scoring import InvalidResult
 from scoring.territories import (DATA, continents, table_points_from_territories, territories,
                                  territories_by_continent, territory)
+from tests.shared_dir import shared_file
 
 
 def test_territories_are_the_42_of_tab_d():
@@ -15,9 +15,7 @@ def test_territories_are_the_42_of_tab_d():
 
 
 def test_territories_data_is_the_shared_file():
-    shared = Path("/work/shared/territories.json")
-    if not shared.exists():
-        pytest.skip("shared data not mounted")
+    shared = shared_file("territories.json")
     assert json.loads(DATA.read_text(encoding="utf-8")) == json.loads(shared.read_text(encoding="utf-8"))
 
 

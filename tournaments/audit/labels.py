@@ -1,7 +1,7 @@
 """The audit log read as words: every action the services write has a label, every field a name, and
 an entry's before and after become the rows of a small table (field, before, after).
 
-A service that writes a new action adds its label here (tests/tournaments/test_audit_labels.py reads
+A service that writes a new action adds its label here (tests/tournaments/audit/test_audit_labels.py reads
 the source for every action written and fails on one without a label)."""
 import re
 from decimal import Decimal

@@ -5,7 +5,7 @@ from decimal import Decimal
 from django.urls import reverse
 
 from tables.models import Seat
-from tests.formats.test_firenze import EMPTY, _round1, _sheet, knockout  # noqa: F401 (fixture)
+from tests.phases.test_firenze import EMPTY, _round1, _sheet, knockout  # noqa: F401 (fixture)
 from tournaments.models import AuditLog
 from tests.html import field_errors, one, select, text, tr
 

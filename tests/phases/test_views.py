@@ -9,7 +9,7 @@ from phases import selectors as phase_selectors
 from phases import services as phase_services
 from tables.models import Round
 from tests.factories import TournamentFactory
-from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.phases.helpers import players, report_by_strength, strength_of
 from tests.html import one
 
 

@@ -13,7 +13,7 @@ from tables.models import Round, Seat
 from tables.standings import selectors as standings_selectors
 from tables.standings.selectors import standings_rounds, tournament_standings
 from tests.factories import report, seat_round
-from tests.formats.helpers import play, players, report_by_strength, report_order, seated, strength_of
+from tests.phases.helpers import play, players, report_by_strength, report_order, seated, strength_of
 from tournaments.models import AuditLog, Phase, Tournament
 
 

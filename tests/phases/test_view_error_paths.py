@@ -8,8 +8,8 @@ from phases import services as phase_services
 from tables.models import Seat
 from tables.standings import selectors as standings_selectors
 from tests.factories import report
-from tests.formats.helpers import players
-from tests.formats.test_firenze import EMPTY, knockout  # noqa: F401  (the fixture)
+from tests.phases.helpers import players
+from tests.phases.test_firenze import EMPTY, knockout  # noqa: F401  (the fixture)
 from tests.html import alerts
 
 

@@ -4,7 +4,7 @@ leads the standings has one entry, tables.standings.selectors.standings_lead."""
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APPS = ("tables", "tournaments", "phases", "circuits", "transfer", "risiko_site")
 # The engine's functions that order players or teams into standings (SCORING.md sections 3, 6, 7, 12).
 ORDERING = {"score_tournament", "build_standings", "standings_from", "final_classification", "knockout_order",

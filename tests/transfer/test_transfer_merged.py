@@ -2,7 +2,7 @@
 from django.contrib.auth import get_user_model
 
 from tests.factories import PlayerFactory, RegistrationFactory
-from tests.safety.test_transfer import _empty_database, _export, _import
+from tests.transfer.test_transfer import _empty_database, _export, _import
 from tournaments import services
 from tournaments.registration import services as roster
 from tournaments.models import Player, Registration

@@ -10,7 +10,7 @@ from django.test import Client
 
 from tables.standings import cache as public_cache
 from tables.standings import refresh, watch
-from tests.safety.test_public_pages_freshness import (  # noqa: F401 (fixtures)
+from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, STALE, _save, _through, _url, clock, played)
 from tournaments import versions
 

@@ -4,7 +4,7 @@ not beat a second at a table won on the board (table points) by the size of the 
 from django.urls import reverse
 
 from tests.factories import report
-from tests.formats.test_firenze import _round1, _sheet, knockout  # noqa: F401 (fixture)
+from tests.phases.test_firenze import _round1, _sheet, knockout  # noqa: F401 (fixture)
 from tests.html import one, text, tr
 from tournaments.models import AuditLog
 

@@ -15,7 +15,7 @@ from tables.results.services import ResultLine, table_result_submit
 from tables.results.writer import results_clear
 from tests.factories import RegistrationFactory, report, seat_round
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 APPS = ("tables", "tournaments", "phases", "circuits")
 WRITER = ROOT / "tables/results/writer.py"
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tables.models import Table
 from tables.standings.selectors import tournament_standings
-from tests.safety.test_transfer import _counts, _empty_database, _export, _import, _rows, played  # noqa: F401
+from tests.transfer.test_transfer import _counts, _empty_database, _export, _import, _rows, played  # noqa: F401
 from tournaments.models import Tournament
 from tournaments.rules import is_organiser
 
@@ -170,7 +170,7 @@ def test_a_knockout_decided_by_the_firenze_sheet_travels_whole(tournament, organ
     from phases import services as phase_services
     from tables.results import firenze
     from tables.models import Seat
-    from tests.formats.helpers import players
+    from tests.phases.helpers import players
 
     players(tournament, 12)
     phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")

@@ -119,7 +119,7 @@ def test_firenze_sheet_follows_the_same_rule(tournament, arbiter, organiser, cli
     from phases import services as phase_services
     from tables.results import firenze
     from tables.models import Round
-    from tests.formats.helpers import players
+    from tests.phases.helpers import players
 
     players(tournament, 12)
     phase_services.format_apply(user=organiser, tournament=tournament, preset="knockout")

@@ -4,7 +4,7 @@ from django.urls import reverse
 from tables.rounds import services
 from tests.factories import report, seat_round
 from tables.standings.selectors import tournament_standings
-from tests.formats.helpers import players, report_by_strength
+from tests.phases.helpers import players, report_by_strength
 from tests.html import one, text, tr
 
 

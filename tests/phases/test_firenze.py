@@ -8,7 +8,7 @@ from django.urls import reverse
 from phases import services as phase_services
 from tables.models import Seat
 from tests.factories import report
-from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.phases.helpers import players, report_by_strength, strength_of
 from tests.html import alerts, one, text, tr
 from tournaments.models import AuditLog
 

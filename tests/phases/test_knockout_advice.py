@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from phases import services as phase_services
 from phases.presets import knockout_advice
-from tests.formats.helpers import players
+from tests.phases.helpers import players
 from tests.html import one, select, texts, tr
 
 

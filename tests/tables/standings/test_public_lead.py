@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.rounds import services as table_services
-from tests.formats.helpers import players, report_by_strength, strength_of
+from tests.phases.helpers import players, report_by_strength, strength_of
 from tests.html import attr, one, select, text, tr
 
 

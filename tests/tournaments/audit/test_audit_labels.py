@@ -11,7 +11,7 @@ from tables.models import Dispute, Penalty, TeamDispute
 from tests.factories import RegistrationFactory, seat_round
 from tournaments.audit.labels import ACTION_LABELS, FIELD_LABELS, diff_rows, value_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SKIP = {".venv", "tests", "migrations", "bench", "node_modules"}
 # The f-string actions of the code: the prefix and every value its placeholder takes.
 DYNAMIC = {

@@ -10,7 +10,7 @@ from tables.rounds import services as table_services
 from tables.models import Round
 from tables.standings import selectors as standings_selectors
 from tests.factories import report, seat_round
-from tests.formats.helpers import report_order, seated
+from tests.phases.helpers import report_order, seated
 from tests.html import attr, field_errors, one, select, text, texts, tr
 from tournaments.models import AuditLog, Registration, Tournament
 
