@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from tables.standings import cache as public_cache
 from tables.standings import refresh, watch
-from tests.safety.test_public_pages_freshness import (  # noqa: F401 (fixtures)
+from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, _save, _url, clock, played)
-from tests.safety.test_render_on_write import _asked_again, renders  # noqa: F401 (fixture)
+from tests.tables.standings.test_render_on_write import _asked_again, renders  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
