@@ -1,8 +1,8 @@
 """Saving seat results (SCORING.md section 2): typed table points, the territory calculator, the
-offline queue's saves (`table_result_submit`), the Firenze sheet (`tables.results.firenze`), each
-writing a seat's result fields through `tables.results.writer.write_seat_results`. Also: saving on
-the version the form was loaded with, and who may correct a table once the round's standings are
-published."""
+offline queue's saves (`table_result_save`, `table_result_submit`), the Firenze sheet
+(`tables.results.firenze`), each writing a seat's result fields through
+`tables.results.writer.write_seat_results`. Also: saving on the version the form was loaded with, and
+who may correct a table once the round's standings are published."""
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -43,6 +43,14 @@ class StaleResult(Exception):
     def __init__(self, table):
         super().__init__("stale result")
         self.table = table
+
+
+class ResultQuestion(Exception):
+    """A result the rules accept but that looks like a slip (`questions`): asked before it is saved."""
+
+    def __init__(self, asked):
+        super().__init__("confirm")
+        self.asked = asked
 
 
 def questions(lines):
@@ -89,6 +97,16 @@ def require_correction_allowed(*, user, table):
             "The standings of round %(round)d are published: a correction of table %(table)d is a dispute "
             "decision. Record the dispute about this table's result first, or ask the organiser.")
             % {"round": rnd.number, "table": table.number})
+
+
+def table_result_save(*, user, table, lines, version, submission=None, confirmed=False):
+    """A table's result sent from an arbiter's phone (its result page or its offline queue): what looks
+    like a slip (`questions`) is asked first, as ResultQuestion, unless the arbiter `confirmed` it; then
+    `table_result_submit`, with its exceptions."""
+    asked = [] if confirmed else questions(lines)
+    if asked:
+        raise ResultQuestion(asked)
+    return table_result_submit(user=user, table=table, lines=lines, version=version, submission=submission)
 
 
 @transaction.atomic

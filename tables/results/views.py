@@ -1,7 +1,9 @@
 """Results at the tables: the arbiter's home (the tables of the round in play), one table's result on a
 phone, and the organiser's one "Results" place (the dashboard of the round being played)."""
+import dataclasses
 import logging
 import uuid
+from collections import namedtuple
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -77,115 +79,171 @@ def _saved_json(table):
              "risiko": s.risiko, "eliminated": s.eliminated, "place": s.place} for s in table_seats(table)]
 
 
-def _sync_answer(status, table, errors=(), http_status=200):
-    """What the offline queue of a phone is told (static/js/offline-queue.js)."""
-    return JsonResponse({"status": status, "version": table.version, "saved": _saved_json(table),
-                         "errors": [str(e) for e in errors]}, status=http_status)
-
-
 @login_required
 def table_result(request, pk, number, table_number):
-    """One table's result, entered by an arbiter on a phone.
+    """One table's result, entered by an arbiter on a phone: its page, or, for a save sent by the
+    phone's offline queue (header X-Torneo-Sync), the queue's answer in JSON."""
+    sync = request.method == "POST" and request.headers.get("X-Torneo-Sync") == "1"
+    return (_table_result_sync if sync else _table_result_page)(request, pk, number, table_number)
 
-    A save sent by the phone's offline queue (header X-Torneo-Sync) is answered in JSON: saved,
-    already applied, conflict (someone saved the table since) or invalid."""
+
+def _table_result_page(request, pk, number, table_number):
+    """The result form; a save sent from it goes on to the next table, or the form comes back (PAGE)."""
+    entry = _entry(request, pk, number, table_number)
+    outcome = _attempt(request, entry) if request.method == "POST" else Outcome("form", entry.table)
+    return PAGE[outcome.word](request, entry, outcome)
+
+
+def _table_result_sync(request, pk, number, table_number):
+    """A save sent by the phone's offline queue (static/js/offline-queue.js), told in JSON what happened:
+    saved, duplicate (applied once, whatever the number of sends), conflict (someone saved the table
+    since), invalid (with every message) or retry (the database did not answer)."""
+    entry = _entry(request, pk, number, table_number)
+    outcome = _attempt(request, entry)
+    fields = [f"{f.seat_obj.registration.player.display_name}: {e}" for f in entry.forms
+              for errs in f.errors.values() for e in errs] if outcome.word == "invalid" else []
+    errors = [*(outcome.question or []), *outcome.errors, *fields]
+    return JsonResponse({"status": outcome.word, "version": outcome.table.version,
+                         "saved": _saved_json(outcome.table), "errors": [str(e) for e in errors]},
+                        status=SYNC_STATUS[outcome.word])
+
+
+# One table's result form as the request finds it: the forms hold what was posted, if anything, and
+# `submission` is the phone's id for the save.
+Entry = namedtuple("Entry", "tournament rnd table forms submission")
+
+
+def _entry(request, pk, number, table_number):
     tournament = tournament_for_arbiter(request.user, pk)
     rnd, table = table_of(tournament, number, table_number)
-    seats = table_seats(table)
-    forms = _result_forms(table, seats, request.POST if request.method == "POST" else None)
-    errors, conflict, question = [], None, None
-    sync = request.method == "POST" and request.headers.get("X-Torneo-Sync") == "1"
-    if request.method == "POST":
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = -1
-        submission = _submission(request)
-        if submission is not None and submission_applied(table, submission):
-            if sync:
-                return _sync_answer("duplicate", table)
-            messages.info(request, _("This result of table %(t)d was already saved.") % {"t": table.number})
-            return redirect("arbiter:home", pk=pk)
-        if all(f.is_valid() for f in forms):
-            lines = [table_results.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
-                                         risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
-                                         place=f.cleaned_data["place"],
-                                         territories=tuple(f.cleaned_data["territories"]),
-                                         armies=f.cleaned_data["armies"]) for f in forms]
-            asked = [] if request.POST.get("confirmed") == "1" else table_results.questions(lines)
-            try:
-                if asked:
-                    raise ResultQuestion(asked)
-                table_results.table_result_submit(user=request.user, table=table, lines=lines, version=version,
-                                                  submission=submission)
-            except ResultQuestion as exc:
-                if sync:   # the phone asked before queueing; a save without the answer is refused
-                    return _sync_answer("invalid", table, errors=exc.asked, http_status=400)
-                question = exc.asked
-            except table_results.AlreadyApplied:
-                return _sync_answer("duplicate", table) if sync else redirect("arbiter:home", pk=pk)
-            except table_results.StaleResult as exc:
-                if submission_applied(table, submission):  # the same save, sent twice at once
-                    return _sync_answer("duplicate", exc.table) if sync else redirect("arbiter:home", pk=pk)
-                if sync:
-                    return _sync_answer("conflict", exc.table, http_status=409)
-                # The form now holds what the other arbiter saved, on the new version: saving again
-                # is a choice made on their values, never a silent overwrite with the rejected ones.
-                conflict = exc.table
-                conflict.saved_seats = table_seats(conflict)
-                typed = {line.seat_id: line for line in lines}
-                conflict.rows = [(seat, typed.get(seat.pk)) for seat in conflict.saved_seats]
-                forms = _result_forms(conflict, conflict.saved_seats)
-            except engine.ResultError as exc:
-                _attach_result_error(forms, exc)
-                errors.append(str(exc.message))
-            except ValidationError as exc:
-                errors.extend(exc.messages)
-            except DatabaseError:
-                if sync:
-                    logger.exception("saving the result of table %s failed", table.pk)
-                    return _sync_answer("retry", table, http_status=503)
-                # The save is one transaction: it rolled back whole, the earlier result stands and the
-                # form keeps what was typed, so the arbiter only has to send it again.
-                logger.exception("saving the result of table %s failed", table.pk)
-                return render(request, "tables/table_result.html", {
-                    "tournament": tournament, "round": rnd, "table": table, "forms": forms, "conflict": None,
-                    "errors": [_("The database did not answer: nothing was saved and the previous result is "
-                                 "unchanged. Please save again.")],
-                    "continents": engine.territory_groups()}, status=503)
-            else:
-                if sync:
-                    table.refresh_from_db()
-                    return _sync_answer("saved", table)
-                messages.success(request, _("Result of table %(t)d saved.") % {"t": table.number})
-                # Typing a pile of sheets: straight on to the next table still without a result.
-                following = next_table_to_enter(table)
-                if following is not None:
-                    return redirect("arbiter:table", pk=pk, number=rnd.number, table_number=following.number)
-                if staff_role(request.user, tournament) == "organiser":   # all in: closing is next
-                    return redirect("manage:round_dashboard", pk=pk, number=rnd.number)
-                return redirect("arbiter:home", pk=pk)
-        else:
-            errors.append(_("Please correct the errors below: nothing was saved."))
-        if sync:
-            field_errors = [f"{f.seat_obj.registration.player.display_name}: {e}"
-                            for f in forms for errs in f.errors.values() for e in errs]
-            return _sync_answer("invalid", table, errors=errors + field_errors, http_status=400)
-    table.refresh_from_db()
-    _focus_first_error(forms)
+    forms = _result_forms(table, table_seats(table), request.POST if request.method == "POST" else None)
+    return Entry(tournament, rnd, table, forms, _submission(request))
+
+
+@dataclasses.dataclass
+class Outcome:
+    """How a save ended, in the offline queue's words: saved, duplicate, invalid, conflict or retry ("form":
+    the page opened, nothing sent). `table` is the one the queue is shown as saved; `notice` is told on
+    the page a duplicate goes back to."""
+    word: str
+    table: object
+    errors: list = dataclasses.field(default_factory=list)
+    question: list | None = None
+    notice: str | None = None
+
+
+def _attempt(request, entry):
+    """Save what the phone sent: the one service call, once the save is known new and its forms valid.
+    What the service refuses is answered in ENDINGS."""
+    if submission_applied(entry.table, entry.submission):
+        return Outcome("duplicate", entry.table, notice=_("This result of table %(t)d was already saved.")
+                       % {"t": entry.table.number})
+    if not all(f.is_valid() for f in entry.forms):
+        return Outcome("invalid", entry.table, errors=[_("Please correct the errors below: nothing was saved.")])
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    try:
+        saved = table_results.table_result_save(user=request.user, table=entry.table, lines=_lines(entry.forms),
+                                                version=version, submission=entry.submission,
+                                                confirmed=request.POST.get("confirmed") == "1")
+    except tuple(ENDINGS) as exc:
+        ending = next(ENDINGS[kind] for kind in type(exc).__mro__ if kind in ENDINGS)
+        return ending(exc, entry)
+    return Outcome("saved", saved)
+
+
+def _lines(forms):
+    return [table_results.ResultLine(seat_id=f.seat_obj.pk, table_points=f.cleaned_data["table_points"],
+                                     risiko=f.cleaned_data["risiko"], eliminated=f.cleaned_data["eliminated"],
+                                     place=f.cleaned_data["place"], territories=tuple(f.cleaned_data["territories"]),
+                                     armies=f.cleaned_data["armies"]) for f in forms]
+
+
+def _stale(exc, entry):
+    """Someone saved the table since the form was loaded: a conflict, unless it was this very save,
+    sent twice at once."""
+    return Outcome("duplicate" if submission_applied(entry.table, entry.submission) else "conflict", exc.table)
+
+
+def _broken_rule(exc, entry):
+    _attach_result_error(entry.forms, exc)
+    return Outcome("invalid", entry.table, errors=[str(exc.message)])
+
+
+def _unanswered(exc, entry):
+    logger.exception("saving the result of table %s failed", entry.table.pk)
+    return Outcome("retry", entry.table)
+
+
+# What each refusal of the save is answered, in one place (the closest class of the exception counts).
+ENDINGS = {
+    table_results.ResultQuestion: lambda exc, entry: Outcome("invalid", entry.table, question=exc.asked),
+    table_results.AlreadyApplied: lambda exc, entry: Outcome("duplicate", entry.table),
+    table_results.StaleResult: _stale,
+    engine.ResultError: _broken_rule,
+    ValidationError: lambda exc, entry: Outcome("invalid", entry.table, errors=exc.messages),
+    DatabaseError: _unanswered,
+}
+# The offline queue's HTTP status for each outcome.
+SYNC_STATUS = {"saved": 200, "duplicate": 200, "invalid": 400, "conflict": 409, "retry": 503}
+
+
+def _form_page(request, entry, outcome, conflict=None):
+    """The result form: as opened, refused (with its errors, or a question to confirm), or on the values
+    someone else saved (`conflict`)."""
+    entry.table.refresh_from_db()
+    _focus_first_error(entry.forms)
     return render(request, "tables/table_result.html", {
-        "tournament": tournament, "round": rnd, "table": table, "forms": forms, "errors": errors,
-        "conflict": conflict, "question": question, "continents": engine.territory_groups(),
-        "submission": uuid.uuid4()},
-        status=409 if conflict else (400 if errors else 200))
+        "tournament": entry.tournament, "round": entry.rnd, "table": entry.table, "forms": entry.forms,
+        "errors": outcome.errors, "conflict": conflict, "question": outcome.question,
+        "continents": engine.territory_groups(), "submission": uuid.uuid4()},
+        status=409 if conflict else (400 if outcome.errors else 200))
 
 
-class ResultQuestion(Exception):
-    """A result the rules accept but that looks like a slip: asked before it is saved."""
+def _conflict_page(request, entry, outcome):
+    # The form now holds what the other arbiter saved, on the new version: saving again is a choice
+    # made on their values, never a silent overwrite with the rejected ones.
+    conflict = outcome.table
+    conflict.saved_seats = table_seats(conflict)
+    typed = {line.seat_id: line for line in _lines(entry.forms)}
+    conflict.rows = [(seat, typed.get(seat.pk)) for seat in conflict.saved_seats]
+    return _form_page(request, entry._replace(forms=_result_forms(conflict, conflict.saved_seats)), outcome,
+                      conflict)
 
-    def __init__(self, asked):
-        super().__init__("confirm")
-        self.asked = asked
+
+def _unsaved_page(request, entry, outcome):
+    # The save is one transaction: it rolled back whole, the earlier result stands and the form keeps
+    # what was typed, so the arbiter only has to send it again.
+    return render(request, "tables/table_result.html", {
+        "tournament": entry.tournament, "round": entry.rnd, "table": entry.table, "forms": entry.forms,
+        "conflict": None, "continents": engine.territory_groups(),
+        "errors": [_("The database did not answer: nothing was saved and the previous result is unchanged. "
+                     "Please save again.")]}, status=503)
+
+
+def _saved_page(request, entry, outcome):
+    messages.success(request, _("Result of table %(t)d saved.") % {"t": entry.table.number})
+    # Typing a pile of sheets: straight on to the next table still without a result.
+    following = next_table_to_enter(entry.table)
+    pk, number = entry.tournament.pk, entry.rnd.number
+    if following is not None:
+        return redirect("arbiter:table", pk=pk, number=number, table_number=following.number)
+    if staff_role(request.user, entry.tournament) == "organiser":   # all in: closing is next
+        return redirect("manage:round_dashboard", pk=pk, number=number)
+    return redirect("arbiter:home", pk=pk)
+
+
+def _duplicate_page(request, entry, outcome):
+    if outcome.notice:
+        messages.info(request, outcome.notice)
+    return redirect("arbiter:home", pk=entry.tournament.pk)
+
+
+# What the page does with each outcome of a save.
+PAGE = {"form": _form_page, "invalid": _form_page, "conflict": _conflict_page, "retry": _unsaved_page,
+        "saved": _saved_page, "duplicate": _duplicate_page}
 
 
 FOCUS_ORDER = ("table_points", "eliminated", "place", "risiko", "armies", "territories")
