@@ -37,45 +37,13 @@ def formats_page(request, pk):
     """Choose the format, see the phases and play them one after the other."""
     tournament = tournament_for_organiser(request.user, pk)
     which = request.POST.get("form") if request.method == "POST" else None
-    first = tournament.phases.order_by("order").first()
-    form = FormatForm(request.POST if which == "format" else None, initial={
-        "preset": tournament.format_preset or None, "final": True,
-        "best_of": tournament.best_of if tournament.format_preset in COMPOSABLE else None,
-        **FormatForm.initial_from(first.settings.get("qualify") if first else None)})
-    roll_form = EndRollVariantForm(request.POST if which == "endroll" else None,
-                                   initial={"variant": tournament.end_roll_variant})
-    continents_form = FirenzeContinentsForm(request.POST if which == "continents" else None,
-                                            initial={"points": tournament.firenze_continent_points})
-    if which == "format" and form.is_valid():
-        data = form.cleaned_data
-        spec = PRESETS[data["preset"]]
-        composition = form.composition(spec.qualify) if spec.qualify else None
-        try:
-            services.format_apply(user=request.user, tournament=tournament, preset=data["preset"],
-                                 games=data["games"], discards=data["discards"], final=data["final"],
-                                 finalina=data["finalina"], best_of=data["best_of"] if spec.qualify else None,
-                                 composition=composition)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, _("Format saved: the phases are ready."))
-            return redirect("manage:formats", pk=pk)
-    elif which == "endroll" and roll_form.is_valid():
-        services.end_roll_variant_set(user=request.user, tournament=tournament,
-                                     variant=roll_form.cleaned_data["variant"])
-        messages.success(request, _("End-roll variant saved."))
-        return redirect("manage:formats", pk=pk)
-    elif which == "continents" and continents_form.is_valid():
-        try:
-            services.firenze_continent_points_set(user=request.user, tournament=tournament,
-                                                  points=continents_form.cleaned_data["points"])
-        except ValidationError as exc:
-            add_service_errors(continents_form, exc)
-        else:
-            messages.success(request, _("Points per continent saved."))
+    forms = _format_forms(request, tournament, which)
+    if which in SAVES and forms[which].is_valid():
+        done = SAVES[which](request.user, tournament, forms[which])
+        if done:
+            messages.success(request, done)
             return redirect("manage:formats", pk=pk)
     present = len(present_registrations(tournament))
-    plans = [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))]
     phases = selectors.phases_overview(tournament)
     for view in phases:
         view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
@@ -83,13 +51,63 @@ def formats_page(request, pk):
     advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
               if phases and not any(v.rounds for v in phases) else None)
     return render(request, "formats/formats.html", {
-        "tournament": tournament, "form": form, "roll_form": roll_form, "continents_form": continents_form,
-        "phases": phases, "plans": plans, "advice": advice,
-        "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE, "present": present,
+        "tournament": tournament, "form": forms["format"], "roll_form": forms["endroll"],
+        "continents_form": forms["continents"], "phases": phases, "advice": advice, "present": present,
+        "plans": [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))],
+        "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE,
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
-                    for key, label in form.fields["preset"].choices]},
-        status=400 if which and (form.errors or roll_form.errors or continents_form.errors) else 200)
+                    for key, label in forms["format"].fields["preset"].choices]},
+        status=400 if which and any(form.errors for form in forms.values()) else 200)
+
+
+def _format_forms(request, tournament, which):
+    """The page's three forms by the name each is posted with, the one sent (`which`) holding what was posted."""
+    def posted(name):
+        return request.POST if which == name else None
+    first = tournament.phases.order_by("order").first()
+    return {
+        "format": FormatForm(posted("format"), initial={
+            "preset": tournament.format_preset or None, "final": True,
+            "best_of": tournament.best_of if tournament.format_preset in COMPOSABLE else None,
+            **FormatForm.initial_from(first.settings.get("qualify") if first else None)}),
+        "endroll": EndRollVariantForm(posted("endroll"), initial={"variant": tournament.end_roll_variant}),
+        "continents": FirenzeContinentsForm(posted("continents"),
+                                            initial={"points": tournament.firenze_continent_points})}
+
+
+def _save_format(user, tournament, form):
+    data = form.cleaned_data
+    spec = PRESETS[data["preset"]]
+    composition = form.composition(spec.qualify) if spec.qualify else None
+    try:
+        services.format_apply(user=user, tournament=tournament, preset=data["preset"], games=data["games"],
+                              discards=data["discards"], final=data["final"], finalina=data["finalina"],
+                              best_of=data["best_of"] if spec.qualify else None, composition=composition)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return None
+    return _("Format saved: the phases are ready.")
+
+
+def _save_end_roll(user, tournament, form):
+    services.end_roll_variant_set(user=user, tournament=tournament, variant=form.cleaned_data["variant"])
+    return _("End-roll variant saved.")
+
+
+def _save_continent_points(user, tournament, form):
+    try:
+        services.firenze_continent_points_set(user=user, tournament=tournament,
+                                              points=form.cleaned_data["points"])
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return None
+    return _("Points per continent saved.")
+
+
+# How each form of the page (by the name it is posted with) is saved once valid: the success message,
+# or None with the service's refusal shown on the form.
+SAVES = {"format": _save_format, "endroll": _save_end_roll, "continents": _save_continent_points}
 
 
 @login_required

@@ -27,6 +27,15 @@ def save_or_errors(form, service, **kwargs):
         return None
 
 
+def posted_version(data):
+    """The version a result form was loaded with (its hidden field "version"); -1, which nothing is on,
+    when it is missing or not a number, so that the save is refused as made on an older version."""
+    try:
+        return int(data.get("version", ""))
+    except ValueError:
+        return -1
+
+
 class NumericInput(forms.NumberInput):
     """A number field that opens the numeric keypad on phones."""
 

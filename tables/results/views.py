@@ -21,6 +21,7 @@ from tables.results.selectors import submission_applied
 from tables.forms import ResultSeatForm
 from tables.rounds.selectors import (latest_published_round, next_table_to_enter, published_rounds, round_of,
                                     round_with_tables, table_of, table_seats)
+from tournaments.forms import posted_version
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser
 
 logger = logging.getLogger(__name__)
@@ -141,12 +142,8 @@ def _attempt(request, entry):
     if not all(f.is_valid() for f in entry.forms):
         return Outcome("invalid", entry.table, errors=[_("Please correct the errors below: nothing was saved.")])
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = -1
-    try:
         saved = table_results.table_result_save(user=request.user, table=entry.table, lines=_lines(entry.forms),
-                                                version=version, submission=entry.submission,
+                                                version=posted_version(request.POST), submission=entry.submission,
                                                 confirmed=request.POST.get("confirmed") == "1")
     except tuple(ENDINGS) as exc:
         ending = next(ENDINGS[kind] for kind in type(exc).__mro__ if kind in ENDINGS)

@@ -1,4 +1,6 @@
 """Forms of the 2vs2 team pages: they parse input; the rules live in tournaments.teams.services."""
+from decimal import Decimal
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -44,9 +46,20 @@ class MatchResultForm(forms.Form):
 
     def __init__(self, *args, match=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.match = match
         home, away = match.home.name, match.away.name
         self.fields["decided_by"].choices = [("", "—"), (str(match.home_id), home), (str(match.away_id), away)]
         for side, team in (("home", home), ("away", away)):
             self.fields[f"{side}_territories"].label = _("Territories held: %(team)s") % {"team": team}
             self.fields[f"{side}_best"].label = _("Most territories of one player: %(team)s") % {"team": team}
             self.fields[f"{side}_territory_points"].label = _("Territory points: %(team)s") % {"team": team}
+
+    def result(self):
+        """The valid form's result as `tournaments.teams.services.match_result_submit` takes it."""
+        data, match = self.cleaned_data, self.match
+        return {"ending": data["ending"],
+                "decided_by": {str(match.home_id): match.home, str(match.away_id): match.away}.get(data["decided_by"]),
+                "territories": (data["home_territories"], data["away_territories"]),
+                "best": (data["home_best"], data["away_best"]),
+                "territory_points": (data["home_territory_points"] or Decimal(0),
+                                     data["away_territory_points"] or Decimal(0))}

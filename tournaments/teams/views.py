@@ -1,7 +1,5 @@
 """Pages of the 2vs2 team tournament (seed 001): teams, round robin, match results (the team standings page is
 tables.standings.views.team_standings)."""
-from decimal import Decimal
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -13,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
 from tournaments.feedback import run_with_message
-from tournaments.forms import add_service_errors
+from tournaments.forms import add_service_errors, posted_version
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser
 from tournaments.teams.forms import LineupForm, MatchResultForm, TeamForm
 
@@ -89,48 +87,16 @@ def team_match(request, pk, match_pk):
     tournament = tournament_for_arbiter(request.user, pk)
     match = team_selectors.match_of(tournament, match_pk)
     which = request.POST.get("form") if request.method == "POST" else None
-    lineups = {}
-    for side, team in (("home", match.home), ("away", match.away)):
-        lineups[side] = LineupForm(request.POST if which == side else None, prefix=side,
-                                   members=team_selectors.team_members(team),
-                                   initial={"players": team_selectors.lineup_ids(match, side)})
-        lineups[side].team = team
+    lineups = _lineup_forms(request, match, which)
     result_form = MatchResultForm(request.POST if which == "result" else None, match=match,
                                   initial=_saved_result(match))
     conflict = None
     if which in lineups and lineups[which].is_valid():
-        form = lineups[which]
-        regs = team_selectors.registrations_by_ids(tournament, form.cleaned_data["players"])
-        try:
-            teams.lineup_set(user=request.user, match=match, team=form.team, registrations=regs)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, _("Players saved."))
+        if _save_lineup(request, tournament, match, lineups[which]):
             return redirect("arbiter:team_match", pk=pk, match_pk=match.pk)
     elif which == "result" and result_form.is_valid():
-        data = result_form.cleaned_data
-        decided = {str(match.home_id): match.home, str(match.away_id): match.away}.get(data["decided_by"])
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
-            version = -1
-        try:
-            teams.match_result_submit(
-                user=request.user, match=match, ending=data["ending"], decided_by=decided,
-                territories=(data["home_territories"], data["away_territories"]),
-                best=(data["home_best"], data["away_best"]),
-                territory_points=(data["home_territory_points"] or Decimal(0),
-                                  data["away_territory_points"] or Decimal(0)), version=version)
-        except teams.StaleMatch as exc:
-            # The form now holds what the other arbiter saved, not the rejected values: saving again
-            # on the new version is a choice, never a silent overwrite.
-            conflict = exc.match
-            result_form = MatchResultForm(None, match=conflict, initial=_saved_result(conflict))
-        except ValidationError as exc:
-            add_service_errors(result_form, exc)
-        else:
-            messages.success(request, _("Result saved."))
+        result_form, conflict = _save_result(request, match, result_form)
+        if result_form is None:
             return redirect("arbiter:team_matches", pk=pk)
     errors = which and (result_form.errors or any(f.errors for f in lineups.values()))
     points = team_selectors.match_points(match)
@@ -140,3 +106,43 @@ def team_match(request, pk, match_pk):
         "home_points": points[match.home_id] if points else None,
         "away_points": points[match.away_id] if points else None,
         "role": staff_role(request.user, tournament)}, status=409 if conflict else (400 if errors else 200))
+
+
+def _lineup_forms(request, match, which):
+    """Each team's lineup form ({"home": form, "away": form}), the one sent (`which`) holding what was posted."""
+    lineups = {}
+    for side, team in (("home", match.home), ("away", match.away)):
+        lineups[side] = LineupForm(request.POST if which == side else None, prefix=side,
+                                   members=team_selectors.team_members(team),
+                                   initial={"players": team_selectors.lineup_ids(match, side)})
+        lineups[side].team = team
+    return lineups
+
+
+def _save_lineup(request, tournament, match, form):
+    """Save a valid lineup form: True once saved, else False with the refusal on the form."""
+    regs = team_selectors.registrations_by_ids(tournament, form.cleaned_data["players"])
+    try:
+        teams.lineup_set(user=request.user, match=match, team=form.team, registrations=regs)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return False
+    messages.success(request, _("Players saved."))
+    return True
+
+
+def _save_result(request, match, form):
+    """Save a valid result form: (None, None) once saved, else the form to show again and the match as
+    someone else saved it meanwhile (or None)."""
+    try:
+        teams.match_result_submit(user=request.user, match=match, version=posted_version(request.POST),
+                                  **form.result())
+    except teams.StaleMatch as exc:
+        # The form now holds what the other arbiter saved, not the rejected values: saving again
+        # on the new version is a choice, never a silent overwrite.
+        return MatchResultForm(None, match=exc.match, initial=_saved_result(exc.match)), exc.match
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return form, None
+    messages.success(request, _("Result saved."))
+    return None, None
