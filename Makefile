@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bench messages backup check-deploy clean
+.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup check-deploy clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test-sqlite: install
 
 test-postgres: install
 	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" -q
+
+# Each fault the suite once missed, planted alone: the tests that guard it must fail.
+bites: install
+	$(PY) tests/bites.py
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent

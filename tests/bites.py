@@ -1,0 +1,103 @@
+"""Do the tests bite? Each mutant below is a small fault once missed by the whole suite (a filter dropped,
+a boundary moved, a lock never released...). This script plants each one alone in a copy of the code,
+runs the tests that guard it, and says whether they failed, as they must.
+
+    .venv/bin/python tests/bites.py            # every mutant
+    .venv/bin/python tests/bites.py cookie     # those whose name contains "cookie"
+
+Exit 0 when every mutant is caught, 1 when one survives (named on stderr). The files are restored
+after each run, whatever happens."""
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STANDINGS = "tests/tables/standings"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    before: str
+    after: str
+    tests: tuple
+
+
+MUTANTS = [
+    Mutant("circuit: unpublished tournaments shown", "circuits/selectors.py",
+           "list(shown_publicly(circuit.entries)", "list((circuit.entries.all())", ("tests/circuits",)),
+    Mutant("circuit: an entry of another circuit removed", "circuits/views.py",
+           "pk=entry_pk, circuit=circuit)", "pk=entry_pk)", ("tests/circuits",)),
+    Mutant("circuit: the owner not checked on removal", "circuits/services.py",
+           "    _check_owner(user, circuit, entry.tournament)\n", "", ("tests/circuits",)),
+    Mutant("circuit: a person counted twice", "circuits/selectors.py",
+           "        if player.pk in seen:\n            continue\n", "", ("tests/circuits",)),
+    Mutant("big screen: standings filed without the results version", "tables/room/selectors.py",
+           'versioned.tournament_slot("standings", tournament)', 'versioned.Slot("standings", str(tournament.pk), "")',
+           (STANDINGS, "tests/tables/room")),
+    Mutant("refresher: rendered more than once per interval", "tables/standings/refresh.py",
+           "if wait <= 0 and take_render_lock(", "if take_render_lock(", (STANDINGS,)),
+    Mutant("refresher: the wrong due time", "tables/standings/refresh.py",
+           "last.started + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()",
+           "last.started + settings.PUBLIC_PAGE_STALE_SECONDS - now()", (STANDINGS,)),
+    Mutant("refresher: the lock kept after a failed render", "tables/standings/refresh.py",
+           "                release_render_lock(pk, path, language, htmx)\n", "", (STANDINGS,)),
+    Mutant("page cache: an answer setting a cookie stored", "tables/standings/cache.py",
+           "response.streaming or response.cookies:", "response.streaming:", (STANDINGS,)),
+    Mutant("page cache: two holders of a render lock", "tables/standings/cache.py",
+           'return cache.add(f"render:{base}", _now(), RENDER_LOCK_SECONDS)',
+           'cache.set(f"render:{base}", _now(), RENDER_LOCK_SECONDS)\n    return True', (STANDINGS,)),
+    Mutant("versions: a version read from the database overwrites a bump", "tournaments/versions.py",
+           "cache.add(_key(pk), entry, None)", "cache.set(_key(pk), entry, None)", ("tests/tournaments/test_versions.py",)),
+    Mutant("versions: the dispute window closes a moment late", "tournaments/versions.py",
+           "timezone.now() >= closes_at", "timezone.now() > closes_at", ("tests/tournaments/test_versions.py",)),
+    Mutant("versions: the first of two entries named", "tournaments/versions.py",
+           'state["through"] = max(state["through"] or 0, through)', 'state["through"] = state["through"] or through',
+           ("tests/tournaments/test_versions.py",)),
+    Mutant("players: another organiser changes a card", "tournaments/rules.py",
+           "return user.is_superuser or (record.created_by_id == user.pk and is_organiser(user))",
+           "return is_organiser(user)", ("tests/tournaments", "tests/test_two_clubs_matrix.py")),
+    Mutant("players: a draft's players listed to others", "tournaments/rules.py",
+           "Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)", "Q()",
+           ("tests/tournaments/test_rules.py", "tests/test_two_clubs_matrix.py")),
+    Mutant("players: another organiser's e-mail exported", "transfer/export.py",
+           "if not may_export_player_email(player, tournament):", "if False:",
+           ("tests/tournaments", "tests/test_two_clubs_matrix.py")),
+]
+
+
+def run(mutant):
+    """True when the tests fail with the mutant planted (it is caught)."""
+    path = ROOT / mutant.path
+    original = path.read_text(encoding="utf-8")
+    if original.count(mutant.before) != 1:
+        raise SystemExit(f"{mutant.name}: the code to change is not in {mutant.path} exactly once")
+    try:
+        path.write_text(original.replace(mutant.before, mutant.after), encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                                 "-m", "not browser and not postgres", *mutant.tests],
+                                cwd=ROOT, capture_output=True, text=True)
+    finally:
+        path.write_text(original, encoding="utf-8")
+    return result.returncode != 0
+
+
+def main(words):
+    chosen = [m for m in MUTANTS if not words or any(w in m.name for w in words)]
+    survivors = []
+    for mutant in chosen:
+        caught = run(mutant)
+        print(f"{'caught  ' if caught else 'SURVIVED'} {mutant.name}", flush=True)
+        if not caught:
+            survivors.append(mutant.name)
+    print(f"{len(chosen) - len(survivors)} of {len(chosen)} mutants caught")
+    if survivors:
+        print("survived: " + "; ".join(survivors), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
