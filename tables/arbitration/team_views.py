@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tables.arbitration import selectors as arbitration_selectors
-from tables.arbitration import team_services as team_arbitration
+from tables.arbitration import services as team_arbitration
 from tables.arbitration.forms import TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm
+from tables.arbitration.kinds import MATCH
 from tables.standings.selectors import team_days
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
@@ -26,7 +27,7 @@ def team_arbitration_page(request, pk):
     teams = list(team_selectors.tournament_teams(tournament))
     days = team_days(tournament)
     matches = team_selectors.tournament_matches(tournament)
-    penalties = arbitration_selectors.team_penalties(tournament)
+    penalties = arbitration_selectors.tournament_penalties(tournament, MATCH)
     penalty_form = TeamPenaltyForm(request.POST if which == "penalty" else None, teams=teams,
                                    days=[d.number for d in days])
     about_match = request.GET.get("incontro", "")
@@ -60,7 +61,7 @@ def team_arbitration_page(request, pk):
     return render(request, "formats/team_arbitration.html", {
         "tournament": tournament, "days": days, "penalty_form": penalty_form, "dispute_form": dispute_form,
         "penalties": penalties, "role": staff_role(request.user, tournament), "open_dispute": bool(about_match),
-        "disputes": arbitration_selectors.team_disputes(tournament)},
+        "disputes": arbitration_selectors.tournament_disputes(tournament, MATCH)},
         status=400 if errors else 200)
 
 
@@ -73,7 +74,7 @@ def team_day_publish(request, pk, number):
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
-        closes = team_arbitration.window_closes(tournament, day)
+        closes = arbitration_selectors.dispute_window_closes(tournament, day)
         messages.success(request, _("Standings of day %(n)d published: disputes until %(time)s.") % {
             "n": number, "time": timezone.localtime(closes).strftime("%H:%M")})
     return redirect("arbiter:team_arbitration", pk=pk)
@@ -83,8 +84,8 @@ def team_day_publish(request, pk, number):
 @require_POST
 def team_penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    penalty = arbitration_selectors.team_penalty_of(tournament, penalty_pk)
-    run_with_message(request, team_arbitration.team_penalty_withdraw, _("Penalty withdrawn."), user=request.user,
+    penalty = arbitration_selectors.penalty_of(tournament, penalty_pk, MATCH)
+    run_with_message(request, team_arbitration.penalty_withdraw, _("Penalty withdrawn."), user=request.user,
                      penalty=penalty, reason=request.POST.get("reason", ""))
     return redirect("arbiter:team_arbitration", pk=pk)
 
@@ -92,7 +93,7 @@ def team_penalty_withdraw(request, pk, penalty_pk):
 @login_required
 def team_dispute_decide(request, pk, dispute_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    dispute = arbitration_selectors.team_dispute_of(tournament, dispute_pk)
+    dispute = arbitration_selectors.dispute_of(tournament, dispute_pk, MATCH)
     form = TeamDisputeDecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables.arbitration import services as arbitration
 from tables.arbitration import selectors as arbitration_selectors
 from tables.arbitration.forms import DisputeDecisionForm, DisputeForm, PenaltyForm, PenaltyWithdrawForm, game_label
+from tables.arbitration.kinds import GAME
 from tables.models import Dispute, Penalty
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
@@ -34,7 +35,7 @@ def penalties(request, pk):
                 messages.warning(request, _("This is the player's second warning in this game: "
                                             "you may escalate it to a points penalty or a disqualification."))
             return redirect("arbiter:penalties", pk=pk)
-    items = arbitration_selectors.tournament_penalties(tournament)
+    items = arbitration_selectors.tournament_penalties(tournament, GAME)
     return render(request, "tables/penalties.html", {
         "tournament": tournament, "form": form, "penalties": items, "role": staff_role(request.user, tournament),
         "withdraw_form": PenaltyWithdrawForm()}, status=400 if form.errors else 200)
@@ -54,7 +55,7 @@ def penalty_games(request, pk):
 @require_POST
 def penalty_withdraw(request, pk, penalty_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    penalty = arbitration_selectors.penalty_of(tournament, penalty_pk)
+    penalty = arbitration_selectors.penalty_of(tournament, penalty_pk, GAME)
     form = PenaltyWithdrawForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Write why the penalty is withdrawn."))
@@ -79,7 +80,7 @@ def disputes(request, pk):
         else:
             messages.success(request, _("Dispute recorded."))
             return redirect("arbiter:disputes", pk=pk)
-    items = arbitration_selectors.tournament_disputes(tournament)
+    items = arbitration_selectors.tournament_disputes(tournament, GAME)
     return render(request, "tables/disputes.html", {
         "tournament": tournament, "form": form, "disputes": items, "role": staff_role(request.user, tournament),
         "deadline": arbitration_selectors.dispute_deadline(tournament),
@@ -89,7 +90,7 @@ def disputes(request, pk):
 @login_required
 def dispute_decide(request, pk, dispute_pk):
     tournament = tournament_for_arbiter(request.user, pk)
-    dispute = arbitration_selectors.dispute_of(tournament, dispute_pk)
+    dispute = arbitration_selectors.dispute_of(tournament, dispute_pk, GAME)
     form = DisputeDecisionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
