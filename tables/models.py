@@ -141,7 +141,7 @@ class Dispute(DisputeBase):
                                    help_text=_("The change the upheld dispute caused."))
 
 
-# --- 2vs2 arbitration (tables.arbitration.team_services): the tables keep the names they had in the
+# --- 2vs2 arbitration (tables.arbitration, kinds.MATCH): the tables keep the names they had in the
 # tournaments app, so every existing database keeps its rows (migrations tables 0007, tournaments 0013).
 
 class TeamPenalty(PenaltyBase):

@@ -1,7 +1,7 @@
 from django.urls import path
 
-from tables.arbitration import team_views as team_arbitration_views
 from tables.arbitration import views as arbitration_views
+from tables.arbitration.kinds import MATCH
 from tables.clock import views as clock_views
 from tables.standings import export_views
 from tables.results import firenze_views
@@ -86,13 +86,13 @@ manage_patterns += [
     path("t/<int:pk>/sala/", room_views.room_settings, name="room"),
 ]
 
-# 2vs2 team penalties, published days and disputes.
+# 2vs2 team penalties, published days and disputes (a withdrawal and a decision: the games' views, for a match).
 arbiter_patterns += [
-    path("t/<int:pk>/squadre/arbitri/", team_arbitration_views.team_arbitration_page, name="team_arbitration"),
-    path("t/<int:pk>/squadre/giornate/<int:number>/pubblica/", team_arbitration_views.team_day_publish,
+    path("t/<int:pk>/squadre/arbitri/", arbitration_views.team_arbitration_page, name="team_arbitration"),
+    path("t/<int:pk>/squadre/giornate/<int:number>/pubblica/", arbitration_views.team_day_publish,
          name="team_day_publish"),
-    path("t/<int:pk>/squadre/penalita/<int:penalty_pk>/ritira/", team_arbitration_views.team_penalty_withdraw,
+    path("t/<int:pk>/squadre/penalita/<int:penalty_pk>/ritira/", arbitration_views.penalty_withdraw, {"of": MATCH},
          name="team_penalty_withdraw"),
-    path("t/<int:pk>/squadre/ricorsi/<int:dispute_pk>/", team_arbitration_views.team_dispute_decide,
+    path("t/<int:pk>/squadre/ricorsi/<int:dispute_pk>/", arbitration_views.dispute_decide, {"of": MATCH},
          name="team_dispute"),
 ]

@@ -87,6 +87,7 @@ class DisputeDecisionForm(forms.Form):
 # --- 2vs2 team penalties and disputes -----------------------------------------------------------------
 
 class TeamPenaltyForm(forms.Form):
+    """A team penalty; cleaned, its data are the service's arguments (the team itself, not its id)."""
     team = forms.ChoiceField(label=_("Team"))
     day = forms.TypedChoiceField(label=_("From day"), coerce=int)
     points = forms.IntegerField(label=_("Match points taken off"), min_value=1, max_value=99,
@@ -95,11 +96,17 @@ class TeamPenaltyForm(forms.Form):
 
     def __init__(self, *args, teams=(), days=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["team"].choices = [("", "—")] + [(str(t.pk), t.name) for t in teams]
+        self.teams = {str(t.pk): t for t in teams}
+        self.fields["team"].choices = [("", "—")] + [(pk, t.name) for pk, t in self.teams.items()]
         self.fields["day"].choices = [(d, d) for d in days]
+
+    def clean_team(self):
+        return self.teams[self.cleaned_data["team"]]
 
 
 class TeamDisputeForm(forms.Form):
+    """A dispute about a 2vs2 match; cleaned, its data are the service's arguments (the match and the
+    penalty themselves, or None)."""
     about = forms.ChoiceField(label=_("Against"), choices=TeamDispute.About.choices)
     match = forms.ChoiceField(label=_("Match"), required=False)
     penalty = forms.ChoiceField(label=_("Penalty"), required=False)
@@ -108,10 +115,18 @@ class TeamDisputeForm(forms.Form):
 
     def __init__(self, *args, matches=(), penalties=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.matches = {str(m.pk): m for m in matches}
+        self.penalties = {str(p.pk): p for p in penalties}
         self.fields["match"].choices = [("", "—")] + [
-            (str(m.pk), _("Day %(n)d: %(match)s") % {"n": m.round, "match": m}) for m in matches]
+            (pk, _("Day %(n)d: %(match)s") % {"n": m.round, "match": m}) for pk, m in self.matches.items()]
         self.fields["penalty"].choices = [("", "—")] + [
-            (str(p.pk), f"{p.team.name} −{p.points} ({p.reason[:40]})") for p in penalties]
+            (pk, f"{p.team.name} −{p.points} ({p.reason[:40]})") for pk, p in self.penalties.items()]
+
+    def clean_match(self):
+        return self.matches.get(self.cleaned_data["match"])
+
+    def clean_penalty(self):
+        return self.penalties.get(self.cleaned_data["penalty"])
 
 
 class TeamDisputeDecisionForm(forms.Form):

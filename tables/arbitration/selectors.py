@@ -1,29 +1,27 @@
-"""Reads of the arbiters' pages: penalties, disputes, their window, whether the standings are final; the
-2vs2 team penalties and disputes."""
+"""Reads of the arbiters' pages: the penalties and disputes of a kind of play (`of`, a
+tables.arbitration.kinds.ArbitrationKind: a game's or a 2vs2 match's), the standings a dispute
+concerns and their window, whether a tournament's standings are final."""
 from django.shortcuts import get_object_or_404
 
-from tables.models import Dispute, Penalty, Round, Seat, TeamDispute, TeamPenalty
+from tables.models import Dispute, Penalty, Round, Seat
 from tables.standings.selectors import dispute_deadline, standings_are_final  # noqa: F401 (read here too)
-from tournaments.models import AuditLog, Registration
+from tournaments.models import AuditLog, Registration, TeamDay
 
 
-def tournament_penalties(tournament):
-    return (Penalty.objects.filter(tournament=tournament)
-            .select_related("registration__player", "seat__table__round", "created_by", "withdrawn_by"))
+def tournament_penalties(tournament, of):
+    return of.penalty.objects.filter(tournament=tournament).select_related(*of.penalty_listed_with)
 
 
-def tournament_disputes(tournament):
-    return Dispute.objects.filter(tournament=tournament).select_related(
-        "table__round", "penalty__registration__player", "recorded_by", "decided_by")
+def tournament_disputes(tournament, of):
+    return of.dispute.objects.filter(tournament=tournament).select_related(*of.dispute_listed_with)
 
 
-def penalty_of(tournament, pk):
-    return get_object_or_404(Penalty, pk=pk, tournament=tournament)
+def penalty_of(tournament, pk, of):
+    return get_object_or_404(of.penalty, pk=pk, tournament=tournament)
 
 
-def dispute_of(tournament, pk):
-    return get_object_or_404(Dispute.objects.select_related("table__round", "penalty__registration__player"),
-                             pk=pk, tournament=tournament)
+def dispute_of(tournament, pk, of):
+    return get_object_or_404(of.dispute.objects.select_related(*of.dispute_shown_with), pk=pk, tournament=tournament)
 
 
 def registration_or_none(tournament, reg_id):
@@ -40,9 +38,39 @@ def warnings_in_game(penalty):
     return Penalty.objects.filter(seat_id=penalty.seat_id, kind=Penalty.Kind.WARNING, withdrawn=False).count()
 
 
-def dispute_window_closes(tournament, rnd):
-    """The end of the window for disputes about `rnd` (None: its standings are not published yet)."""
-    return Dispute.window_closes(tournament, rnd.standings_published_at if rnd is not None else None)
+def dispute_window_closes(tournament, published):
+    """The end of the window for disputes about the standings of `published` (a round, a 2vs2 day; None:
+    not published yet, and so neither is the window)."""
+    return Dispute.window_closes(tournament, published.standings_published_at if published is not None else None)
+
+
+def round_disputed(tournament, about, table, penalty):
+    """The round whose standings a game's dispute concerns ({"round": it}, it): a result's table's, a
+    penalty's game's (or the latest round), the latest published standings' (None: none yet)."""
+    if about == Dispute.About.RESULT:
+        rnd = table.round if table else None
+    elif about == Dispute.About.PENALTY:
+        rnd = penalty.seat.table.round if penalty and penalty.seat else tournament.rounds.order_by("-number").first()
+    else:
+        rnd = (tournament.rounds.filter(standings_published_at__isnull=False).order_by("-standings_published_at")
+               .first())
+    rnd = Round.objects.get(pk=rnd.pk) if rnd is not None else None  # fresh: publication time matters
+    return {"round": rnd}, rnd
+
+
+def day_disputed(tournament, about, match, penalty):
+    """The 2vs2 day whose standings a dispute concerns ({"day": its number}, its publication or None): a
+    match's, a penalty's (from its day on), the latest published (None: none yet). Before the day is
+    published a dispute is always accepted."""
+    days = TeamDay.objects.filter(tournament=tournament)
+    if about == Dispute.About.RESULT:
+        number = match.round
+    elif about == Dispute.About.PENALTY:
+        number = penalty.day
+    else:
+        day = days.order_by("-number").first()
+        return {"day": day.number if day else None}, day
+    return {"day": number}, days.filter(number=number).first()
 
 
 def correction_for(dispute):
@@ -67,23 +95,3 @@ def player_games(registration):
     return (Seat.objects.filter(registration=registration).exclude(table__round__status=Round.Status.DRAFT)
             .select_related("table__round").prefetch_related("table__seats__registration__player")
             .order_by("table__round__number", "table__number"))
-
-
-# --- 2vs2 team penalties and disputes -----------------------------------------------------------------
-
-def team_penalties(tournament):
-    return list(TeamPenalty.objects.filter(tournament=tournament).select_related("team"))
-
-
-def team_disputes(tournament):
-    return TeamDispute.objects.filter(tournament=tournament).select_related("match__home", "match__away",
-                                                                           "penalty__team")
-
-
-def team_penalty_of(tournament, pk):
-    return get_object_or_404(TeamPenalty, pk=pk, tournament=tournament)
-
-
-def team_dispute_of(tournament, pk):
-    return get_object_or_404(TeamDispute.objects.select_related("match__home", "match__away", "penalty__team"),
-                             pk=pk, tournament=tournament)

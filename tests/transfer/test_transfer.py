@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tables.arbitration import services as arbitration
-from tables.arbitration import team_services as team_arbitration
+from tables.arbitration import services as team_arbitration
 from tables.results import services as results
 from tables.rounds import services
 from tables.models import Dispute, Penalty, Round, Seat, Table, TeamDispute, TeamPenalty

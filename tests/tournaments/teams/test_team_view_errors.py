@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import RegistrationFactory
-from tables.arbitration import team_services as team_arbitration
+from tables.arbitration import services as team_arbitration
 from tournaments.teams import services as teams
 from tables.models import TeamDispute, TeamPenalty
 from tournaments.models import AuditLog, Team, TeamMatch
