@@ -4,7 +4,6 @@ concerns and their window, whether a tournament's standings are final."""
 from django.shortcuts import get_object_or_404
 
 from tables.models import Dispute, Penalty, Round, Seat
-from tables.standings.selectors import dispute_deadline, standings_are_final  # noqa: F401 (read here too)
 from tournaments.models import AuditLog, Registration, TeamDay
 
 

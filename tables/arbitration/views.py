@@ -17,6 +17,7 @@ from tables.arbitration.forms import (DisputeDecisionForm, DisputeForm, PenaltyF
                                       TeamDisputeDecisionForm, TeamDisputeForm, TeamPenaltyForm, game_label)
 from tables.arbitration.kinds import GAME, MATCH
 from tables.models import Dispute, Penalty
+from tables.standings import selectors as standings_selectors
 from tables.standings.selectors import team_days
 from tournaments.feedback import run_with_message
 from tournaments.forms import add_service_errors
@@ -108,8 +109,8 @@ def disputes(request, pk):
     items = arbitration_selectors.tournament_disputes(tournament, GAME)
     return render(request, "tables/disputes.html", {
         "tournament": tournament, "form": form, "disputes": items, "role": staff_role(request.user, tournament),
-        "deadline": arbitration_selectors.dispute_deadline(tournament),
-        "final": arbitration_selectors.standings_are_final(tournament)}, status=400 if form.errors else 200)
+        "deadline": standings_selectors.dispute_deadline(tournament),
+        "final": standings_selectors.standings_are_final(tournament)}, status=400 if form.errors else 200)
 
 
 @login_required

@@ -14,7 +14,7 @@ from tables import engine
 from tables.rounds import drafts
 from tables.rounds import services
 from tables.forms import SEATING_METHODS, DrawForm
-from tables.models import Round, Seat
+from tables.models import Seat
 from tables.rounds.qr import qr_svg
 from tables.rounds.selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
                                     round_with_tables, seat_of_round, tournament_rounds)

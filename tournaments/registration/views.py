@@ -96,15 +96,19 @@ def registration_import(request, pk):
     messages.success(request, imports.import_summary(registered, created))
     left = imports.players_csv_preview(text, user=request.user, tournament=tournament, pasted=pasted,
                                        picks=picks).error_lines
-    if not left:
-        return redirect("manage:registrations", pk=pk)
+    return _import_left_over(request, tournament, names, left, pasted) if left else redirect(
+        "manage:registrations", pk=pk)
+
+
+def _import_left_over(request, tournament, names, left, pasted):
+    """After the valid rows were registered: the lines of a file left out are named; those of a pasted
+    list go back in the box, checked again, to be corrected."""
     if not pasted:
         messages.warning(request, ngettext(
             "Line %(lines)s of the file was not registered: correct it in the file and import it again.",
             "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
             len(left)) % {"lines": ", ".join(map(str, left))})
-        return redirect("manage:registrations", pk=pk)
-    # The bad lines of a pasted list go back in the box, checked again, to be corrected.
+        return redirect("manage:registrations", pk=tournament.pk)
     names = imports.lines_of(names, left)
     messages.warning(request, ngettext(
         "The line with an error is left in the box: correct it and preview again.",

@@ -10,6 +10,7 @@ from tables.arbitration import services as arbitration
 from tables.arbitration import selectors as arbitration_selectors
 from tables.rounds import services
 from tables.models import Dispute, Penalty
+from tables.standings import selectors as standings_selectors
 from tables.standings.selectors import tournament_standings
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import one, text
@@ -140,11 +141,11 @@ def test_rejecting_a_dispute_records_the_decision(tournament, played, arbiter):
 def test_standings_final_only_after_window_and_without_open_disputes(tournament, played, organiser, arbiter):
     services.round_close(user=organiser, rnd=played)
     services.standings_publish(user=organiser, rnd=played)
-    assert arbitration_selectors.standings_are_final(tournament) is False
+    assert standings_selectors.standings_are_final(tournament) is False
     later = timezone.now() + timedelta(minutes=121)
-    assert arbitration_selectors.standings_are_final(tournament, now=later) is True
+    assert standings_selectors.standings_are_final(tournament, now=later) is True
     Dispute.objects.create(tournament=tournament, about="standing", raised_by="x", text="x", recorded_by=arbiter)
-    assert arbitration_selectors.standings_are_final(tournament, now=later) is False
+    assert standings_selectors.standings_are_final(tournament, now=later) is False
 
 
 def test_public_player_page_shows_penalty_but_not_internal_note(client, tournament, played, arbiter):
