@@ -5,7 +5,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
-from tournaments.services import club_find_duplicate, clubs_of, known_label, players_named
+from tournaments.registration.selectors import clubs_of, known_label, players_named
+from tournaments.services import club_find_duplicate
 from tournaments.text import checked_name, clean_name
 
 

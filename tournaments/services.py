@@ -11,14 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
-from tournaments.rules import (
-    arbiter_accounts,
-    may_change_club,
-    may_change_player,
-    may_copy_tournament,
-    may_see_player,
-    players_visible_to,
-)
+from tournaments.rules import arbiter_accounts, may_change_club, may_change_player, may_copy_tournament, may_see_player
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -119,18 +112,6 @@ def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None):
     if exclude_pk:
         qs = qs.exclude(pk=exclude_pk)
     return qs.first()
-
-
-def players_named(*, viewer, first_name, last_name, club=None, club_given=False):
-    """The known players by this name, case, accents and spacing aside ("giulia  BIANCHI" is Giulia
-    Bianchi), among those `viewer` may see (everyone's, for a command: `viewer` None); of `club` alone
-    when `club_given` (None then means a club not in the list: nobody). At most 10, oldest first."""
-    players = Player.objects.select_related("club").filter(name_key=fold(f"{first_name} {last_name}"))
-    if viewer is not None:
-        players = players_visible_to(viewer, players)
-    if club_given:
-        players = players.filter(club=club) if club is not None else players.none()
-    return list(players.order_by("pk")[:10])
 
 
 @transaction.atomic
@@ -244,46 +225,6 @@ def registration_add(*, user, tournament, player, fee_paid=False, self_registere
           tournament=tournament, player=player,
           after={**snapshot(reg, REGISTRATION_FIELDS), **({"existing_player": True} if existing_player else {})})
     return reg
-
-
-@transaction.atomic
-def registration_signup(*, tournament, data):
-    """Public sign-up: finds or creates the player and adds a registration pending approval.
-
-    The name is matched against the players the tournament's organiser can see (`players_named`):
-    exactly one by that name (and club, when chosen) is the person signing up, registered and marked
-    `existing_player` for the organiser to check (anyone can type a name); the details typed (e-mail,
-    city...) do not change their card. Several by that name and no club chosen: the form asks for the
-    club, naming the candidates' clubs. A new player whose name another player bears is marked too.
-    Raises AlreadyRegistered when the player is registered already: the page answers as for any
-    sign-up, so nobody learns who is registered."""
-    if not (tournament.published and tournament.signup_open):
-        raise ValidationError(_("Sign-up for this tournament is closed."))
-    club = data.get("club")
-    names = {"first_name": data["first_name"], "last_name": data["last_name"]}
-    known = players_named(viewer=tournament.organiser, club=club, club_given=club is not None, **names)
-    if club is None and len(known) > 1:
-        raise ValidationError({"club": _("Several players are called %(name)s (%(clubs)s): choose your club.") % {
-            "name": known[0].full_name, "clubs": clubs_of(known)}})
-    player = known[0] if len(known) == 1 else None
-    # The same name in another club (or none) is flagged too: the players' list shows such namesakes
-    # as look-alikes, and an impostor would simply pick another club.
-    existing = player is not None or Player.objects.filter(name_key=fold(f"{names['first_name']} "
-                                                                         f"{names['last_name']}")).exists()
-    if player is None:
-        player = player_save(user=None, tournament=tournament, data=data)
-    return registration_add(user=None, tournament=tournament, player=player, self_registered=True,
-                            existing_player=existing)
-
-
-def known_label(player):
-    """'Paolo Barbieri, Tana dei Goblin': a known player as a question about namesakes names them."""
-    return f"{player.full_name}, {player.club}" if player.club_id else player.full_name
-
-
-def clubs_of(players):
-    """'Tana dei Goblin, no club': the clubs of namesakes, for the question "which one?"."""
-    return ", ".join(str(p.club) if p.club_id else _("no club") for p in players)
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments import services, settings_checks
+from tournaments.registration import services as roster
 from tournaments.accounts.selectors import arbiters_of
 from tournaments.forms import SignupForm, TournamentForm, add_service_errors, save_or_errors
 from tournaments.rules import (
@@ -67,7 +68,7 @@ def signup(request, pk):
                 form.add_error(None, refusal.message)
                 status = 429
             else:
-                services.registration_signup(tournament=tournament, data=data)
+                roster.registration_signup(tournament=tournament, data=data)
         except services.AlreadyRegistered:
             pass  # answered as any sign-up: the page never tells who is registered
         except ValidationError as exc:

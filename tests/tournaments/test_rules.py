@@ -13,7 +13,6 @@ from tables.arbitration import services as arbitration
 from tables.models import Dispute
 from tests.factories import (
     ClubFactory,
-    OrganiserFactory,
     PlayerFactory,
     RegistrationFactory,
     TournamentFactory,

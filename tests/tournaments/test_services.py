@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tournaments import services
+from tournaments.registration import services as roster
 from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
 
@@ -90,7 +91,7 @@ def test_check_in_refuses_pending_registration(tournament, organiser):
 def test_signup_creates_pending_registration(tournament):
     tournament.signup_open = True
     tournament.save()
-    reg = services.registration_signup(tournament=tournament, data={
+    reg = roster.registration_signup(tournament=tournament, data={
         "first_name": "Pia", "last_name": "Verdi", "email": "pia@example.org"})
     assert reg.status == Registration.Status.PENDING
     assert reg.self_registered is True
@@ -99,7 +100,7 @@ def test_signup_creates_pending_registration(tournament):
 def test_signup_on_closed_tournament_is_refused(db):
     t = TournamentFactory(signup_open=False)
     with pytest.raises(ValidationError):
-        services.registration_signup(tournament=t, data={"first_name": "Pia", "last_name": "Verdi"})
+        roster.registration_signup(tournament=t, data={"first_name": "Pia", "last_name": "Verdi"})
     assert Registration.objects.count() == 0
 
 

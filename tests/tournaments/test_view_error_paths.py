@@ -2,7 +2,7 @@
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tournaments import services
+from tournaments.registration import services as roster
 from tournaments.models import Player, Registration
 from tests.html import attr, texts, tr
 
@@ -38,7 +38,7 @@ def test_a_sign_up_refused_by_the_service_is_said_on_the_form(client, tournament
 
     def closed(**kwargs):
         raise ValidationError("Sign-up for this tournament is closed.")
-    monkeypatch.setattr(services, "registration_signup", closed)
+    monkeypatch.setattr(roster, "registration_signup", closed)
     response = client.post(reverse("public:signup", args=[tournament.pk]), {
         "first_name": "Pia", "last_name": "Verdi", "email": "socio@example.org", "privacy": "on"})
     assert response.status_code == 200

@@ -3,7 +3,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
+from tests.factories import ClubFactory, RegistrationFactory
 from tests.html import attr, messages, one, parse, text, texts, tr
 from tournaments.models import AuditLog, Player, Registration, Tournament
 

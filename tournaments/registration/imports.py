@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Registration, Tournament
-from tournaments.services import club_find_duplicate, club_save, known_label, player_save, players_named, registration_add
+from tournaments.registration.selectors import known_label, players_named
+from tournaments.services import club_find_duplicate, club_save, player_save, registration_add
 from tournaments.text import clean_name, fold, mixes_look_alike_letters
 
 CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")

@@ -1,5 +1,8 @@
-"""Reads of players and clubs: the accent- and case-insensitive search (tournaments.text.fold)."""
+"""Reads of players and clubs: the accent- and case-insensitive search (tournaments.text.fold), and the one
+matching of a typed name to the known players (`players_named`), used by the pasted lists, CSV files,
+the "new player" form and the public sign-up."""
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Club, Player
@@ -75,3 +78,27 @@ def players_to_register(user, tournament, query):
     else:
         return {"query": query, "players": [], "club_list": False}
     return {"query": query, "players": list(qs[:100]), "club_list": len(query) < 2}
+
+
+# --- one person, one record: a name matched against the known players ---------------------------------
+
+def players_named(*, viewer, first_name, last_name, club=None, club_given=False):
+    """The known players by this name, case, accents and spacing aside ("giulia  BIANCHI" is Giulia
+    Bianchi), among those `viewer` may see (everyone's, for a command: `viewer` None); of `club` alone
+    when `club_given` (None then means a club not in the list: nobody). At most 10, oldest first."""
+    players = Player.objects.select_related("club").filter(name_key=fold(f"{first_name} {last_name}"))
+    if viewer is not None:
+        players = players_visible_to(viewer, players)
+    if club_given:
+        players = players.filter(club=club) if club is not None else players.none()
+    return list(players.order_by("pk")[:10])
+
+
+def known_label(player):
+    """'Paolo Barbieri, Tana dei Goblin': a known player as a question about namesakes names them."""
+    return f"{player.full_name}, {player.club}" if player.club_id else player.full_name
+
+
+def clubs_of(players):
+    """'Tana dei Goblin, no club': the clubs of namesakes, for the question "which one?"."""
+    return ", ".join(str(p.club) if p.club_id else _("no club") for p in players)

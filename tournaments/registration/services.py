@@ -1,4 +1,5 @@
-"""Tidying the players' list: merging two records of one person, deleting an unused player or club."""
+"""Tidying the players' list: merging two records of one person (or asking an administrator to), deleting
+an unused player or club; the public sign-up."""
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
@@ -6,14 +7,18 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
+from tournaments.registration.selectors import clubs_of, players_named
 from tournaments.rules import may_merge_players, players_visible_to
 from tournaments.services import (
     CLUB_FIELDS,
     PLAYER_FIELDS,
     audit_everywhere,
+    player_save,
+    registration_add,
     require_may_change,
     showing_tournaments,
 )
+from tournaments.text import fold
 
 # Left empty on the player kept, these are taken from the merged one.
 FILLED_ON_MERGE = ("nickname", "club", "city", "email")
@@ -107,3 +112,33 @@ def club_delete(*, user, club):
     club_pk = club.pk
     club.delete()
     audit(user=user, action="club.delete", obj=None, before={**before, "id": club_pk})
+
+
+@transaction.atomic
+def registration_signup(*, tournament, data):
+    """Public sign-up: finds or creates the player and adds a registration pending approval.
+
+    The name is matched against the players the tournament's organiser can see (`players_named`):
+    exactly one by that name (and club, when chosen) is the person signing up, registered and marked
+    `existing_player` for the organiser to check (anyone can type a name); the details typed (e-mail,
+    city...) do not change their card. Several by that name and no club chosen: the form asks for the
+    club, naming the candidates' clubs. A new player whose name another player bears is marked too.
+    Raises AlreadyRegistered when the player is registered already: the page answers as for any
+    sign-up, so nobody learns who is registered."""
+    if not (tournament.published and tournament.signup_open):
+        raise ValidationError(_("Sign-up for this tournament is closed."))
+    club = data.get("club")
+    names = {"first_name": data["first_name"], "last_name": data["last_name"]}
+    known = players_named(viewer=tournament.organiser, club=club, club_given=club is not None, **names)
+    if club is None and len(known) > 1:
+        raise ValidationError({"club": _("Several players are called %(name)s (%(clubs)s): choose your club.") % {
+            "name": known[0].full_name, "clubs": clubs_of(known)}})
+    player = known[0] if len(known) == 1 else None
+    # The same name in another club (or none) is flagged too: the players' list shows such namesakes
+    # as look-alikes, and an impostor would simply pick another club.
+    existing = player is not None or Player.objects.filter(name_key=fold(f"{names['first_name']} "
+                                                                         f"{names['last_name']}")).exists()
+    if player is None:
+        player = player_save(user=None, tournament=tournament, data=data)
+    return registration_add(user=None, tournament=tournament, player=player, self_registered=True,
+                            existing_player=existing)

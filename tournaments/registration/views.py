@@ -9,14 +9,13 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import services
-from tournaments.services import known_label
 from tournaments.accounts.redirects import redirect_next
 from tournaments.registration import imports
 from tournaments.feedback import run_with_message
 from tournaments.forms import NewPlayerForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import RegistrationImportForm
 from tournaments.rules import player_for_organiser, tournament_for_organiser
-from tournaments.registration.selectors import players_by_ids, players_to_register
+from tournaments.registration.selectors import known_label, players_by_ids, players_to_register
 from tournaments.tournament_selectors import checked_in_counts, confirmed_registrations, registration_of
 from tournaments.tournament_selectors import registrations as registrations_of
 

@@ -5,7 +5,6 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.html import alerts, attr, messages, one, parse, text, tr
-from tournaments import services
 from tournaments.registration import imports
 from tournaments.models import AuditLog, Player, Registration
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory
 from tests.html import alerts, messages, select, text, tr
 from tournaments import services, views
+from tournaments.registration import services as roster
 from tournaments.models import AuditLog, LoginThrottle, Player, Registration
 
 pytestmark = pytest.mark.django_db
@@ -158,7 +159,7 @@ def test_already_registered_answers_like_any_signup(client, open_tournament):
 def test_busy_database_gives_a_retry_message_not_a_500(client, open_tournament, monkeypatch):
     def locked(**kwargs):
         raise OperationalError("database is locked")
-    monkeypatch.setattr(services, "registration_signup", locked)
+    monkeypatch.setattr(roster, "registration_signup", locked)
     response = _signup(client, open_tournament, _form())
     assert response.status_code == 503
     assert response.context["form"].non_field_errors() == [
