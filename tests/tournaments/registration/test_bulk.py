@@ -208,10 +208,8 @@ def test_a_pasted_name_without_club_is_the_one_known_player(client, organiser, t
     assert Player.objects.count() == 2
 
 
-def test_a_pasted_name_of_several_known_players_asks_which(client, organiser, tournament):
-    lario, tana = ClubFactory(name="Lario"), ClubFactory(name="Tana dei Goblin")
-    first = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=lario)
-    second = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=tana)
+def test_a_pasted_name_of_several_known_players_asks_which(client, organiser, tournament, namesakes):
+    first, second = namesakes
     client.force_login(organiser)
     url = reverse("manage:registration_import", args=[tournament.pk])
     response = client.post(url, {"names": "Paolo Barbieri\nAnna Neri\n"})
@@ -230,9 +228,7 @@ def test_a_pasted_name_of_several_known_players_asks_which(client, organiser, to
     assert Player.objects.filter(last_name="Barbieri").count() == 2
 
 
-def test_a_pasted_name_may_be_someone_new_when_said_so(organiser, tournament):
-    PlayerFactory(first_name="Paolo", last_name="Barbieri", club=ClubFactory())
-    PlayerFactory(first_name="Paolo", last_name="Barbieri", club=ClubFactory())
+def test_a_pasted_name_may_be_someone_new_when_said_so(organiser, tournament, namesakes):
     text = imports.pasted_list_to_csv("Paolo Barbieri\n")
     registered, created = imports.registrations_import(user=organiser, tournament=tournament, text=text, pasted=True,
                                                        picks={1: "new"})

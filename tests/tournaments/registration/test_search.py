@@ -106,10 +106,8 @@ def test_the_new_player_form_of_a_tournament_registers_the_known_player(client, 
     assert tournament.registrations.count() == 1
 
 
-def test_the_new_player_form_asks_which_of_several_namesakes(client, organiser, tournament):
-    lario, tana = ClubFactory(name="Lario"), ClubFactory(name="Tana dei Goblin")
-    first = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=lario)
-    second = PlayerFactory(first_name="Paolo", last_name="Barbieri", club=tana)
+def test_the_new_player_form_asks_which_of_several_namesakes(client, organiser, tournament, namesakes):
+    first, second = namesakes
     client.force_login(organiser)
     url = reverse("manage:registration_add_new", args=[tournament.pk])
     response = client.post(url, {"first_name": "Paolo", "last_name": "Barbieri"})
