@@ -189,6 +189,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_ENGINE = "tournaments.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
+# The health page answers the checks made from inside the server over plain HTTP (risiko_site/health.py).
+SECURE_REDIRECT_EXEMPT = [r"^salute/$", r"^health/$"]
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
