@@ -118,16 +118,17 @@ class Run:
 
     def prepare_database(self):
         maintenance = f"--maintenance-db={PG_SERVER}/postgres"
-        subprocess.run(["dropdb", "--if-exists", maintenance, DATABASE], check=True, timeout=60)
-        subprocess.run(["createdb", maintenance, DATABASE], check=True, timeout=60)
-        self.database_created = True
         env = self.app_env()
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True, timeout=300)
-        # Production settings serve the static files named in whitenoise's manifest (the Dockerfile does
-        # the same), collected into the scratch folder.
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True, timeout=300)
+        steps = [["dropdb", "--if-exists", maintenance, DATABASE], ["createdb", maintenance, DATABASE],
+                 [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                 # Production settings serve the static files named in whitenoise's manifest (the Dockerfile
+                 # does the same), collected into the scratch folder.
+                 [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]]
+        for command in steps:
+            proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0:
+                raise CheckFailed(f"{' '.join(command[:3])}: {proc.stderr.strip()[-500:]}")
+            self.database_created = True
 
     def start_pools(self):
         for pool, port in self.pools.items():
@@ -219,6 +220,14 @@ class Run:
                        f"{name} listens on 127.0.0.1 only: " + ", ".join(f"{proto} {port}" for proto, port, _l in
                                                                         sorted(sockets)),
                        str(sorted(sockets)))
+
+    def check_container_health(self):
+        """docker-compose.yml's health check of the pools, run against each of them as it runs in a container."""
+        for pool, port in self.pools.items():
+            env = {**self.app_env(), "GUNICORN_BIND": f"0.0.0.0:{port}"}
+            proc = subprocess.run([sys.executable, "deploy/healthcheck.py"], cwd=ROOT, env=env, capture_output=True,
+                                  text=True, timeout=30)
+            self.check(proc.returncode == 0, f"deploy/healthcheck.py passes against the {pool} pool", proc.stderr)
 
     def check_redirect(self):
         response = self.get_http("/t/1/classifica/?lang=it")
@@ -392,6 +401,7 @@ def main():
         run.start_pools()
         run.start_caddy()
         run.check_listeners()
+        run.check_container_health()
         run.check_redirect()
         run.check_routing()
         run.check_headers()
