@@ -1,4 +1,6 @@
-FROM python:3.11-slim
+# Debian 12 (bookworm): its postgresql-client is PostgreSQL 15's, the version of the compose file's
+# database, for restore-check's pg_restore.
+FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends postgresql-client && rm -rf /var/lib/apt/lists/*

@@ -4,8 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
 HOST ?= 127.0.0.1:8000
+BACKUP_DIR ?= backups
 
-.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup check-deploy clean
+.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup restore-check \
+	restore-drill proxy-check env check-deploy clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,10 +66,43 @@ messages: install
 	$(PY) manage.py makemessages -l it -l en --no-obsolete --no-location --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 
+# One pg_dump --format=custom of DATABASE_URL (or PG_URL) into BACKUP_DIR, by the script the
+# compose file's backup services run (deploy/backup.sh; dumps older than BACKUP_KEEP_DAYS deleted).
 backup:
-	@mkdir -p backups
-	pg_dump --format=custom --dbname="$${DATABASE_URL:-$(PG_URL)}" --file=backups/torneo-$$(date +%Y%m%d-%H%M%S).dump
-	@ls -1t backups | head -n 1
+	DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" BACKUP_DIR="$(BACKUP_DIR)" sh deploy/backup.sh once
+
+# The newest dump of BACKUP_DIR restored into a scratch database beside DATABASE_URL (or PG_URL),
+# `migrate --check`, and every tournament's standings compared with the live ones (deploy/restore-check.sh).
+restore-check: install
+	DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" BACKUP_DIR="$(BACKUP_DIR)" PYTHON=$(PY) sh deploy/restore-check.sh
+
+# The whole chain on the local PostgreSQL (CI): a database holding the demo, a backup of it by
+# deploy/backup.sh, then what `make restore-check` does.
+PG_SERVER := $(dir $(PG_URL))
+DRILL_URL := $(PG_SERVER)torneo_restore_drill
+DRILL_DIR := var/restore-drill
+restore-drill: install
+	rm -rf $(DRILL_DIR)
+	dropdb --if-exists --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
+	createdb --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
+	DATABASE_URL="$(DRILL_URL)" $(PY) manage.py migrate --noinput -v 0
+	DATABASE_URL="$(DRILL_URL)" $(PY) manage.py load_demo >/dev/null
+	DATABASE_URL="$(DRILL_URL)" BACKUP_DIR=$(DRILL_DIR) sh deploy/backup.sh once
+	DATABASE_URL="$(DRILL_URL)" BACKUP_DIR=$(DRILL_DIR) PYTHON=$(PY) sh deploy/restore-check.sh
+	dropdb --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
+	rm -rf $(DRILL_DIR)
+
+# The repository's Caddyfile in front of the two gunicorn pools, on loopback addresses and high
+# ports with Caddy's local certificates, checked from outside (deploy/proxy_check.py); Debian's
+# caddy is installed when missing.
+proxy-check: install
+	@command -v caddy >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null)
+	PG_URL=$(PG_URL) $(PY) deploy/proxy_check.py
+
+# .env for docker-compose.yml: asks the domain and an e-mail (or DOMAIN=... EMAIL=...), random secrets;
+# never overwrites an existing .env.
+env:
+	@DOMAIN="$(DOMAIN)" EMAIL="$(EMAIL)" sh deploy/make-env.sh
 
 check-deploy: install
 	DJANGO_PRODUCTION=1 DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=example.org DATABASE_URL=$(PG_URL) \

@@ -125,7 +125,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (the Dockerfile; `make proxy-check` points it at a scratch folder).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -189,6 +190,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_ENGINE = "tournaments.accounts.sessions"
 SESSION_COOKIE_HTTPONLY = True
+# The health page answers the checks made from inside the server over plain HTTP (risiko_site/health.py).
+SECURE_REDIRECT_EXEMPT = [r"^salute/$", r"^health/$"]
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -6,6 +6,7 @@ from django.views.i18n import set_language
 
 from circuits import urls as circuits_urls
 from phases import urls as phases_urls
+from risiko_site.health import health
 from tables import urls as tables_urls
 from tournaments.accounts import login as accounts
 from tournaments.accounts.redirects import with_safe_next
@@ -36,4 +37,7 @@ urlpatterns = [
     path("i18n/setlang/", csrf_exempt(with_safe_next(set_language)), name="set_language"),
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),
+    # 200 "ok" while the database and the cache answer, else 503 (the containers' health checks).
+    path("salute/", health, name="health"),
+    path("health/", health, name="health_en"),
 ]

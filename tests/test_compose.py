@@ -8,16 +8,43 @@ COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compo
 SERVICES = COMPOSE["services"]
 
 
-def test_gunicorn_is_published_on_the_proxys_side_only():
-    assert SERVICES["web"]["ports"] == ["127.0.0.1:8000:8000"]
-    assert SERVICES["web-staff"]["ports"] == ["127.0.0.1:8001:8000"]
-    published = [port for service in SERVICES.values() for port in service.get("ports", [])]
-    assert all(str(port).startswith("127.0.0.1:") for port in published)
+APP = ("web", "web-staff")
+
+
+def test_only_the_proxy_publishes_ports_80_and_443():
+    published = {name: service["ports"] for name, service in SERVICES.items() if service.get("ports")}
+    assert published == {"proxy": ["80:80", "443:443", "443:443/udp"]}
+    assert all("expose" not in service for service in SERVICES.values())
+
+
+def test_the_proxy_is_caddy_with_the_repositorys_caddyfile_in_front_of_healthy_pools():
+    proxy = SERVICES["proxy"]
+    assert proxy["image"] == "caddy:2"  # the official image
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert {"caddy_data:/data", "caddy_config:/config"} <= set(proxy["volumes"])  # certificates kept
+    assert proxy["environment"]["DOMAIN"] == "${DOMAIN}"
+    assert proxy["environment"]["EMAIL"].startswith("${EMAIL:?")
+    assert proxy["depends_on"] == {name: {"condition": "service_healthy"} for name in APP}
+    assert proxy["restart"] == "unless-stopped"
+
+
+def test_the_application_trusts_one_proxy_and_serves_the_domain():
+    env = SERVICES["web"]["environment"]
+    assert env["TRUSTED_PROXY_COUNT"] == "${TRUSTED_PROXY_COUNT:-1}"
+    assert env["ALLOWED_HOSTS"].startswith("${DOMAIN:?")
+    assert env["CSRF_TRUSTED_ORIGINS"] == "https://${DOMAIN}"
+
+
+def test_the_pools_health_is_checked_on_the_health_page():
+    root = Path(__file__).resolve().parent.parent
+    for name in APP:
+        assert SERVICES[name]["healthcheck"]["test"] == ["CMD", "python", "deploy/healthcheck.py"]
+    assert "/salute/" in (root / "deploy" / "healthcheck.py").read_text()
 
 
 def test_every_app_process_shares_the_redis_cache():
     assert SERVICES["redis"]["image"].startswith("redis:")
-    for name in ("migrate", "web", "web-staff"):
+    for name in ("migrate", *APP, "restore-check"):
         assert SERVICES[name]["environment"]["CACHE_URL"] == "redis://redis:6379/0"
     assert SERVICES["migrate"]["depends_on"]["redis"] == {"condition": "service_healthy"}
 
@@ -31,9 +58,44 @@ def test_production_settings_and_database():
 
 def test_the_staff_pool_is_the_same_application_as_the_public_one():
     """The arbiters' and organisers' pages have a pool of their own (README, "Several application
-    servers"): the same image, command and settings, another port."""
-    for key in ("build", "command", "environment", "depends_on"):
+    servers"): the same image, command and settings, another name in the X-Torneo-Pool header."""
+    for key in ("build", "command", "depends_on", "healthcheck"):
         assert SERVICES["web-staff"][key] == SERVICES["web"][key]
+    public, staff = (dict(SERVICES[name]["environment"]) for name in APP)
+    assert (public.pop("TORNEO_POOL"), staff.pop("TORNEO_POOL")) == ("public", "staff")
+    assert public == staff == SERVICES["migrate"]["environment"]
+
+
+def test_a_backup_every_night_kept_30_days_in_the_backups_folder():
+    backup = SERVICES["backup"]
+    assert backup["image"] == SERVICES["db"]["image"]  # pg_dump of the server's own version
+    assert backup["entrypoint"] == ["sh", "/deploy/backup.sh"] and backup["command"] == ["nightly"]
+    assert backup["restart"] == "unless-stopped"
+    assert backup["environment"]["BACKUP_KEEP_DAYS"] == "${BACKUP_KEEP_DAYS:-30}"
+    assert backup["environment"]["DATABASE_URL"] == "postgres://torneo:${POSTGRES_PASSWORD}@db:5432/torneo"
+    assert "./backups:/backups" in backup["volumes"]
+    assert backup["healthcheck"]["test"] == ["CMD", "sh", "/deploy/backup.sh", "fresh"]
+
+
+def test_every_migrate_starts_from_a_backup():
+    once = SERVICES["backup-now"]
+    assert once["command"][0] == "once" and "restart" not in once
+    assert (once["image"], once["entrypoint"], once["volumes"]) == (
+        SERVICES["backup"]["image"], SERVICES["backup"]["entrypoint"], SERVICES["backup"]["volumes"])
+    assert SERVICES["migrate"]["depends_on"]["backup-now"] == {"condition": "service_completed_successfully"}
+
+
+def test_restore_check_runs_by_hand_on_a_fresh_backup():
+    check = SERVICES["restore-check"]
+    assert check["profiles"] == ["tools"]  # not started by `docker compose up`
+    assert check["command"] == ["sh", "deploy/restore-check.sh"]
+    assert "./backups:/backups:ro" in check["volumes"]
+    assert check["depends_on"]["backup-now"] == {"condition": "service_completed_successfully"}
+
+
+def test_the_database_and_cache_publish_nothing_and_keep_their_data():
+    assert "pgdata:/var/lib/postgresql/data" in SERVICES["db"]["volumes"]
+    assert set(COMPOSE["volumes"]) == {"pgdata", "caddy_data", "caddy_config"}
 
 
 def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
