@@ -16,6 +16,7 @@ ZERO = Decimal(0)
 ONE = Decimal(1)
 HUNDRED = Decimal(100)
 CENT = Decimal("0.01")
+MILLE = Decimal("0.001")
 # Shares and the Trieste method divide by 3, 6, 7...: the engine works with 40 significant digits
 # and, before rounding a value for display, first rounds it to 20 decimals so that a tiny division
 # residue (x.xx4999...9) cannot flip a half-up rounding of a value that is exactly x.xx5.
@@ -44,6 +45,36 @@ def shown(value: Decimal) -> Decimal:
 def as_float(value: Decimal) -> float:
     """The shown value as a JSON number (86.0, 150.14); never -0.0."""
     return float(shown(value)) + 0.0
+
+
+def shown_in_thousandths(value: Decimal) -> Decimal:
+    """The value as shown under a formula counted in thousandths (SCORING.md 13.4, `millesimi`):
+    rounded half-up to 3 decimals."""
+    rounded = value.quantize(MILLE, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+    if rounded == value:
+        return rounded
+    try:
+        value = value.quantize(_FINE, context=ENGINE_CONTEXT)
+    except InvalidOperation:
+        pass
+    return value.quantize(MILLE, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+
+
+def shown_for(decimals: int):
+    """The function that shows a value with `decimals` decimals (2: `shown`, 3: thousandths)."""
+    if decimals == 2:
+        return shown
+    if decimals == 3:
+        return shown_in_thousandths
+    raise ValueError(f"no display with {decimals} decimals")
+
+
+def as_float_for(decimals: int):
+    """The function that turns a value into a JSON number shown with `decimals` decimals."""
+    if decimals == 2:
+        return as_float
+    show = shown_for(decimals)
+    return lambda value: float(show(value)) + 0.0
 
 
 def coerce_number(value):
