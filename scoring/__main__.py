@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import sys
 
-from .circuit import circuit_to_json, parse_circuit_document, score_circuit
+from .circuit import (
+    GamesRule,
+    circuit_to_json,
+    games_circuit_to_json,
+    parse_circuit_document,
+    score_circuit,
+    score_games_circuit,
+)
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
@@ -22,8 +29,11 @@ def _one_line(message: str) -> str:
 
 
 def _circuit(doc) -> dict:
-    """`python -m scoring circuit` (SCORING.md section 11)."""
-    return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
+    """`python -m scoring circuit` (SCORING.md section 11; `basis: "games"`, section 13.11)."""
+    rule, tournaments = parse_circuit_document(doc)
+    if isinstance(rule, GamesRule):
+        return games_circuit_to_json(score_games_circuit(rule, tournaments))
+    return circuit_to_json(score_circuit(rule, tournaments))
 
 
 def _qualify(doc) -> dict:

@@ -1,8 +1,9 @@
 """Season circuits: one ranking across tournaments (SCORING.md section 11).
 
 Pure Python, no ORM. `score_circuit` takes the circuit's rule and each tournament's final order
-and returns every tournament's circuit points and the circuit standings; `parse_circuit_document`
-and `circuit_to_json` are the machine contract of `python -m scoring circuit`.
+and returns every tournament's circuit points and the circuit standings; `score_games_circuit` ranks
+weighted game results instead (section 13.11, `basis: "games"`); `parse_circuit_document` and
+`circuit_to_json` are the machine contract of `python -m scoring circuit`.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from .errors import InvalidDocument
 from .numeric import ONE, ZERO, HUNDRED, as_float, coerce_number, engine_context, shown
 
 RULES = ("table", "participants", "scaled")
+BASES = ("rank", "games")
 
 
 @dataclass(frozen=True)
@@ -217,13 +219,32 @@ def score_circuit(rule: CircuitRule, tournaments) -> CircuitResult:
 
 # --- machine contract -------------------------------------------------------------------------
 
-def parse_circuit_document(doc):
-    """Input document -> (CircuitRule, [CircuitTournament]); raises InvalidDocument."""
+def circuit_basis(doc) -> str:
+    """The document's `circuit.basis`: "rank" (section 11, the default) or "games" (13.11)."""
     if not isinstance(doc, dict):
         raise _err("the input must be a JSON object", code="shape")
     c = doc.get("circuit")
     if not isinstance(c, dict):
         raise _err("circuit must be an object", code="shape", field="circuit")
+    basis = c.get("basis")
+    if basis is None:
+        return "rank"
+    if not isinstance(basis, str) or basis not in BASES:
+        raise _err(f"unknown basis {basis!r}: expected one of {', '.join(BASES)}", code="circuit_basis",
+                   field="basis")
+    return basis
+
+
+def parse_circuit_document(doc):
+    """Input document -> (CircuitRule, [CircuitTournament]), or with `basis: "games"` (GamesRule,
+    [GamesTournament]); raises InvalidDocument."""
+    basis = circuit_basis(doc)
+    c = doc["circuit"]
+    if basis == "games":
+        raw = doc.get("tournaments")
+        if not isinstance(raw, list):
+            raise _err("tournaments must be a list", code="shape", field="tournaments")
+        return parse_games_circuit(c, raw)
     rule_name = c.get("rule")
     if not isinstance(rule_name, str):
         raise _err("circuit rule must be a string", code="shape", field="rule")
@@ -273,3 +294,180 @@ def circuit_to_json(result: CircuitResult) -> dict:
                             for tid, pts in result.points],
             "standings": [_row_json(r, True) for r in result.standings],
             "unranked": [_row_json(r, False) for r in result.unranked]}
+
+
+# --- a circuit of weighted game results (SCORING.md 13.11, `basis: "games"`) ---------------------
+
+@dataclass(frozen=True)
+class GamesRule:
+    """13.11: the best `best_of` weighted game results count (all when None)."""
+    best_of: int | None = None
+    min_tournaments: int = 1
+
+
+@dataclass(frozen=True)
+class PlayerGames:
+    """A player's game points in one tournament, already in the club's formula."""
+    player: object
+    games: tuple
+
+
+@dataclass(frozen=True)
+class GamesTournament:
+    id: object
+    results: tuple  # of PlayerGames
+    weight: Decimal = ONE
+
+
+@dataclass
+class GamesRow:
+    player: object
+    rank: int | None  # None when unranked (fewer than min_tournaments tournaments with a game)
+    total: Decimal
+    counted: list  # exact counted weighted results, best first
+    played: int = 0  # games
+    tournaments: int = 0  # tournaments with at least one game
+
+
+@dataclass
+class GamesResult:
+    points: list  # [(tournament id, {player: [weighted results]})] in input order
+    standings: list
+    unranked: list
+
+
+def _games_order_key(row: GamesRow):
+    # A longer list of counted results wins when the other is its prefix (tuple comparison).
+    return (shown(row.total), tuple(shown(c) for c in row.counted))
+
+
+def score_games_circuit(rule: GamesRule, tournaments) -> GamesResult:
+    """SCORING.md 13.11 (RCU Modena 2024: "Ranking annuale basata sui 30 migliori risultati ... pesati
+    secondo uno specifico moltiplicatore"): every game result times its tournament's weight; a
+    player's total is the sum of their best `best_of` weighted results across the tournaments.
+    Order: total, then the counted results best first (a longer list wins when the other is its
+    prefix); players still level share the rank, listed by id."""
+    with engine_context():
+        if rule.best_of is not None and (not _whole(rule.best_of) or rule.best_of < 1):
+            raise _err("best_of must be null or a whole number of at least 1", code="circuit_best_of",
+                       field="best_of")
+        if not _whole(rule.min_tournaments) or rule.min_tournaments < 1:
+            raise _err("min_tournaments must be a whole number of at least 1",
+                       code="circuit_min_tournaments", field="min_tournaments")
+        ids, id_types, checked = set(), set(), []
+        for t in tournaments:
+            if not _player_id(t.id):
+                raise _err("tournament id must be a non-empty string or a whole number", code="shape",
+                           field="id")
+            if t.id in ids:
+                raise _err(f"two tournaments have the id {t.id}", code="circuit_tournament_twice",
+                           field="id")
+            ids.add(t.id)
+            checked.append(_checked_games_tournament(t))
+            id_types.update(type(r.player) for r in t.results)
+        if len(id_types) > 1:
+            raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
+
+        rows: dict = {}
+        points = []
+        for t in checked:
+            weighted = {r.player: [g * t.weight for g in r.games] for r in t.results}
+            points.append((t.id, weighted))
+            for player, results in weighted.items():
+                row = rows.setdefault(player, GamesRow(player, None, ZERO, []))
+                row.counted.extend(results)
+                row.played += len(results)
+                if results:
+                    row.tournaments += 1
+        for row in rows.values():
+            best = sorted(row.counted, reverse=True)
+            row.counted = best if rule.best_of is None else best[:rule.best_of]
+            row.total = sum(row.counted, ZERO)
+
+        ordered = sorted(rows.values(), key=lambda r: r.player)
+        ordered.sort(key=_games_order_key, reverse=True)
+        ranked = [r for r in ordered if r.tournaments >= rule.min_tournaments]
+        unranked = [r for r in ordered if r.tournaments < rule.min_tournaments]
+        previous = None
+        for i, row in enumerate(ranked, 1):
+            same = previous is not None and _games_order_key(previous) == _games_order_key(row)
+            row.rank = previous.rank if same else i
+            previous = row
+        return GamesResult(points, ranked, unranked)
+
+
+def _checked_games_tournament(t: GamesTournament) -> GamesTournament:
+    where = f"tournament {t.id}"
+    weight = coerce_number(ONE if t.weight is None else t.weight)
+    if not _number(weight) or not weight.is_finite() or weight <= 0:
+        raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
+                   location=where)
+    seen, results = set(), []
+    for r in t.results:
+        if not _player_id(r.player):
+            raise _err("player must be a non-empty string or a whole number", code="shape",
+                       field="player", location=where)
+        if r.player in seen:
+            raise _err(f"player {r.player} is listed twice", code="circuit_player_twice",
+                       field="player", location=where)
+        seen.add(r.player)
+        games = []
+        for i, g in enumerate(r.games, 1):
+            g = coerce_number(g)
+            if not _number(g) or not g.is_finite():
+                raise _err(f"player {r.player}: game {i} is not a number", code="circuit_game",
+                           field="games", location=where)
+            if g < 0:
+                raise _err(f"player {r.player}: game {i} is negative", code="circuit_game",
+                           field="games", location=where)
+            games.append(g)
+        results.append(PlayerGames(r.player, tuple(games)))
+    return GamesTournament(t.id, tuple(results), weight)
+
+
+def parse_games_circuit(c: dict, raw: list):
+    """`circuit` (with `basis: "games"`) and `tournaments` of the input document -> (GamesRule,
+    [GamesTournament]). The rank-based rule's fields (`rule`, `table`, `participation`) are refused."""
+    for key in ("rule", "table", "participation"):
+        if c.get(key) is not None:
+            raise _err(f"{key} belongs to a circuit of final ranks: a circuit with basis \"games\" has none",
+                       code="circuit_basis", field=key)
+    rule = GamesRule(c.get("best_of"), 1 if c.get("min_tournaments") is None else c["min_tournaments"])
+    tournaments = []
+    for i, t in enumerate(raw, 1):
+        if not isinstance(t, dict):
+            raise _err(f"tournament {i} must be an object", code="shape", field="tournaments")
+        tid = t.get("id")
+        if not _player_id(tid):
+            raise _err(f"tournament {i}: id must be a non-empty string or a whole number",
+                       code="shape", field="id")
+        where = f"tournament {tid}"
+        results = t.get("results")
+        if not isinstance(results, list):
+            raise _err("results must be a list", code="shape", field="results", location=where)
+        rows = []
+        for j, r in enumerate(results, 1):
+            if not isinstance(r, dict):
+                raise _err(f"results row {j} must be an object", code="shape", field="results",
+                           location=where)
+            games = r.get("games")
+            if not isinstance(games, list):
+                raise _err(f"results row {j}: games must be a list of numbers", code="shape",
+                           field="games", location=where)
+            rows.append(PlayerGames(r.get("player"), tuple(games)))
+        tournaments.append(GamesTournament(tid, tuple(rows), ONE if t.get("weight") is None else t["weight"]))
+    return rule, tournaments
+
+
+def games_circuit_to_json(result: GamesResult) -> dict:
+    def row_json(row: GamesRow, ranked: bool) -> dict:
+        out = {"rank": row.rank} if ranked else {}
+        out.update({"player": row.player, "total": as_float(row.total),
+                    "counted": [as_float(c) for c in row.counted], "played": row.played,
+                    "tournaments": row.tournaments})
+        return out
+    return {"tournaments": [{"id": tid, "points": {p: [as_float(v) for v in results]
+                                                   for p, results in pts.items()}}
+                            for tid, pts in result.points],
+            "standings": [row_json(r, True) for r in result.standings],
+            "unranked": [row_json(r, False) for r in result.unranked]}
