@@ -102,30 +102,79 @@ def validate_rule(rule: CircuitRule) -> CircuitRule:
     if not _number(participation) or not participation.is_finite() or participation < 0:
         raise _err("participation must be a number of at least 0", code="circuit_participation",
                    field="participation")
-    if rule.best_of is not None and (not _whole(rule.best_of) or rule.best_of < 1):
+    _check_counting(rule.best_of, rule.min_tournaments)
+    return CircuitRule(rule.rule, tuple(table), participation, rule.best_of, rule.min_tournaments)
+
+
+def _check_counting(best_of, min_tournaments) -> None:
+    """How many scores count and how many make a player ranked: the same checks for both bases."""
+    if best_of is not None and (not _whole(best_of) or best_of < 1):
         raise _err("best_of must be null or a whole number of at least 1", code="circuit_best_of",
                    field="best_of")
-    if not _whole(rule.min_tournaments) or rule.min_tournaments < 1:
+    if not _whole(min_tournaments) or min_tournaments < 1:
         raise _err("min_tournaments must be a whole number of at least 1",
                    code="circuit_min_tournaments", field="min_tournaments")
-    return CircuitRule(rule.rule, tuple(table), participation, rule.best_of, rule.min_tournaments)
+
+
+def _checked_weight(weight, where: str) -> Decimal:
+    weight = coerce_number(ONE if weight is None else weight)
+    if not _number(weight) or not weight.is_finite() or weight <= 0:
+        raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
+                   location=where)
+    return weight
+
+
+def _check_player(player, seen: set, where: str) -> None:
+    """A player of one tournament: a valid id, listed once (`seen` gathers them)."""
+    if not _player_id(player):
+        raise _err("player must be a non-empty string or a whole number", code="shape",
+                   field="player", location=where)
+    if player in seen:
+        raise _err(f"player {player} is listed twice", code="circuit_player_twice",
+                   field="player", location=where)
+    seen.add(player)
+
+
+def _checked_tournaments(tournaments, check, players) -> list:
+    """Every tournament through `check`, with ids valid and distinct and player ids (`players(t)`)
+    all of one type."""
+    checked, ids, id_types = [], set(), set()
+    for t in tournaments:
+        if not _player_id(t.id):
+            raise _err("tournament id must be a non-empty string or a whole number", code="shape",
+                       field="id")
+        if t.id in ids:
+            raise _err(f"two tournaments have the id {t.id}", code="circuit_tournament_twice",
+                       field="id")
+        ids.add(t.id)
+        t = check(t)
+        id_types.update(map(type, players(t)))
+        checked.append(t)
+    if len(id_types) > 1:
+        raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
+    return checked
+
+
+def _ranked(rows, key, enough) -> tuple[list, list]:
+    """Rows in order (by `key`, higher first; equal keys by player id) split into the ranked ones,
+    numbered as a competition ranking among themselves, and those short of `enough(row)`."""
+    ordered = sorted(rows, key=lambda r: r.player)
+    ordered.sort(key=key, reverse=True)
+    ranked = [r for r in ordered if enough(r)]
+    unranked = [r for r in ordered if not enough(r)]
+    previous = None
+    for i, row in enumerate(ranked, 1):
+        row.rank = previous.rank if previous is not None and key(previous) == key(row) else i
+        previous = row
+    return ranked, unranked
 
 
 def validate_tournament(t: CircuitTournament) -> CircuitTournament:
     where = f"tournament {t.id}"
-    weight = coerce_number(ONE if t.weight is None else t.weight)
-    if not _number(weight) or not weight.is_finite() or weight <= 0:
-        raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
-                   location=where)
+    weight = _checked_weight(t.weight, where)
     seen = set()
     for e in t.standings:
-        if not _player_id(e.player):
-            raise _err("player must be a non-empty string or a whole number", code="shape",
-                       field="player", location=where)
-        if e.player in seen:
-            raise _err(f"player {e.player} is listed twice", code="circuit_player_twice",
-                       field="player", location=where)
-        seen.add(e.player)
+        _check_player(e.player, seen, where)
         if not _whole(e.rank):
             raise _err(f"player {e.player}: rank must be a whole number", code="shape", field="rank",
                        location=where)
@@ -168,20 +217,8 @@ def score_circuit(rule: CircuitRule, tournaments) -> CircuitResult:
     """Circuit points per tournament and the circuit standings (SCORING.md section 11)."""
     with engine_context():
         rule = validate_rule(rule)
-        checked, ids, id_types = [], set(), set()
-        for t in tournaments:
-            if not _player_id(t.id):
-                raise _err("tournament id must be a non-empty string or a whole number", code="shape",
-                           field="id")
-            if t.id in ids:
-                raise _err(f"two tournaments have the id {t.id}", code="circuit_tournament_twice",
-                           field="id")
-            ids.add(t.id)
-            t = validate_tournament(t)
-            id_types.update(type(e.player) for e in t.standings)
-            checked.append(t)
-        if len(id_types) > 1:
-            raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
+        checked = _checked_tournaments(tournaments, validate_tournament,
+                                       lambda t: [e.player for e in t.standings])
 
         rows: dict = {}
         points = []
@@ -205,15 +242,7 @@ def score_circuit(rule: CircuitRule, tournaments) -> CircuitResult:
             row.counted = [row.scores[i].points for i in best]
             row.total = sum(row.counted, ZERO)
 
-        ordered = sorted(rows.values(), key=lambda r: r.player)
-        ordered.sort(key=_order_key, reverse=True)
-        ranked = [r for r in ordered if r.played >= rule.min_tournaments]
-        unranked = [r for r in ordered if r.played < rule.min_tournaments]
-        previous = None
-        for i, row in enumerate(ranked, 1):
-            key = _order_key(row)
-            row.rank = previous.rank if previous is not None and _order_key(previous) == key else i
-            previous = row
+        ranked, unranked = _ranked(rows.values(), _order_key, lambda r: r.played >= rule.min_tournaments)
         return CircuitResult(points, ranked, unranked)
 
 
@@ -348,25 +377,9 @@ def score_games_circuit(rule: GamesRule, tournaments) -> GamesResult:
     Order: total, then the counted results best first (a longer list wins when the other is its
     prefix); players still level share the rank, listed by id."""
     with engine_context():
-        if rule.best_of is not None and (not _whole(rule.best_of) or rule.best_of < 1):
-            raise _err("best_of must be null or a whole number of at least 1", code="circuit_best_of",
-                       field="best_of")
-        if not _whole(rule.min_tournaments) or rule.min_tournaments < 1:
-            raise _err("min_tournaments must be a whole number of at least 1",
-                       code="circuit_min_tournaments", field="min_tournaments")
-        ids, id_types, checked = set(), set(), []
-        for t in tournaments:
-            if not _player_id(t.id):
-                raise _err("tournament id must be a non-empty string or a whole number", code="shape",
-                           field="id")
-            if t.id in ids:
-                raise _err(f"two tournaments have the id {t.id}", code="circuit_tournament_twice",
-                           field="id")
-            ids.add(t.id)
-            checked.append(_checked_games_tournament(t))
-            id_types.update(type(r.player) for r in t.results)
-        if len(id_types) > 1:
-            raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
+        _check_counting(rule.best_of, rule.min_tournaments)
+        checked = _checked_tournaments(tournaments, _checked_games_tournament,
+                                       lambda t: [r.player for r in t.results])
 
         rows: dict = {}
         points = []
@@ -384,33 +397,17 @@ def score_games_circuit(rule: GamesRule, tournaments) -> GamesResult:
             row.counted = best if rule.best_of is None else best[:rule.best_of]
             row.total = sum(row.counted, ZERO)
 
-        ordered = sorted(rows.values(), key=lambda r: r.player)
-        ordered.sort(key=_games_order_key, reverse=True)
-        ranked = [r for r in ordered if r.tournaments >= rule.min_tournaments]
-        unranked = [r for r in ordered if r.tournaments < rule.min_tournaments]
-        previous = None
-        for i, row in enumerate(ranked, 1):
-            same = previous is not None and _games_order_key(previous) == _games_order_key(row)
-            row.rank = previous.rank if same else i
-            previous = row
+        ranked, unranked = _ranked(rows.values(), _games_order_key,
+                                   lambda r: r.tournaments >= rule.min_tournaments)
         return GamesResult(points, ranked, unranked)
 
 
 def _checked_games_tournament(t: GamesTournament) -> GamesTournament:
     where = f"tournament {t.id}"
-    weight = coerce_number(ONE if t.weight is None else t.weight)
-    if not _number(weight) or not weight.is_finite() or weight <= 0:
-        raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
-                   location=where)
+    weight = _checked_weight(t.weight, where)
     seen, results = set(), []
     for r in t.results:
-        if not _player_id(r.player):
-            raise _err("player must be a non-empty string or a whole number", code="shape",
-                       field="player", location=where)
-        if r.player in seen:
-            raise _err(f"player {r.player} is listed twice", code="circuit_player_twice",
-                       field="player", location=where)
-        seen.add(r.player)
+        _check_player(r.player, seen, where)
         games = []
         for i, g in enumerate(r.games, 1):
             g = coerce_number(g)

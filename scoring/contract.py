@@ -34,12 +34,14 @@ def loads(text: str):
         raise InvalidDocument(f"invalid JSON: {exc}", code="json") from None
 
 
-def _whole(value) -> bool:
+def is_whole(value) -> bool:
+    """A whole number of the document (a JSON true or false is not one)."""
     return isinstance(value, int) and type(value) is not bool
 
 
-def _player_id(value) -> bool:
-    return (isinstance(value, str) and value != "") or _whole(value)
+def is_player_id(value) -> bool:
+    """An id of the document (a player's, a team's): a non-empty string or a whole number."""
+    return (isinstance(value, str) and value != "") or is_whole(value)
 
 
 def parse_document(doc):
@@ -76,10 +78,10 @@ def parse_document(doc):
         if not isinstance(raw, dict):
             raise InvalidDocument("must be an object", code="shape", location=f"game {i}")
         round_, table = raw.get("round"), raw.get("table")
-        if not _whole(round_) or round_ < 0:
+        if not is_whole(round_) or round_ < 0:
             raise InvalidDocument("round must be a whole number of at least 0", code="shape",
                                   field="round", location=f"game {i}")
-        if not _whole(table) or table < 0:
+        if not is_whole(table) or table < 0:
             raise InvalidDocument("table must be a whole number of at least 0", code="shape",
                                   field="table", location=f"game {i} (round {round_})")
         games.append(Game(round_, table, parse_players(raw.get("players"), round_, table, id_types)))
@@ -93,7 +95,7 @@ def parse_document(doc):
         if not isinstance(raw_absences, list):
             raise InvalidDocument("absences must be a list", code="shape", field="absences")
         for i, a in enumerate(raw_absences, 1):
-            if not isinstance(a, dict) or not _whole(a.get("round")) or not _player_id(a.get("player")):
+            if not isinstance(a, dict) or not is_whole(a.get("round")) or not is_player_id(a.get("player")):
                 raise InvalidDocument(f"absence {i} must be an object with a whole round and a player id",
                                       code="shape", field="absences")
             absences.append(Absence(a["round"], a["player"]))
@@ -111,7 +113,7 @@ def parse_players(raw_players, round_, table, id_types: set) -> tuple[PlayerResu
             raise InvalidDocument(f"player {j} must be an object", code="shape", round=round_,
                                   table=table, field="players")
         pid = p.get("id")
-        if not _player_id(pid):
+        if not is_player_id(pid):
             raise InvalidDocument(f"player {j}: id must be a non-empty string or a whole number",
                                   code="shape", round=round_, table=table, field="id")
         id_types.add(type(pid))

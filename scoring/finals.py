@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from .contract import parse_players
+from .contract import is_player_id, is_whole, parse_players
 from .errors import InvalidDocument, ScoringError
 from .model import Game
 from .numeric import engine_context
@@ -90,14 +90,6 @@ def _check_ranking(ranks):
 
 # --- the JSON contract of `python -m scoring finals` --------------------------------------------
 
-def _whole(value) -> bool:
-    return isinstance(value, int) and type(value) is not bool
-
-
-def _player_id(value) -> bool:
-    return (isinstance(value, str) and value != "") or _whole(value)
-
-
 def parse_finals_document(doc):
     """Input document -> ([Game], [(rank, player)], groups request or None); raises InvalidDocument.
 
@@ -109,7 +101,7 @@ def parse_finals_document(doc):
         raise _err("finals must be a list", code="shape", field="finals")
     id_types, finals = set(), []
     for i, raw in enumerate(raw_finals, 1):
-        if not isinstance(raw, dict) or not _whole(raw.get("final")) or raw["final"] < 1:
+        if not isinstance(raw, dict) or not is_whole(raw.get("final")) or raw["final"] < 1:
             raise _err(f"final {i} must be an object with a whole number final of at least 1",
                        code="shape", field="final")
         number = raw["final"]
@@ -128,9 +120,9 @@ def parse_finals_document(doc):
         raise _err("others must be a list", code="shape", field="others")
     others = []
     for j, row in enumerate(raw_others, 1):
-        if not isinstance(row, dict) or not _player_id(row.get("player")):
+        if not isinstance(row, dict) or not is_player_id(row.get("player")):
             raise _err(f"others row {j} must be an object with a player id", code="shape", field="others")
-        if not _whole(row.get("rank")) or row["rank"] < 1:
+        if not is_whole(row.get("rank")) or row["rank"] < 1:
             raise _err(f"others row {j}: rank must be a whole number of at least 1", code="shape",
                        field="rank")
         id_types.add(type(row["player"]))
@@ -144,7 +136,7 @@ def parse_finals_document(doc):
             raise _err("semifinal_groups must be an object with an order list", code="shape",
                        field="semifinal_groups")
         order = groups["order"]
-        if not all(map(_player_id, order)):
+        if not all(map(is_player_id, order)):
             raise _err("semifinal_groups order must list player ids", code="shape", field="order")
         id_types.update(map(type, order))
         if len(id_types) > 1:
@@ -154,7 +146,7 @@ def parse_finals_document(doc):
         seats = groups.get("seats_per_group")
         if seats is None:
             seats = SEATS_PER_GROUP
-        if not _whole(seats) or seats < 1:
+        if not is_whole(seats) or seats < 1:
             raise _err("seats_per_group must be a whole number of at least 1", code="shape",
                        field="seats_per_group")
         groups = (order, seats)

@@ -30,16 +30,17 @@ def engine_context():
     return localcontext(ENGINE_CONTEXT)
 
 
-def shown(value: Decimal) -> Decimal:
-    """The value as shown to people: rounded half-up to 2 decimals (SCORING.md section 5)."""
-    rounded = value.quantize(CENT, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+def shown(value: Decimal, step: Decimal = CENT) -> Decimal:
+    """The value as shown to people: rounded half-up to 2 decimals (SCORING.md section 5), or to
+    `step` (MILLE: 3 decimals, the `millesimi` formula of section 13.4)."""
+    rounded = value.quantize(step, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
     if rounded == value:  # most values have 2 decimals or fewer: nothing was rounded
         return rounded
     try:
         value = value.quantize(_FINE, context=ENGINE_CONTEXT)
     except InvalidOperation:  # too many digits for the fine step: the value is huge, skip it
         pass
-    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+    return value.quantize(step, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
 
 
 def as_float(value: Decimal) -> float:
@@ -48,16 +49,8 @@ def as_float(value: Decimal) -> float:
 
 
 def shown_in_thousandths(value: Decimal) -> Decimal:
-    """The value as shown under a formula counted in thousandths (SCORING.md 13.4, `millesimi`):
-    rounded half-up to 3 decimals."""
-    rounded = value.quantize(MILLE, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
-    if rounded == value:
-        return rounded
-    try:
-        value = value.quantize(_FINE, context=ENGINE_CONTEXT)
-    except InvalidOperation:
-        pass
-    return value.quantize(MILLE, rounding=ROUND_HALF_UP, context=ENGINE_CONTEXT)
+    """The value as shown under a formula counted in thousandths (SCORING.md 13.4, `millesimi`)."""
+    return shown(value, MILLE)
 
 
 def shown_for(decimals: int):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .contract import games_to_json, parse_document
+from .contract import games_to_json, is_player_id, is_whole, parse_document
 from .engine import score_tournament
 from .errors import InvalidDocument
 from .formulas import get_formula
@@ -43,14 +43,10 @@ def _err(message, code="team_championship", **kw):
     return InvalidDocument(message, code=code, **kw)
 
 
-def _team_id(value) -> bool:
-    return (isinstance(value, str) and value != "") or (isinstance(value, int) and type(value) is not bool)
-
-
 def check_teams(teams, best) -> dict:
     """Player -> team id; InvalidDocument for a team without players, two teams with one id, a player
     in two teams, or `best` not a whole number of at least 1 (None: every result counts)."""
-    if best is not None and (not isinstance(best, int) or type(best) is bool or best < 1):
+    if best is not None and (not is_whole(best) or best < 1):
         raise _err("team_rule best must be a whole number of at least 1", code="team_best", field="best")
     team_of, ids = {}, set()
     for team in teams:
@@ -111,11 +107,11 @@ def parse_team_championship_document(doc):
         raise _err("teams must be a list", code="shape", field="teams")
     teams, id_types = [], set()
     for i, raw in enumerate(raw_teams, 1):
-        if not isinstance(raw, dict) or not _team_id(raw.get("id")):
+        if not isinstance(raw, dict) or not is_player_id(raw.get("id")):
             raise _err(f"team {i} must be an object with a non-empty string or whole number id",
                        code="shape", field="teams")
         players = raw.get("players")
-        if not isinstance(players, list) or not all(map(_team_id, players)):
+        if not isinstance(players, list) or not all(map(is_player_id, players)):
             raise _err(f"team {raw['id']}: players must be a list of player ids", code="shape",
                        field="players")
         id_types.update(map(type, players))
