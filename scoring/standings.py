@@ -229,11 +229,12 @@ def _previous_round_keys(group, rounds, show):
 
 class Prepared:
     """The formula-independent part of the standings of one list of scored games."""
-    __slots__ = ("rounds", "players", "picks", "singles", "wins", "medals", "tp", "games", "_entries",
+    __slots__ = ("rounds", "players", "picks", "singles", "wins", "medals", "tp", "games", "_sources",
                  "_result_rounds")
 
     def __init__(self, games: Sequence, absences: Iterable[Absence] = ()):
         """`games`: objects with `round` and `placement` (scoring.Game) in the order they are scored."""
+        games, absences = tuple(games), tuple(absences)
         index: dict = {}        # player -> row in the lists below, in order of first appearance
         players, entries, wins, medals, tps, played = [], [], [], [], [], []
         rounds = []
@@ -303,13 +304,24 @@ class Prepared:
         self.medals = [medals[row] for row in by_id]
         self.tp = [tps[row] for row in by_id]
         self.games = [played[row] for row in by_id]
-        self._entries = [entries[row] for row in by_id]
+        self._sources = (games, absences)
         self._result_rounds = None
 
     def result_rounds(self) -> list:
-        """Per player (in the order of their ids): the round of each result, in round order."""
+        """Per player (in the order of their ids): the round of each result, in round order (only the
+        previous-round tie-break, SCORING.md 13.7, asks for them)."""
         if self._result_rounds is None:
-            self._result_rounds = [[round_ for round_, _, _ in row] for row in self._entries]
+            games, absences = self._sources
+            row = {player: i for i, player in enumerate(self.players)}
+            rounds = [[] for _ in self.players]
+            for game in games:
+                for seat in game.placement.seats:
+                    rounds[row[seat.player]].append(game.round)
+            for round_, player in absences:
+                rounds[row[player]].append(round_)
+            for player_rounds in rounds:
+                player_rounds.sort()  # results are in round order
+            self._result_rounds = rounds
         return self._result_rounds
 
 
