@@ -20,7 +20,9 @@ class Standard(PlaceFormula):
     SCORING.md 13.6 (RCU Roma "Torneo Gufo"), `standard_eliminated: "position"`: an eliminated player
     at final place p gets max(0, 5 - p) (the first eliminated at a 5-player table gets 0). With the
     `"table_points"` corrective of 13.1 only the TP hundredths are scaled; RisiKo! stays 13 flat
-    (Interpretation: the club's program has no RisiKo! case).
+    (Interpretation, 13.6.2: the club's program has no RisiKo! case), and the scaled hundredths are
+    shown and compared with 2 decimals like every other result (Interpretation, 13.6.4: 5.375 is
+    5.38, where the program compares them exactly).
     """
     name = "standard"
     parameters = ("standard_eliminated",)
