@@ -6,11 +6,24 @@ from __future__ import annotations
 
 import sys
 
-from .circuit import circuit_to_json, parse_circuit_document, score_circuit
+from .circuit import (
+    GamesRule,
+    circuit_to_json,
+    games_circuit_to_json,
+    parse_circuit_document,
+    score_circuit,
+    score_games_circuit,
+)
 from .contract import dumps, loads, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
+from .finals import finals_standings, finals_to_json, parse_finals_document, semifinal_groups
 from .qualify import parse_qualify_document, qualification_to_json, qualify
+from .team_championship import (
+    parse_team_championship_document,
+    score_team_championship,
+    team_championship_to_json,
+)
 
 MAX_MESSAGE = 1000
 
@@ -22,8 +35,11 @@ def _one_line(message: str) -> str:
 
 
 def _circuit(doc) -> dict:
-    """`python -m scoring circuit` (SCORING.md section 11)."""
-    return circuit_to_json(score_circuit(*parse_circuit_document(doc)))
+    """`python -m scoring circuit` (SCORING.md section 11; `basis: "games"`, section 13.11)."""
+    rule, tournaments = parse_circuit_document(doc)
+    if isinstance(rule, GamesRule):
+        return games_circuit_to_json(score_games_circuit(rule, tournaments))
+    return circuit_to_json(score_circuit(rule, tournaments))
 
 
 def _qualify(doc) -> dict:
@@ -31,7 +47,20 @@ def _qualify(doc) -> dict:
     return qualification_to_json(qualify(*parse_qualify_document(doc)))
 
 
-COMMANDS = {"circuit": _circuit, "qualify": _qualify}
+def _finals(doc) -> dict:
+    """`python -m scoring finals` (SCORING.md 13.9)."""
+    finals, others, request = parse_finals_document(doc)
+    rows = finals_standings(finals, others)
+    groups = None if request is None else semifinal_groups(request[0], len(finals), request[1])
+    return finals_to_json(rows, groups)
+
+
+def _teams(doc) -> dict:
+    """`python -m scoring teams` (SCORING.md 13.10)."""
+    return team_championship_to_json(score_team_championship(*parse_team_championship_document(doc)))
+
+
+COMMANDS = {"circuit": _circuit, "qualify": _qualify, "finals": _finals, "teams": _teams}
 
 
 def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
@@ -61,7 +90,7 @@ def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
 def main() -> int:
     args = sys.argv[1:]
     if len(args) > 1:
-        sys.stderr.write("usage: python -m scoring [circuit | qualify] < input.json\n")
+        sys.stderr.write(f"usage: python -m scoring [{' | '.join(COMMANDS)}] < input.json\n")
         return 2
     code, out, err = run(sys.stdin.buffer.read(), args[0] if args else None)
     try:

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from .formulas import FORMULAS
 from .help_common import (
+    CLUB_BARLETTA,
+    CLUB_GT_CODE,
+    CLUB_GT_MANUAL,
+    CLUB_MODENA,
     COMMON_PARAMETERS,
     COMO_EXAMPLE,
     FIVE_PLAYER_EXAMPLE,
+    MILLESIMI_FIVE_EXAMPLE,
+    MILLESIMI_TWO_ROUNDS_EXAMPLE,
+    MODENA_EXAMPLE,
     RISIKO_EXAMPLE,
     RUNNING_EXAMPLE,
     SEED_FIRK,
     SEED_RTU,
+    SETTLED_TIE_EXAMPLE,
     SHARED_PLACES,
     SHARED_WIN,
     TABLE_TIE_BREAK,
@@ -45,7 +53,7 @@ _ENTRIES = (
         ),
         sources=(Source(SEED_FIRK, "art. 46-47, Tab. D"), Source(SEED_FIRK, "Variante 51.1, regole 3-5")),
         interpretations=(),
-        parameters=COMMON_PARAMETERS,
+        parameters=COMMON_PARAMETERS + ("risiko_total",),
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, COMO_EXAMPLE),
     ),
     FormulaInfo(
@@ -95,7 +103,7 @@ _ENTRIES = (
         ),
         sources=(Source(SEED_RTU, 'Formule Punteggio, punti tavolo con "bonus per la vittoria"'),),
         interpretations=(TABLE_TIE_BREAK,),
-        parameters=COMMON_PARAMETERS + ("bonus",),
+        parameters=COMMON_PARAMETERS + ("bonus", "risiko_total"),
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE),
     ),
     FormulaInfo(
@@ -112,7 +120,7 @@ _ENTRIES = (
         ),
         sources=(Source(SEED_RTU, 'Formule Punteggio, "numero di vittorie"'),),
         interpretations=(SHARED_WIN, TABLE_TIE_BREAK),
-        parameters=COMMON_PARAMETERS + ("bonus",),
+        parameters=COMMON_PARAMETERS + ("bonus", "risiko_total"),
         examples=(TWO_ROUNDS_EXAMPLE, RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE),
     ),
     FormulaInfo(
@@ -164,8 +172,14 @@ _ENTRIES = (
                  "ai tavoli da 6 un sesto non eliminato 1 più i centesimi.",
                  "Interpretation: at 5-player tables a surviving 5th gets 2 plus hundredths, at "
                  "6-player tables a surviving 6th 1 plus hundredths."),
+            Text("Interpretazione (Torneo Gufo, RCU Roma: eliminati per posizione, correttivo sui punti "
+                 "tavolo): RisiKo! resta 13; i centesimi moltiplicati si mostrano e si confrontano "
+                 "arrotondati a 2 decimali (5,375 diventa 5,38).",
+                 "Interpretation (Torneo Gufo, RCU Rome: eliminated players by position, corrective on "
+                 "table points): RisiKo! stays 13; the scaled hundredths are shown and compared rounded "
+                 "to 2 decimals (5.375 becomes 5.38)."),
             SHARED_PLACES),
-        parameters=COMMON_PARAMETERS,
+        parameters=COMMON_PARAMETERS + ("standard_eliminated",),
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
     ),
     FormulaInfo(
@@ -199,15 +213,21 @@ _ENTRIES = (
                  "winner; an eliminated player has 0 table points."),
             Text("In caso di RisiKo! subito si prende un malus di 14 punti-torneo.",
                  "A RisiKo! suffered costs a malus of 14 tournament points."),
+            Text("Campionato Gufo (RCU Roma): dopo un RisiKo! gli sconfitti possono prendere i propri "
+                 "punti tavolo invece di 86.",
+                 "Campionato Gufo (RCU Rome): after a RisiKo! the losers may get their own table points "
+                 "instead of 86."),
         ),
-        sources=(Source(SEED_RTU, 'Formule Punteggio, formula "Spartaco"'),),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, formula "Spartaco"'),
+                 Source(CLUB_GT_MANUAL, 'Tipi di Tornei contemplati, Campionato Gufo: "verranno attribuiti '
+                                        '186 punti anziché 200"')),
         interpretations=(
-            Text("Interpretazione: con RisiKo! il vincitore prende 186 e ogni altro giocatore 100 meno "
-                 "il malus (86 con il malus di 14, modificabile).",
-                 "Interpretation: with RisiKo! the winner gets 186 and every other player 100 minus the "
-                 "malus (86 with the default malus of 14, adjustable)."),
+            Text("Interpretazione: con RisiKo! il vincitore prende 200 meno il malus e ogni altro "
+                 "giocatore 100 meno il malus (186 e 86 con il malus di 14, modificabile).",
+                 "Interpretation: with RisiKo! the winner gets 200 minus the malus and every other "
+                 "player 100 minus the malus (186 and 86 with the default malus of 14, adjustable)."),
             SHARED_PLACES),
-        parameters=COMMON_PARAMETERS + ("spartaco_malus",),
+        parameters=COMMON_PARAMETERS + ("spartaco_malus", "spartaco_risiko_losers"),
         examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
     ),
     FormulaInfo(
@@ -273,6 +293,78 @@ _ENTRIES = (
                  "tie-breaks are configured; a 6th place is not a medal."),),
         parameters=COMMON_PARAMETERS,
         examples=(TWO_ROUNDS_EXAMPLE, RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="millesimi",
+        name=Text("Millesimi (Master)", "Thousandths (Master)"),
+        summary=Text("Punti tavolo in millesimi più un'unità al vincitore: una vittoria con 50 punti vale "
+                     "1,050.",
+                     "Table points in thousandths plus one unit for the winner: a win with 50 points is "
+                     "worth 1.050."),
+        rules=(
+            Text("I punti tavolo si convertono in millesimi (41 punti tavolo: 0,041) e il vincitore del "
+                 "tavolo aggiunge un'unità (50 punti tavolo: 1,050). Con RisiKo! si ottiene sempre 1,100; "
+                 "un eliminato 0.",
+                 "Table points become thousandths (41 table points: 0.041) and the table winner adds one "
+                 "unit (50 table points: 1.050). A RisiKo! always gives 1.100; an eliminated player 0."),
+            Text("Ai tavoli da 5 i punti tavolo si moltiplicano per 1,25 fino a un massimo di 100: da 80 "
+                 "punti tavolo in su si ottiene lo stesso punteggio (1,100 per il vincitore).",
+                 "At 5-player tables the table points are multiplied by 1.25 up to 100: from 80 table "
+                 "points up the score is the same (1.100 for the winner)."),
+            Text("Gli arrotondamenti alla terza cifra sono sempre per eccesso (21 punti tavolo a un tavolo "
+                 "da 5: 0,02625, cioè 0,027); punteggi e classifica si mostrano con 3 decimali.",
+                 "Rounding to the third decimal is always up (21 table points at a 5-player table: 0.02625, "
+                 "so 0.027); scores and standings show 3 decimals."),
+            Text("A pari punti tavolo al primo posto, se il tavolo non ha deciso il piazzamento, tutti i "
+                 "primi prendono l'unità.",
+                 "When players tie for first on table points and the table did not settle the place, "
+                 "every one of them gets the unit."),
+            Text("Nei tornei Master gli spareggi sono i migliori risultati, poi la posizione al turno "
+                 "precedente; il correttivo di Como non si applica.",
+                 "In Master tournaments the tie-breaks are the best results, then the position after the "
+                 "previous round; the Como corrective does not apply."),
+        ),
+        sources=(Source(CLUB_GT_MANUAL, 'Tipi di Tornei contemplati, MasterRisiko e Victory: "conversione '
+                                        'in millesimi"'),
+                 Source(CLUB_GT_CODE, "punteggio delle qualificazioni nazionali"),
+                 Source(CLUB_BARLETTA, "esempio: 1,050 + 0,041 = 1,091")),
+        interpretations=(
+            Text("Interpretazione: i punti tavolo con decimali non vengono troncati (41,5 dà 0,0415, "
+                 "arrotondato per eccesso a 0,042).",
+                 "Interpretation: table points with decimals are not truncated (41.5 gives 0.0415, rounded "
+                 "up to 0.042)."),),
+        parameters=("discard_worst", "best_of", "tiebreak"),
+        examples=(RUNNING_EXAMPLE, MILLESIMI_TWO_ROUNDS_EXAMPLE, MILLESIMI_FIVE_EXAMPLE, TIE_EXAMPLE),
+    ),
+    FormulaInfo(
+        key="maialino_2024",
+        name=Text("Formula Maialino 2024 (Modena)", "Maialino 2024 formula (Modena)"),
+        summary=Text("200 al vincitore (201 con RisiKo!), 100 meno il distacco agli altri.",
+                     "200 to the winner (201 with RisiKo!), 100 minus the gap to the others."),
+        rules=(
+            Text("Vincitore: 200 punti-torneo, 201 con RisiKo!. Altri giocatori: 100 meno la differenza "
+                 "dei punti tavolo dal primo; dopo un RisiKo! (100 punti tavolo) ognuno prende quindi i "
+                 "propri punti tavolo.",
+                 "Winner: 200 tournament points, 201 with RisiKo!. Other players: 100 minus the difference "
+                 "in table points from the first; after a RisiKo! (100 table points) each therefore gets "
+                 "their own table points."),
+            Text("A un giocatore eliminato non vengono assegnati punti; chi resta in gioco con 0 punti "
+                 "tavolo prende comunque 100 meno la differenza.",
+                 "An eliminated player gets no points; a player still in the game with 0 table points "
+                 "still gets 100 minus the difference."),
+            Text("Il vincitore è uno solo: una parità di punti tavolo al primo posto si decide al tavolo "
+                 "(punti fuori obiettivo, ordine inverso di gioco) e si registra con il piazzamento.",
+                 "There is one winner: a tie on table points for first is settled at the table (points "
+                 "outside the objective, reverse order of play) and recorded as the place."),
+            Text("Coppe Maialino: contano i migliori 6 risultati su 8 giornate; la classifica annuale somma "
+                 "i migliori 30 risultati, pesati secondo il torneo.",
+                 "Coppe Maialino: the best 6 results of 8 evenings count; the annual ranking adds the best "
+                 "30 results, weighted by tournament."),
+        ),
+        sources=(Source(CLUB_MODENA, "Coppe Maialino, punteggio e note"),),
+        interpretations=(TABLE_TIE_BREAK,),
+        parameters=COMMON_PARAMETERS,
+        examples=(RUNNING_EXAMPLE, MODENA_EXAMPLE, RISIKO_EXAMPLE, SETTLED_TIE_EXAMPLE),
     ),
 )
 

@@ -6,11 +6,11 @@ from decimal import Decimal
 
 from .errors import InvalidDocument
 from .formulas import get_formula
-from .model import Absence, Game, Params, PlayerResult
-from .numeric import ZERO, as_float
+from .model import CLUB_PARAMETERS, Absence, Game, Params, PlayerResult
+from .numeric import ZERO, as_float_for
 
 _PARAM_KEYS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus",
-               "tournament_penalties")
+               "tournament_penalties", *CLUB_PARAMETERS)
 
 
 def _reject_constant(name):
@@ -34,12 +34,14 @@ def loads(text: str):
         raise InvalidDocument(f"invalid JSON: {exc}", code="json") from None
 
 
-def _whole(value) -> bool:
+def is_whole(value) -> bool:
+    """A whole number of the document (a JSON true or false is not one)."""
     return isinstance(value, int) and type(value) is not bool
 
 
-def _player_id(value) -> bool:
-    return (isinstance(value, str) and value != "") or _whole(value)
+def is_player_id(value) -> bool:
+    """An id of the document (a player's, a team's): a non-empty string or a whole number."""
+    return (isinstance(value, str) and value != "") or is_whole(value)
 
 
 def parse_document(doc):
@@ -76,28 +78,13 @@ def parse_document(doc):
         if not isinstance(raw, dict):
             raise InvalidDocument("must be an object", code="shape", location=f"game {i}")
         round_, table = raw.get("round"), raw.get("table")
-        if not _whole(round_) or round_ < 0:
+        if not is_whole(round_) or round_ < 0:
             raise InvalidDocument("round must be a whole number of at least 0", code="shape",
                                   field="round", location=f"game {i}")
-        if not _whole(table) or table < 0:
+        if not is_whole(table) or table < 0:
             raise InvalidDocument("table must be a whole number of at least 0", code="shape",
                                   field="table", location=f"game {i} (round {round_})")
-        raw_players = raw.get("players")
-        if not isinstance(raw_players, list):
-            raise InvalidDocument("players must be a list", code="shape", round=round_, table=table,
-                                  field="players")
-        players = []
-        for j, p in enumerate(raw_players, 1):
-            if not isinstance(p, dict):
-                raise InvalidDocument(f"player {j} must be an object", code="shape", round=round_,
-                                      table=table, field="players")
-            pid = p.get("id")
-            if not _player_id(pid):
-                raise InvalidDocument(f"player {j}: id must be a non-empty string or a whole number",
-                                      code="shape", round=round_, table=table, field="id")
-            id_types.add(type(pid))
-            players.append(_player(p, pid, round_, table))
-        games.append(Game(round_, table, tuple(players)))
+        games.append(Game(round_, table, parse_players(raw.get("players"), round_, table, id_types)))
     if len(id_types) > 1:
         raise InvalidDocument("player ids must be all strings or all whole numbers", code="shape",
                               field="id")
@@ -108,11 +95,30 @@ def parse_document(doc):
         if not isinstance(raw_absences, list):
             raise InvalidDocument("absences must be a list", code="shape", field="absences")
         for i, a in enumerate(raw_absences, 1):
-            if not isinstance(a, dict) or not _whole(a.get("round")) or not _player_id(a.get("player")):
+            if not isinstance(a, dict) or not is_whole(a.get("round")) or not is_player_id(a.get("player")):
                 raise InvalidDocument(f"absence {i} must be an object with a whole round and a player id",
                                       code="shape", field="absences")
             absences.append(Absence(a["round"], a["player"]))
     return formula, params, games, absences
+
+
+def parse_players(raw_players, round_, table, id_types: set) -> tuple[PlayerResult, ...]:
+    """The "players" of one game of the input document; the type of every id is added to `id_types`."""
+    if not isinstance(raw_players, list):
+        raise InvalidDocument("players must be a list", code="shape", round=round_, table=table,
+                              field="players")
+    players = []
+    for j, p in enumerate(raw_players, 1):
+        if not isinstance(p, dict):
+            raise InvalidDocument(f"player {j} must be an object", code="shape", round=round_,
+                                  table=table, field="players")
+        pid = p.get("id")
+        if not is_player_id(pid):
+            raise InvalidDocument(f"player {j}: id must be a non-empty string or a whole number",
+                                  code="shape", round=round_, table=table, field="id")
+        id_types.add(type(pid))
+        players.append(_player(p, pid, round_, table))
+    return tuple(players)
 
 
 def _player(p: dict, pid, round_, table) -> PlayerResult:
@@ -136,11 +142,20 @@ def _player(p: dict, pid, round_, table) -> PlayerResult:
         void=False if p.get("void") is None else p["void"])
 
 
+def games_to_json(result) -> list:
+    """The "games" of the output document: each game's points as shown (section 9)."""
+    as_float = as_float_for(get_formula(result.formula).decimals)
+    return [{"round": g.round, "table": g.table, "points": {p: as_float(v) for p, v in g.points.items()}}
+            for g in result.games]
+
+
 def result_to_json(result) -> dict:
-    """Result -> the output document: numbers rounded half-up to 2 decimals as floats."""
-    ranking = get_formula(result.formula).ranking
-    games = [{"round": g.round, "table": g.table,
-              "points": {p.player: as_float(p.points) for p in g.players}} for g in result.games]
+    """Result -> the output document: numbers rounded half-up to 2 decimals (3 under `millesimi`,
+    section 13.4) as floats."""
+    formula = get_formula(result.formula)
+    ranking = formula.ranking
+    as_float = as_float_for(formula.decimals)
+    games = games_to_json(result)
     rows = []
     for r in result.standings:
         row = {"rank": r.rank, "player": r.player, "total": as_float(r.total)}

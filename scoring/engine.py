@@ -6,10 +6,13 @@ import threading
 from contextlib import contextmanager
 from typing import Iterable, Mapping, Sequence
 
+from .errors import ScoringError
 from .formulas import get_formula
+from .formulas.base import locate
 from .model import DEFAULT_PARAMS, Absence, Game, GameScore, Params, Result
-from .modifiers import FORFEIT_POINTS, apply_penalty
+from .modifiers import FORFEIT_POINTS, apply_penalty, table_points_corrective
 from .numeric import engine_context
+from .placement import with_table_points
 from .standings import Prepared, standings_from
 
 
@@ -23,11 +26,16 @@ def _score_in_steps(formula, game: Game, params: Params, points) -> GameScore:
     """A table with a penalty, an absence or the Como corrective: each player's points step by step."""
     placement = game.placement
     seats = placement.seats
-    values = formula.table(placement, params)
     reference = params.como_reference
     n = placement.n
     corrective = reference is not None and n != reference
-    corrected = [value * n / reference for value in values] if corrective else values
+    if corrective and params.corrective_scope == "table_points":
+        # SCORING.md 13.1: the factor scales the table points the formula reads, not its points.
+        values = formula.table(with_table_points(placement, table_points_corrective(placement, reference)), params)
+        corrected = values
+    else:
+        values = formula.table(placement, params)
+        corrected = [value * n / reference for value in values] if corrective else values
     finals = []
     for seat, value in zip(seats, corrected):
         # SCORING.md section 5: formula, then Como corrective, then penalties.
@@ -61,13 +69,17 @@ def _score_all(formula, games, params, points) -> tuple:
     extend = points.extend
     for game in games:
         placement = game.placement
-        if placement.plain and (reference is None or placement.n == reference):
-            values = table(placement, params)
-            extend(values)
-            add(_seated_score(game, (placement.seats, values, values, values),
-                              None if reference is None else (placement.n, reference)))
-        else:
-            add(_score_in_steps(formula, game, params, points))
+        try:
+            if placement.plain and (reference is None or placement.n == reference):
+                values = table(placement, params)
+                extend(values)
+                add(_seated_score(game, (placement.seats, values, values, values),
+                                  None if reference is None else (placement.n, reference)))
+            else:
+                add(_score_in_steps(formula, game, params, points))
+        except ScoringError as exc:  # a formula's own rule (maialino_2024: one winner) names the game
+            locate(exc, game)
+            raise
     return tuple(scores)
 
 
@@ -142,8 +154,11 @@ def implicit_absences(games: Sequence[Game], given: Iterable[Absence] = ()) -> l
 
 def score_game(formula, game: Game, params: Params | None = None) -> GameScore:
     """One game's points under a formula, with Como corrective and penalties (sections 4-5)."""
+    formula = get_formula(formula)
+    params = params or DEFAULT_PARAMS
+    formula.check_params(params)
     with engine_context():
-        return _score(get_formula(formula), game, params or DEFAULT_PARAMS)
+        return _score(formula, game, params)
 
 
 def score_tournament(formula, params: Params | None = None, games: Sequence[Game] = (), *,
@@ -162,6 +177,7 @@ def score_tournament(formula, params: Params | None = None, games: Sequence[Game
     if isinstance(params, Mapping):
         params = Params(**params)
     params = params or DEFAULT_PARAMS
+    formula.check_params(params)
     absences = [Absence(*a) for a in absences]
     with engine_context(), _without_cycle_collection():
         points = []  # every seat's final points, game after game

@@ -55,6 +55,12 @@ class ScoringError(ValueError):
     def __str__(self) -> str:
         return self.message
 
+    def at(self, location: str) -> "ScoringError":
+        """This error placed at `location` ("final 2"), still naming its player: for a command that
+        checks tables which are not a round's games (SCORING.md 13.9)."""
+        self._location = location + (f" player {self.player}" if self.player is not None else "")
+        return self
+
 
 class InvalidResult(ScoringError):
     """A game result breaks a rule of SCORING.md section 2."""

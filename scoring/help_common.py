@@ -14,13 +14,23 @@ SEED_TEAMS = "seeds/001_18de2188b0a5f530.txt"
 SEED_BOX = "seeds/002_67dc180d12b8b9c6.txt"
 SEED_FIRENZE = "seeds/003_4a543a8b0dba345f.txt"
 SEED_RTU = "seeds/004_03decf7dfad5da76.txt"
+# Club documents of the variants (SCORING.md section 13), by the tag the specification cites them with.
+CLUB_GT_MANUAL = "GT-M"
+CLUB_GT_CODE = "GT-C"
+CLUB_BARLETTA = "BAR"
+CLUB_MODENA = "MO24"
 RULEBOOKS = {
     SEED_FIRK: "Regolamento F.I.RK. (torneo di Como)",
     SEED_TEAMS: "Regolamento 2vs2 Rahal Maut",
     SEED_BOX: "Regole Time Attack, Editrice Giochi",
     SEED_FIRENZE: "Regolamento del torneo città di Firenze",
     SEED_RTU: "R.T.U. Editrice Giochi",
+    CLUB_GT_MANUAL: "Manuale GestioneTorneo V2.4 (RCU Roma)",
+    CLUB_GT_CODE: "GestioneTorneo, il programma dei tornei (RCU Roma)",
+    CLUB_BARLETTA: "RCU Barletta, Giocatore dell'anno Risik'Arè 2022",
+    CLUB_MODENA: "RCU Modena, Coppe Maialino 2024",
 }
+CLUB_SOURCES = (CLUB_GT_MANUAL, CLUB_GT_CODE, CLUB_BARLETTA, CLUB_MODENA)
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,7 @@ class Text:
 
 @dataclass(frozen=True)
 class Source:
-    document: str   # seed file
+    document: str   # seed file, or a club document's tag (CLUB_SOURCES)
     section: str    # article or heading in that document
 
     @property
@@ -105,13 +115,30 @@ TWO_ROUNDS_EXAMPLE = Example(
      Game(1, 2, (_p("E", 40), _p("F", 39), _p("G", 2), _p("H", 1))),
      Game(2, 1, (_p("A", 10), _p("E", 50), _p("C", 45), _p("G", 0, eliminated=1))),
      Game(2, 2, (_p("B", 70), _p("F", 20), _p("D", 30), _p("H", 10)))))
+MILLESIMI_TWO_ROUNDS_EXAMPLE = Example(
+    Text("Barletta 2022: Carlo vince il primo turno con 50 e perde il secondo con 41",
+         "Barletta 2022: Carlo wins round 1 with 50 and loses round 2 with 41"),
+    (Game(1, 1, (_p("Carlo", 50), _p("A", 41), _p("B", 20), _p("C", 10))),
+     Game(2, 1, (_p("D", 60), _p("Carlo", 41), _p("E", 20), _p("F", 10)))))
+MILLESIMI_FIVE_EXAMPLE = Example(
+    Text("Tavolo da 5: A 83, B 79, C 21, D 1, E eliminato per primo",
+         "5-player table: A 83, B 79, C 21, D 1, E eliminated first"),
+    (Game(1, 1, (_p("A", 83), _p("B", 79), _p("C", 21), _p("D", 1), _p("E", 0, eliminated=1))),))
+MODENA_EXAMPLE = Example(
+    Text("L'esempio di Modena: Franco 45, Luigi 44, Marco 23, Annalisa 20",
+         "The Modena example: Franco 45, Luigi 44, Marco 23, Annalisa 20"),
+    (Game(1, 1, (_p("Annalisa", 20), _p("Marco", 23), _p("Luigi", 44), _p("Franco", 45))),))
+SETTLED_TIE_EXAMPLE = Example(
+    Text("Parità al primo posto decisa al tavolo: B primo, A secondo con 44; C 30, D 12",
+         "Tie for first settled at the table: B first, A second on 44; C 30, D 12"),
+    (Game(1, 1, (_p("A", 44, place=2), _p("B", 44, place=1), _p("C", 30), _p("D", 12))),))
 COMO_EXAMPLE = Example(
     Text("Como: la stessa partita a 4 (correttivo 4/5) e a 5 giocatori",
          "Como: the same game at 4 players (corrective 4/5) and at 5"),
     RUNNING_EXAMPLE.games + (Game(1, 2, FIVE_PLAYER_EXAMPLE.games[0].players),),
     Params(como_reference=5))
 
-COMMON_PARAMETERS = ("discard_worst", "best_of", "como_reference", "tiebreak")
+COMMON_PARAMETERS = ("discard_worst", "best_of", "como_reference", "corrective_scope", "tiebreak")
 
 PARAMETERS = {p.name: p for p in (
     ParameterInfo("discard_worst",
@@ -129,19 +156,58 @@ PARAMETERS = {p.name: p for p in (
                        "Como, regola 5).",
                        "When set (usually 5), a game's points are multiplied by players at the table / "
                        "reference: 3/5, 4/5, 6/5 (F.I.RK. rules, Como tournament, rule 5)."), None),
+    ParameterInfo("corrective_scope",
+                  Text("Correttivo sui punti tavolo", "Corrective on table points"),
+                  Text("Con il correttivo di Como indicato: sui punti (predefinito) moltiplica i punti "
+                       "della partita; sui punti tavolo moltiplica invece i punti tavolo prima della "
+                       "formula, bonus e punti fissi esclusi (Raduni e Open di Roma: riferimento 4, "
+                       "quindi ×1,25 ai tavoli da 5 e ×0,75 ai tavoli da 3). Il 100 di un RisiKo! non "
+                       "viene mai aumentato (75 a un tavolo da 3). Interpretazione: ai tavoli da 6 il "
+                       "fattore è 1,5; i punti tavolo con decimali si usano come registrati.",
+                       "With the Como corrective set: on points (the default) it multiplies the game's "
+                       "points; on table points it multiplies the table points before the formula "
+                       "instead, bonuses and fixed points excluded (Rome's Raduni and Open: reference 4, "
+                       "so ×1.25 at 5-player tables and ×0.75 at 3-player tables). A RisiKo!'s 100 is "
+                       "never raised (75 at a 3-player table). Interpretation: at 6-player tables the "
+                       "factor is 1.5; table points with decimals are used as entered."), "score"),
     ParameterInfo("tiebreak",
                   Text("Spareggi", "Tie-breaks"),
                   Text("Criteri applicati in ordine ai giocatori a pari merito: migliori risultati, "
-                       "vittorie, punti tavolo, scontro diretto.",
+                       "vittorie, punti tavolo, scontro diretto, posizione al turno precedente (chi era "
+                       "davanti resta davanti).",
                        "Criteria applied in order to tied players: best results, wins, table points, "
-                       "head to head."), ()),
+                       "head to head, position after the previous round (who was ahead stays ahead)."), ()),
     ParameterInfo("bonus",
                   Text("Bonus vittoria", "Win bonus"),
                   Text("Punti aggiunti al vincitore del tavolo.", "Points added to the table winner."), 50),
     ParameterInfo("spartaco_malus",
                   Text("Malus RisiKo! subito", "Malus for a RisiKo! suffered"),
-                  Text("Con un RisiKo! al tavolo ogni altro giocatore prende 100 meno questo valore.",
-                       "With a RisiKo! at the table every other player gets 100 minus this value."), 14),
+                  Text("Con un RisiKo! al tavolo il vincitore prende 200 meno questo valore e ogni altro "
+                       "giocatore 100 meno questo valore.",
+                       "With a RisiKo! at the table the winner gets 200 minus this value and every other "
+                       "player 100 minus this value."), 14),
+    ParameterInfo("spartaco_risiko_losers",
+                  Text("Sconfitti dopo un RisiKo!", "Losers after a RisiKo!"),
+                  Text("Fisso (predefinito): ogni altro giocatore prende 100 meno il malus. Propri punti "
+                       "tavolo (Campionato Gufo, RCU Roma): ognuno prende i propri punti tavolo, un "
+                       "eliminato 0.",
+                       "Flat (the default): every other player gets 100 minus the malus. Own table points "
+                       "(Campionato Gufo, RCU Rome): each gets their own table points, an eliminated "
+                       "player 0."), "flat"),
+    ParameterInfo("risiko_total",
+                  Text("Punti per un RisiKo!", "Points for a RisiKo!"),
+                  Text("Se indicato, chi fa RisiKo! prende esattamente questi punti invece di 100 più il "
+                       "bonus (finale nazionale 2004: bonus 20, RisiKo! 110).",
+                       "When set, the player who makes RisiKo! gets exactly these points instead of 100 "
+                       "plus the bonus (2004 national final: bonus 20, RisiKo! 110)."), None),
+    ParameterInfo("standard_eliminated",
+                  Text("Punti degli eliminati", "Points of eliminated players"),
+                  Text("Per ordine (predefinito): l'ordine di eliminazione, 1 al primo eliminato, 2 al "
+                       "secondo, ... Per posizione (Torneo Gufo, RCU Roma): 5 meno il piazzamento finale, "
+                       "mai sotto 0, quindi il primo eliminato di un tavolo da 5 prende 0.",
+                       "By order (the default): the elimination order, 1 to the first eliminated, 2 to the "
+                       "second, ... By position (Torneo Gufo, RCU Rome): 5 minus the final place, never "
+                       "below 0, so the first eliminated of a 5-player table gets 0."), "order"),
 )}
 
 SHARED_PLACES = Text(

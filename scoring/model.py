@@ -12,7 +12,13 @@ from .placement import compute_placement
 
 PlayerId = Hashable  # str in the JSON contract; the web adapter may use integer primary keys
 
-TIEBREAKS = ("best_results", "wins", "table_points", "head_to_head")
+TIEBREAKS = ("best_results", "wins", "table_points", "head_to_head", "previous_round")
+# Club variants (SCORING.md section 13): each is None unless given, and a formula it does not apply to
+# refuses it (scoring.formulas.base.Formula.check_params).
+CLUB_PARAMETERS = ("corrective_scope", "risiko_total", "spartaco_risiko_losers", "standard_eliminated")
+CORRECTIVE_SCOPES = ("score", "table_points")
+SPARTACO_RISIKO_LOSERS = ("flat", "own_tp")
+STANDARD_ELIMINATED = ("order", "position")
 MEDAL_PLACES = 5  # medagliere counts places 1..5
 
 
@@ -78,6 +84,12 @@ def _param_amount(value, name: str, maximum: int) -> Decimal:
     return value
 
 
+def _check_choice(value, name: str, choices: tuple[str, ...]) -> None:
+    if value is not None and (not isinstance(value, str) or value not in choices):
+        raise InvalidParams(f"{name} must be one of: {', '.join(choices)}", field=name,
+                            context={"choices": choices})
+
+
 @dataclass(frozen=True)
 class Params:
     """Tournament parameters (SCORING.md sections 4-6); every one is optional.
@@ -85,10 +97,18 @@ class Params:
     discard_worst: drop each player's k lowest results.
     best_of: count only the N highest results (Como: best 3 of 4).
     como_reference: when set, multiply each game's points by n / reference (seed 000, rule 5).
-    tiebreak: chain of "best_results", "wins", "table_points", "head_to_head"; empty = ties share.
+    tiebreak: chain of "best_results", "wins", "table_points", "head_to_head", "previous_round";
+        empty = ties share.
     bonus: winner's bonus of bonus50 and vittorie.
     spartaco_malus: what every loser loses to a RisiKo! under spartaco.
     tournament_penalties: player -> points taken off the total (never below 0).
+
+    Club variants (section 13), None when not given (today's rule applies):
+    corrective_scope: "score" (section 5) or "table_points" (13.1: the Como factor scales the table
+        points before the formula); needs como_reference.
+    risiko_total: a RisiKo! winner's exact points under bonus50, vittorie, punti_tavolo (13.2).
+    spartaco_risiko_losers: "flat" (100 - malus) or "own_tp" (their own TP) after a RisiKo! (13.3).
+    standard_eliminated: "order" (elimination order) or "position" (5 - final place, 13.6).
     """
     discard_worst: int = 0
     best_of: int | None = None
@@ -97,6 +117,10 @@ class Params:
     bonus: Decimal = Decimal(50)
     spartaco_malus: Decimal = Decimal(14)
     tournament_penalties: Mapping[PlayerId, Decimal] = field(default_factory=dict)
+    corrective_scope: str | None = None
+    risiko_total: Decimal | None = None
+    spartaco_risiko_losers: str | None = None
+    standard_eliminated: str | None = None
 
     def __post_init__(self):
         if not _is_whole(self.discard_worst) or self.discard_worst < 0:
@@ -127,10 +151,20 @@ class Params:
                 raise InvalidParams(f"tournament penalty of player {player}: {exc.detail}",
                                     field="tournament_penalties", context={"player": player}) from None
         object.__setattr__(self, "tournament_penalties", penalties)  # a private copy
+        _check_choice(self.corrective_scope, "corrective_scope", CORRECTIVE_SCOPES)
+        if self.corrective_scope is not None and self.como_reference is None:
+            raise InvalidParams("corrective_scope needs como_reference (the reference table size)",
+                                field="corrective_scope", code="corrective_scope_without_reference")
+        if self.risiko_total is not None:
+            object.__setattr__(self, "risiko_total", _param_amount(self.risiko_total, "risiko_total", 1000))
+        _check_choice(self.spartaco_risiko_losers, "spartaco_risiko_losers", SPARTACO_RISIKO_LOSERS)
+        _check_choice(self.standard_eliminated, "standard_eliminated", STANDARD_ELIMINATED)
 
     def __hash__(self):
         return hash((self.discard_worst, self.best_of, self.como_reference, self.tiebreak, self.bonus,
-                     self.spartaco_malus, tuple(sorted(self.tournament_penalties.items(), key=repr))))
+                     self.spartaco_malus, tuple(sorted(self.tournament_penalties.items(), key=repr)),
+                     self.corrective_scope, self.risiko_total, self.spartaco_risiko_losers,
+                     self.standard_eliminated))
 
 
 DEFAULT_PARAMS = Params()

@@ -1,14 +1,16 @@
 """Modifiers of a game's points (SCORING.md section 5).
 
 Order: formula, then Como corrective, then penalties. Disqualification changes the placement
-(the player becomes the first eliminated) and absence / forfeit gives a 0 result.
+(the player becomes the first eliminated) and absence / forfeit gives a 0 result. With the club
+variant `corrective_scope: "table_points"` (section 13.1) the Como factor scales the table points
+before the formula instead (`table_points_corrective`).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
 
-from .numeric import ZERO
+from .numeric import HUNDRED, ZERO
 
 FORFEIT_POINTS = ZERO
 DEFAULT_COMO_REFERENCE = 5
@@ -19,6 +21,26 @@ def como_corrective(points: Decimal, players: int, reference: int = DEFAULT_COMO
     if players == reference:
         return points
     return points * players / reference
+
+
+def table_points_corrective(placement, reference: int) -> list[Decimal]:
+    """SCORING.md 13.1 (GestioneTorneo, Raduno/Open: "punti partita moltiplicati per 1,25 nel caso di
+    tavoli da 5"): the TP every formula reads, seat by seat, with the factor f = n / reference:
+    a survivor's TP x f; an eliminated player 0; the RisiKo! player 100 x min(1, f) (a RisiKo!'s 100
+    is never scaled up: 100 at a 5-player table with reference 4, 75 at a 3-player table).
+
+    Interpretation (13.1.3, 13.1.5): a 6-player table with reference 4 scales by 1.5, which the club's
+    program does not foresee; TP is used as entered, decimals included, where the program truncates
+    it to whole numbers.
+    """
+    n = placement.n
+    out = []
+    for seat in placement.seats:
+        if seat.risiko:
+            out.append(HUNDRED if n >= reference else HUNDRED * n / reference)
+        else:
+            out.append(seat.tp * n / reference)  # an eliminated player holds 0
+    return out
 
 
 def apply_penalty(points: Decimal, penalty: Decimal) -> Decimal:

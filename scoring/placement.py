@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from .errors import InvalidResult
 from .numeric import ZERO
-from .validation import check_game
+from .validation import Entry, check_game
 
 _NO_PLACE = 1 << 30  # survivors without an explicit place follow those with one in a TP tie
 _tp = attrgetter("tp")
@@ -100,6 +100,17 @@ def compute_placement(game) -> Placement:
                                 code="place_mismatch", round=game.round, table=game.table, player=e.player,
                                 field="place", context={"place": e.place, "expected": expected})
     return placement
+
+
+def with_table_points(placement: Placement, table_points) -> Placement:
+    """A copy of `placement` whose seats hold `table_points` (one per seat, in seat order) as their
+    TP: same players, ranks, positions and groups, so the placement decided on the TP as entered
+    stands (SCORING.md 13.1)."""
+    seats = []
+    for seat, tp in zip(placement.seats, table_points):
+        copy = Entry(seat.player, tp, seat.risiko, seat.eliminated, seat.place, seat.penalty, seat.void)
+        seats.append(_seat(copy, seat.rank, seat.position, seat.group))
+    return Placement(seats)
 
 
 def place_game(game) -> dict:

@@ -19,6 +19,9 @@ class QualifyRules:
     semifinal: tuple[int, int] | None = None
     repechage_seats: int = 0
     min_games: int = 1
+    # SCORING.md 13.8: the semifinal range (2, b') when a sole unbeaten leader goes straight to the
+    # final (`direct_if_unbeaten`); None: no such condition.
+    unbeaten_semifinal: tuple[int, int] | None = None
 
     @property
     def semifinal_seats(self) -> int:
@@ -27,11 +30,13 @@ class QualifyRules:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One standings row: rank, player id, game points of every round played (in round order)."""
+    """One standings row: rank, player id, game points of every round played (in round order),
+    games won (SCORING.md 13.8)."""
     rank: int
     player: object
     games: tuple[Decimal, ...] = ()
     present: bool = True
+    wins: int = 0
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Qualification:
     repechage: list = field(default_factory=list)
     absent: list = field(default_factory=list)
     order: list = field(default_factory=list)  # every candidate's id in candidate order
+    direct_if_unbeaten: bool | None = None  # whether 13.8's condition held; None without the option
 
 
 def _games_key(games) -> tuple:
@@ -68,6 +74,16 @@ def check_rules(rules: QualifyRules) -> None:
         if b < a:
             raise InvalidDocument(f"the semifinal range ends at {b}, before its start {a}",
                                   code="range_end", field="semifinal")
+    if rules.unbeaten_semifinal is not None:
+        if rules.direct != 0:
+            raise InvalidDocument("direct_if_unbeaten needs direct 0 (the leader goes to the final only "
+                                  f"when unbeaten), not {rules.direct}", code="unbeaten_direct",
+                                  field="direct_if_unbeaten")
+        a, b = rules.unbeaten_semifinal
+        if a != 2 or b < 2:
+            raise InvalidDocument(f"direct_if_unbeaten: the semifinal range must be [2, b] with b of at "
+                                  f"least 2, not [{a}, {b}]", code="unbeaten_range",
+                                  field="direct_if_unbeaten")
 
 
 def check_candidates(candidates: list[Candidate]) -> None:
@@ -81,6 +97,9 @@ def check_candidates(candidates: list[Candidate]) -> None:
             if g < 0:
                 raise InvalidDocument(f"game points must not be negative (got {g})", code="negative",
                                       player=c.player, field="games")
+        if not _whole(c.wins) or not 0 <= c.wins <= len(c.games):
+            raise InvalidDocument(f"wins must be a whole number from 0 to the number of games "
+                                  f"({len(c.games)})", code="wins", player=c.player, field="wins")
     previous = None
     for position, c in enumerate(sorted(candidates, key=lambda c: c.rank), 1):
         if c.rank != position and c.rank != previous:
@@ -90,10 +109,33 @@ def check_candidates(candidates: list[Candidate]) -> None:
         previous = c.rank
 
 
+def sole_unbeaten_leader(candidates: list[Candidate]) -> bool:
+    """SCORING.md 13.8 (Master rules: "un solo giocatore ... da solo in testa alla classifica, ed abbia
+    comunque vinto entrambe le partite"): exactly one row has rank 1, that player is present, and
+    with R the longest list of games of any row (R >= 1) the player played R games and won R.
+
+    Interpretation (13.8.5): "da solo in testa" means the only row ranked 1 (the standings' own
+    tie-breaks already decided who is alone), where the club's program compares totals strictly."""
+    leaders = [c for c in candidates if c.rank == 1]
+    if len(leaders) != 1 or not leaders[0].present:
+        return False
+    played = max(len(c.games) for c in candidates)
+    leader = leaders[0]
+    return played >= 1 and len(leader.games) == played and leader.wins == played
+
+
 def qualify(rules: QualifyRules, candidates: list[Candidate]) -> Qualification:
-    """Section 12: direct finalists, semifinalists, repêchage, absent players skipped."""
+    """Section 12: direct finalists, semifinalists, repêchage, absent players skipped; with 13.8's
+    `direct_if_unbeaten`, a sole unbeaten leader straight to the final and the semifinals of ranks
+    2..b' (otherwise the base plan)."""
     check_rules(rules)
     check_candidates(candidates)
+    unbeaten = None
+    if rules.unbeaten_semifinal is not None:
+        unbeaten = sole_unbeaten_leader(candidates)
+        if unbeaten:
+            rules = QualifyRules(direct=1, semifinal=rules.unbeaten_semifinal,
+                                 repechage_seats=rules.repechage_seats, min_games=rules.min_games)
     order = candidate_order(candidates)
     final, semifinal, absent = [], [], []
     wanted = rules.direct + rules.semifinal_seats
@@ -113,7 +155,7 @@ def qualify(rules: QualifyRules, candidates: list[Candidate]) -> Qualification:
     eligible.sort(key=lambda c: (_games_key(c.games), position[c.player]))
     repechage = [c.player for c in eligible[:rules.repechage_seats]]
     return Qualification(final=final, semifinal=semifinal, repechage=repechage, absent=absent,
-                         order=[c.player for c in order])
+                         order=[c.player for c in order], direct_if_unbeaten=unbeaten)
 
 
 # --- the JSON contract of `python -m scoring qualify` -------------------------------------------
@@ -156,9 +198,16 @@ def parse_qualify_document(doc) -> tuple[QualifyRules, list[Candidate]]:
         rep = {}
     if not isinstance(rep, dict):
         raise InvalidDocument("repechage must be an object", code="shape", field="repechage")
+    unbeaten = raw.get("direct_if_unbeaten")
+    if unbeaten is not None:
+        range_ = unbeaten.get("semifinal") if isinstance(unbeaten, dict) else None
+        if not (isinstance(range_, list) and len(range_) == 2 and all(map(_whole, range_))):
+            raise InvalidDocument("direct_if_unbeaten must be an object {\"semifinal\": [2, b]}", code="shape",
+                                  field="direct_if_unbeaten")
+        unbeaten = (range_[0], range_[1])
     rules = QualifyRules(direct=direct, semifinal=semifinal,
                          repechage_seats=_count(rep, "seats", 0, "repechage "),
-                         min_games=_count(rep, "min_games", 1, "repechage "))
+                         min_games=_count(rep, "min_games", 1, "repechage "), unbeaten_semifinal=unbeaten)
     check_rules(rules)
 
     rows = doc.get("standings")
@@ -188,8 +237,13 @@ def parse_qualify_document(doc) -> tuple[QualifyRules, list[Candidate]]:
         if not isinstance(present, bool):
             raise InvalidDocument("present must be true or false", code="shape", player=pid,
                                   field="present")
+        wins = row.get("wins", 0)
+        if wins is None:
+            wins = 0
+        if not _whole(wins):
+            raise InvalidDocument("wins must be a whole number", code="shape", player=pid, field="wins")
         candidates.append(Candidate(rank=rank, player=pid,
-                                    games=tuple(Decimal(g) for g in games), present=present))
+                                    games=tuple(Decimal(g) for g in games), present=present, wins=wins))
     if len(id_types) > 1:
         raise InvalidDocument("player ids must be all strings or all whole numbers", code="shape",
                               field="player")
@@ -198,8 +252,11 @@ def parse_qualify_document(doc) -> tuple[QualifyRules, list[Candidate]]:
 
 
 def qualification_to_json(result: Qualification) -> dict:
-    return {"final": list(result.final), "semifinal": list(result.semifinal),
-            "repechage": list(result.repechage), "absent": list(result.absent)}
+    out = {"final": list(result.final), "semifinal": list(result.semifinal),
+           "repechage": list(result.repechage), "absent": list(result.absent)}
+    if result.direct_if_unbeaten is not None:
+        out["direct_if_unbeaten"] = result.direct_if_unbeaten
+    return out
 
 
 # --- composed formats: settings by number of participants, semifinal tables ---------------------

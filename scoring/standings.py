@@ -1,8 +1,8 @@
 """Standings (SCORING.md section 6) and the multi-phase helpers.
 
-Totals add the counted results exactly; they are compared as shown (half-up, 2 decimals), so equal
-shown totals are ties. Ties go through the tie-break chain; players still tied share the rank
-(competition ranking) and are listed by id.
+Totals add the counted results exactly; they are compared as shown (half-up, 2 decimals; 3 under
+`millesimi`, section 13.4), so equal shown totals are ties. Ties go through the tie-break chain;
+players still tied share the rank (competition ranking) and are listed by id.
 """
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from typing import Iterable, Sequence
 from .errors import InvalidResult
 from .model import MEDAL_PLACES, Absence, GameScore, Params, StandingRow
 from .modifiers import FORFEIT_POINTS, apply_penalty
-from .numeric import ZERO, shown
+from .numeric import ZERO, shown_for
 from .placement import id_key
 
 
 class _Tally:
     __slots__ = ("player", "results", "wins", "medals", "tp", "games", "total", "shown", "counted",
-                 "penalty")
+                 "penalty", "by_round")
 
     def __init__(self, player):
         self.player = player
@@ -75,13 +75,15 @@ def build_standings(formula, params: Params, games: Sequence[GameScore],
         tally.results.append((round_, after_games, FORFEIT_POINTS))
 
     penalties = params.tournament_penalties
+    show = shown_for(formula.decimals)
     for tally in tallies.values():
         tally.results.sort(key=lambda r: (r[0], r[1]))
+        tally.by_round = [(r[0], r[2]) for r in tally.results]
         tally.counted = counted_results([r[2] for r in tally.results], params)
         total = sum(tally.counted, ZERO)
         tally.penalty = penalties.get(tally.player, ZERO)
         tally.total = apply_penalty(total, tally.penalty)
-        tally.shown = shown(tally.total)
+        tally.shown = show(tally.total)
 
     return _rank(formula, params, sorted(tallies.values(), key=lambda t: id_key(t.player)), rounds)
 
@@ -103,6 +105,7 @@ def _rank(formula, params, tallies, rounds, plain_results=False):
 
     ordered = sorted(tallies, key=primary, reverse=True)
     chain = params.tiebreak
+    show = shown_for(formula.decimals)
     rows = []
     i = 0
     while i < len(ordered):
@@ -110,7 +113,7 @@ def _rank(formula, params, tallies, rounds, plain_results=False):
         j = i + 1
         while j < len(ordered) and primary(ordered[j]) == key:
             j += 1
-        groups = _break_ties(ordered[i:j], chain, rounds) if j - i > 1 else [ordered[i:j]]
+        groups = _break_ties(ordered[i:j], chain, rounds, show) if j - i > 1 else [ordered[i:j]]
         for group in groups:
             rank = len(rows) + 1
             for t in group:
@@ -132,10 +135,11 @@ def _results(tally, plain):
     return tuple(tally.results) if plain else tuple(r[2] for r in tally.results)
 
 
-_GROUP_FREE = frozenset({"best_results", "wins", "table_points"})  # a player's key whatever the group
+# A player's key whatever the group.
+_GROUP_FREE = frozenset({"best_results", "wins", "table_points", "previous_round"})
 
 
-def _break_ties(group, chain, rounds):
+def _break_ties(group, chain, rounds, show):
     """Split a tied group into ordered subgroups by the chain of criteria (section 6).
 
     The leading criteria whose key is the player's own, whoever else is tied (all but head to
@@ -148,9 +152,9 @@ def _break_ties(group, chain, rounds):
         taken += 1
     criteria, rest = chain[:taken], chain[taken:]
     if taken == 1:
-        keys = _criterion_keys(criteria[0], group, rounds)
+        keys = _criterion_keys(criteria[0], group, rounds, show)
     else:
-        parts = [_criterion_keys(criterion, group, rounds) for criterion in criteria]
+        parts = [_criterion_keys(criterion, group, rounds, show) for criterion in criteria]
         keys = {t.player: tuple(part[t.player] for part in parts) for t in group}
     key = keys.__getitem__
     group = sorted(group, key=lambda t: key(t.player), reverse=True)
@@ -161,13 +165,13 @@ def _break_ties(group, chain, rounds):
         first = key(group[i].player)
         while j < len(group) and key(group[j].player) == first:
             j += 1
-        out.extend(_break_ties(group[i:j], rest, rounds) if j - i > 1 else [group[i:j]])
+        out.extend(_break_ties(group[i:j], rest, rounds, show) if j - i > 1 else [group[i:j]])
         i = j
     return out
 
 
-def _criterion_keys(criterion, group, rounds):
-    """Player -> comparable key, higher is better."""
+def _criterion_keys(criterion, group, rounds, show):
+    """Player -> comparable key, higher is better. `show`: a value as shown (section 6)."""
     if criterion == "best_results":
         # Como rule 3.1: best counted result, then the second best, ... (as shown). Results repeat
         # (60, 80, 100...): each value is rounded once.
@@ -175,7 +179,7 @@ def _criterion_keys(criterion, group, rounds):
         for t in group:
             for x in t.counted:
                 if x not in rounded:
-                    rounded[x] = shown(x)
+                    rounded[x] = show(x)
         as_shown = rounded.__getitem__
         return {t.player: tuple(map(as_shown, t.counted)) for t in group}
     if criterion == "wins":
@@ -191,7 +195,29 @@ def _criterion_keys(criterion, group, rounds):
             return {t.player: 0 for t in group}
         latest = max(common, key=lambda seq: (rounds[seq], seq))
         return {t.player: -t.games[latest] for t in group}
+    if criterion == "previous_round":
+        return _previous_round_keys(group, rounds, show)
     raise ValueError(criterion)
+
+
+def _previous_round_keys(group, rounds, show):
+    """SCORING.md 13.7 (GestioneTorneo, Raduno and Master: "posizione in classifica al turno
+    precedente"): with R1 < ... < Rm the rounds played, the sums of each player's game points over the
+    rounds up to R(m-1), then up to R(m-2), ..., R1, as shown; the first that differs decides. The
+    sums take every result (after correctives and penalties, before discards and best-of; an absence
+    counts 0). With one round only nothing is decided."""
+    cutoffs = sorted(set(rounds), reverse=True)[1:]
+    keys = {}
+    for t in group:
+        sums = []
+        for cutoff in cutoffs:
+            total = ZERO
+            for round_, points in t.by_round:
+                if round_ <= cutoff:
+                    total += points
+            sums.append(show(total))
+        keys[t.player] = tuple(sums)
+    return keys
 
 
 # The same standings, computed for many formulas over one list of games -----------------------------
@@ -203,10 +229,12 @@ def _criterion_keys(criterion, group, rounds):
 
 class Prepared:
     """The formula-independent part of the standings of one list of scored games."""
-    __slots__ = ("rounds", "players", "picks", "singles", "wins", "medals", "tp", "games")
+    __slots__ = ("rounds", "players", "picks", "singles", "wins", "medals", "tp", "games", "_sources",
+                 "_result_rounds")
 
     def __init__(self, games: Sequence, absences: Iterable[Absence] = ()):
         """`games`: objects with `round` and `placement` (scoring.Game) in the order they are scored."""
+        games, absences = tuple(games), tuple(absences)
         index: dict = {}        # player -> row in the lists below, in order of first appearance
         players, entries, wins, medals, tps, played = [], [], [], [], [], []
         rounds = []
@@ -276,6 +304,25 @@ class Prepared:
         self.medals = [medals[row] for row in by_id]
         self.tp = [tps[row] for row in by_id]
         self.games = [played[row] for row in by_id]
+        self._sources = (games, absences)
+        self._result_rounds = None
+
+    def result_rounds(self) -> list:
+        """Per player (in the order of their ids): the round of each result, in round order (only the
+        previous-round tie-break, SCORING.md 13.7, asks for them)."""
+        if self._result_rounds is None:
+            games, absences = self._sources
+            row = {player: i for i, player in enumerate(self.players)}
+            rounds = [[] for _ in self.players]
+            for game in games:
+                for seat in game.placement.seats:
+                    rounds[row[seat.player]].append(game.round)
+            for round_, player in absences:
+                rounds[row[player]].append(round_)
+            for player_rounds in rounds:
+                player_rounds.sort()  # results are in round order
+            self._result_rounds = rounds
+        return self._result_rounds
 
 
 def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[GameScore],
@@ -301,6 +348,7 @@ def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[
     tallies = []
     add = tallies.append
     new = _Tally.__new__
+    show = shown_for(formula.decimals)
     for player, r, c, total, wins, medals, tp, games in zip(prepared.players, results, counted, totals, prepared.wins,
                                                            prepared.medals, prepared.tp, prepared.games):
         tally = new(_Tally)
@@ -309,12 +357,15 @@ def standings_from(formula, params: Params, prepared: Prepared, games: Sequence[
         tally.counted = c
         tally.penalty = penalties.get(player, ZERO) if penalties else ZERO
         tally.total = total
-        tally.shown = shown(total)
+        tally.shown = show(total)
         tally.wins = wins
         tally.medals = medals
         tally.tp = tp
         tally.games = games
         add(tally)
+    if "previous_round" in params.tiebreak:
+        for tally, result_rounds in zip(tallies, prepared.result_rounds()):
+            tally.by_round = list(zip(result_rounds, tally.results))
     return _rank(formula, params, tallies, prepared.rounds, plain_results=True)
 
 

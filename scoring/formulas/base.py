@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..model import DEFAULT_PARAMS, Params
+from ..errors import InvalidParams, ScoringError
+from ..model import CLUB_PARAMETERS, DEFAULT_PARAMS, Params
 from ..numeric import engine_context
 
 
@@ -12,21 +13,46 @@ class Formula:
 
     name: the registry key ("conversione150").
     ranking: how the standings are ordered: "total", "wins" (wins, then total) or "medals".
-    parameters: the Params fields that change this formula's points.
+    parameters: the Params fields that change this formula's points. A club variant of section 13
+        (`model.CLUB_PARAMETERS`) is accepted only by the formulas that list it.
+    corrective: whether the Como corrective (`como_reference`, `corrective_scope`) applies.
+    decimals: the decimals points are shown and compared with (section 6: 2; `millesimi`: 3).
     """
     name = ""
     ranking = "total"
     parameters: tuple[str, ...] = ()
+    corrective = True
+    decimals = 2
 
     def table(self, placement, params: Params) -> list[Decimal]:
         """Points of every seat of a placement, aligned with `placement.seats`."""
         raise NotImplementedError
 
+    def check_params(self, params: Params) -> None:
+        """SCORING.md section 13: a club variant given with a formula it does not apply to is an
+        error (the parameters of sections 4-6 are accepted by every formula, as before)."""
+        if not self.corrective and params.como_reference is not None:
+            raise InvalidParams(f"como_reference does not apply to the formula {self.name}",
+                                field="como_reference", code="param_not_for_formula",
+                                context={"formula": self.name, "parameter": "como_reference"})
+        for name in CLUB_PARAMETERS:
+            if getattr(params, name) is not None and name not in self.parameters and not (
+                    name == "corrective_scope" and self.corrective):
+                raise InvalidParams(f"{name} does not apply to the formula {self.name}", field=name,
+                                    code="param_not_for_formula",
+                                    context={"formula": self.name, "parameter": name})
+
     def points(self, game, params: Params | None = None) -> dict:
         """Player -> tournament points for one game (before Como corrective and penalties)."""
+        params = params or DEFAULT_PARAMS
+        self.check_params(params)
         with engine_context():
             placement = game.placement
-            values = self.table(placement, params or DEFAULT_PARAMS)
+            try:
+                values = self.table(placement, params)
+            except ScoringError as exc:
+                locate(exc, game)
+                raise
             return {seat.player: value for seat, value in zip(placement.seats, values)}
 
     def __repr__(self):
@@ -61,3 +87,10 @@ class PlaceFormula(Formula):
                 out.extend([total / size] * size)
             i += size
         return out
+
+
+def locate(exc: ScoringError, game) -> ScoringError:
+    """`exc`, raised by a formula about a placed table, with the round and table of `game`."""
+    if exc.round is None and exc.table is None:
+        exc.round, exc.table = game.round, game.table
+    return exc

@@ -13,11 +13,17 @@ def _counted_tp(placement):
 
 
 class PuntiTavolo(Formula):
-    """F.I.RK. art. 46-47 (seed 000): points = TP (RisiKo! 100, eliminated 0)."""
+    """F.I.RK. art. 46-47 (seed 000): points = TP (RisiKo! 100, eliminated 0).
+
+    SCORING.md 13.2: with `risiko_total` the RisiKo! player's points are exactly that amount."""
     name = "punti_tavolo"
+    parameters = ("risiko_total",)
 
     def table(self, placement, params):
-        return _counted_tp(placement)
+        out = _counted_tp(placement)
+        if placement.risiko and params.risiko_total is not None:
+            out[0] = params.risiko_total
+        return out
 
 
 class Medagliere(PuntiTavolo):
@@ -25,20 +31,30 @@ class Medagliere(PuntiTavolo):
     the per-game points shown are the TP."""
     name = "medagliere"
     ranking = "medals"
+    parameters = ()
+
+    def table(self, placement, params):
+        return _counted_tp(placement)
 
 
 class Bonus50(Formula):
     """Seed 004, "punti tavolo con bonus per la vittoria": TP plus a bonus (parameter, default 50)
     for the winner; RisiKo! counts 100 TP. Two players sharing first place split the bonus, three
-    or more sharing it get no bonus."""
+    or more sharing it get no bonus.
+
+    SCORING.md 13.2 (2004 national final): with `risiko_total` a RisiKo! winner gets exactly that
+    amount instead of 100 + bonus."""
     name = "bonus50"
-    parameters = ("bonus",)
+    parameters = ("bonus", "risiko_total")
 
     def table(self, placement, params):
         out = _counted_tp(placement)
         first = placement.seats[0]
         if first.group == 1:
-            out[0] = out[0] + params.bonus
+            if placement.risiko and params.risiko_total is not None:
+                out[0] = params.risiko_total
+            else:
+                out[0] = out[0] + params.bonus
         elif first.group == 2:
             half = params.bonus / 2
             out[0] = out[0] + half

@@ -7,9 +7,9 @@ import pytest
 
 from scoring import FORMULAS, Params
 from scoring.catalogue import CATALOGUE
-from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS, RUNNING_EXAMPLE
-from scoring.numeric import shown
-from tests.shared_dir import shared_dir
+from scoring.help_common import CLUB_SOURCES, GENERAL_INTERPRETATIONS, PARAMETERS, RULEBOOKS, RUNNING_EXAMPLE
+from scoring.numeric import shown_for
+from tests.shared_dir import shared_dir, shared_file
 
 SPEC_RUNNING_EXAMPLE = {
     "punti_tavolo": (62, 48, 30, 0), "conversione150": ("150.14", 86, 60, 10),
@@ -17,6 +17,8 @@ SPEC_RUNNING_EXAMPLE = {
     "triestino": ("177.14", "137.14", "85.71", 0), "standard": ("12.62", "7.48", "5.30", 1),
     "faentino": (100, 50, 10, 0), "spartaco": (162, 86, 68, 38), "maialino": (91, 34, 20, 0),
     "veronese": (162, 108, 70, 20), "medagliere": (62, 48, 30, 0),
+    # SCORING.md 13.4 and 13.5 on the same table.
+    "millesimi": ("1.062", "0.048", "0.030", 0), "maialino_2024": (200, 86, 68, 0),
 }
 
 
@@ -32,7 +34,8 @@ def test_catalogue_entry_is_bilingual_and_complete(key):
     assert info.rules and info.sources and info.examples
     assert info.ranking == FORMULAS[key].ranking
     for source in info.sources:
-        assert source.document.startswith("seeds/") and source.section
+        assert (source.document.startswith("seeds/") or source.document in CLUB_SOURCES) and source.section
+        assert source.rulebook == RULEBOOKS[source.document]
     fields = {f.name for f in dataclasses.fields(Params)}
     assert set(info.parameters) <= fields and set(info.parameters) <= set(PARAMETERS)
     assert set(FORMULAS[key].parameters) <= set(info.parameters)
@@ -46,10 +49,12 @@ def test_catalogue_examples_run_through_the_engine(key):
         assert len(result.games) == len(example.games)
     running = info.examples.index(RUNNING_EXAMPLE)
     points = info.run_example(running).games[0].points
-    assert [shown(v) for v in points.values()] == [shown(Decimal(str(x))) for x in SPEC_RUNNING_EXAMPLE[key]]
+    show = shown_for(FORMULAS[key].decimals)
+    assert [show(v) for v in points.values()] == [show(Decimal(str(x))) for x in SPEC_RUNNING_EXAMPLE[key]]
 
 
-@pytest.mark.parametrize("key", ["conversione150", "conversione200", "standard", "spartaco", "veronese"])
+@pytest.mark.parametrize("key", ["conversione150", "conversione200", "standard", "spartaco", "veronese",
+                                 "millesimi"])
 def test_catalogue_shows_the_spec_interpretations(key):
     assert any(n.en.startswith("Interpretation") and n.it.startswith("Interpretazione")
                for n in CATALOGUE[key].interpretations)
@@ -65,7 +70,18 @@ def test_catalogue_sources_exist_in_the_shared_seeds():
     seeds = shared_dir()
     for info in CATALOGUE.values():
         for source in info.sources:
-            assert (seeds / source.document).exists()
+            if source.document not in CLUB_SOURCES:
+                assert (seeds / source.document).exists()
+
+
+def test_catalogue_club_sources_are_the_ones_the_specification_cites():
+    """SCORING.md section 13 cites the club documents by tag in its table of sources."""
+    spec = shared_file("SCORING.md").read_text(encoding="utf-8")
+    sources_table = spec[spec.index("## 13. Club variants"):spec.index("### 13.1")]
+    cited = {source.document for info in CATALOGUE.values() for source in info.sources} & set(CLUB_SOURCES)
+    assert cited == set(CLUB_SOURCES)
+    for tag in CLUB_SOURCES:
+        assert f"| {tag} |" in sources_table
 
 
 # Every worked example of the help pages (SCORING.md section 4), as the pages show it: the points of
@@ -168,19 +184,41 @@ WORKED_EXAMPLES = {
         ("A:70 B:66 C:51 D:20 E:0",
          "1.A:70 2.B:66 3.C:51 4.D:20 5.E:0"),
     ],
+    # SCORING.md 13.4: thousandths, shown with 3 decimals.
+    "millesimi": [
+        ("A:1.062 B:0.048 C:0.03 D:0",
+         "1.A:1.062 2.B:0.048 3.C:0.03 4.D:0"),
+        ("Carlo:1.05 A:0.041 B:0.02 C:0.01 | D:1.06 Carlo:0.041 E:0.02 F:0.01",
+         "1.Carlo:1.091 2.D:1.06 3.A:0.041 4.B:0.02 4.E:0.02 6.C:0.01 6.F:0.01"),
+        ("A:1.1 B:0.099 C:0.027 D:0.002 E:0",
+         "1.A:1.1 2.B:0.099 3.C:0.027 4.D:0.002 5.E:0"),
+        ("A:1.05 B:1.05 C:0.031 D:0.009",
+         "1.A:1.05 1.B:1.05 3.C:0.031 4.D:0.009"),
+    ],
+    "maialino_2024": [
+        ("A:200 B:86 C:68 D:0",
+         "1.A:200 2.B:86 3.C:68 4.D:0"),
+        ("Franco:200 Luigi:99 Marco:78 Annalisa:75",
+         "1.Franco:200 2.Luigi:99 3.Marco:78 4.Annalisa:75"),
+        ("A:201 B:55 C:20 D:12",
+         "1.A:201 2.B:55 3.C:20 4.D:12"),
+        ("B:200 A:100 C:86 D:68",
+         "1.B:200 2.A:100 3.C:86 4.D:68"),
+    ],
 }
 
 
-def _game_text(game):
-    return " ".join(f"{p}:{format(shown(v).normalize(), 'f')}" for p, v in game.points.items())
+def _game_text(game, show):
+    return " ".join(f"{p}:{format(show(v).normalize(), 'f')}" for p, v in game.points.items())
 
 
 @pytest.mark.parametrize("key", list(FORMULAS))
 def test_every_worked_example_gives_the_numbers_of_the_help_page(key):
     info = CATALOGUE[key]
+    show = shown_for(FORMULAS[key].decimals)
     assert len(info.examples) == len(WORKED_EXAMPLES[key])
     for i, (games, standings) in enumerate(WORKED_EXAMPLES[key]):
         result = info.run_example(i)
-        assert " | ".join(_game_text(g) for g in result.games) == games
-        assert " ".join(f"{r.rank}.{r.player}:{format(shown(r.total).normalize(), 'f')}"
+        assert " | ".join(_game_text(g, show) for g in result.games) == games
+        assert " ".join(f"{r.rank}.{r.player}:{format(show(r.total).normalize(), 'f')}"
                         for r in result.standings) == standings

@@ -151,7 +151,8 @@ def test_cli_random_json_gives_result_or_one_line(value):
 
 PLAYER_FIELDS = ["id", "table_points", "risiko", "eliminated", "place", "penalty", "disqualified"]
 DOC_FIELDS = ["formula", "params", "games"]
-PARAM_FIELDS = ["discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus"]
+PARAM_FIELDS = ["discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus",
+                "corrective_scope", "risiko_total", "spartaco_risiko_losers", "standard_eliminated"]
 hostile_values = st.one_of(
     json_values, st.integers(-10**30, 10**30), st.sampled_from([-1, 0, 1, 2, 200, 200.01, 1e308, -0.0, 10**400]),
     st.text(alphabet=st.characters(), max_size=20))

@@ -15,10 +15,10 @@ def points(name, g, **params):
     return as_text(FORMULAS[name].points(g, Params(**params)))
 
 
-def test_registry_lists_the_twelve_formulas_in_spec_order():
+def test_registry_lists_the_formulas_in_spec_order_then_the_club_variants():
     assert list(FORMULAS) == ["punti_tavolo", "conversione150", "conversione200", "bonus50", "vittorie",
                               "triestino", "standard", "faentino", "spartaco", "maialino", "veronese",
-                              "medagliere"]
+                              "medagliere", "millesimi", "maialino_2024"]
 
 
 def test_get_formula_rejects_unknown_name():
@@ -230,9 +230,10 @@ def test_spartaco_risiko_gives_186_and_86_to_everyone_else():
     assert points("spartaco", g) == {"A": "186.00", "B": "86.00", "C": "86.00", "D": "86.00"}
 
 
-def test_spartaco_malus_parameter():
+def test_spartaco_malus_parameter_applies_to_the_risiko_winner_too():
+    # SCORING.md 13.3.2: the RisiKo! winner gets 200 - malus (186 with the default 14).
     g = game(1, 1, p("A", 1, risiko=True), p("B", 30), p("C", 20))
-    assert points("spartaco", g, spartaco_malus=20) == {"A": "186.00", "B": "80.00", "C": "80.00"}
+    assert points("spartaco", g, spartaco_malus=20) == {"A": "180.00", "B": "80.00", "C": "80.00"}
 
 
 def test_spartaco_tie_for_second():

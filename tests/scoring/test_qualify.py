@@ -126,3 +126,95 @@ def test_composition_checked(rules, size, ok):
     else:
         with pytest.raises(InvalidDocument):
             check_composition([Tier(None, rules)], size)
+
+
+# Conditional direct final (SCORING.md 13.8, Master rules) -----------------------------------------
+
+MASTER = QualifyRules(semifinal=(1, 16), unbeaten_semifinal=(2, 13))
+
+
+def W(rank, player, games, wins, present=True):
+    return Candidate(rank, player, tuple(Decimal(g) for g in games), present, wins)
+
+
+def field_of(leader_games, leader_wins, size=20, leader_present=True):
+    """A leader, then players ranked 2..size with two games each."""
+    return [W(1, "P01", leader_games, leader_wins, leader_present)] + [
+        W(i, f"P{i:02d}", [100 - i, 5], 1 if i < 7 else 0) for i in range(2, size + 1)]
+
+
+def test_a_sole_unbeaten_leader_goes_straight_to_the_final():
+    q = qualify(MASTER, field_of([106, 105], 2))
+    assert q.final == ["P01"] and q.semifinal == [f"P{i:02d}" for i in range(2, 14)]
+    assert (q.repechage, q.absent, q.direct_if_unbeaten) == ([], [], True)
+
+
+def test_a_leader_who_lost_a_game_plays_the_semifinals():
+    q = qualify(MASTER, field_of([106, 5], 1))
+    assert q.final == [] and q.semifinal == [f"P{i:02d}" for i in range(1, 17)]
+    assert q.direct_if_unbeaten is False
+
+
+def test_two_leaders_sharing_rank_1_play_the_semifinals():
+    rows = [W(1, "A", [106, 105], 2), W(1, "B", [107, 104], 2)] + [
+        W(i, f"P{i:02d}", [80 - i, 5], 1) for i in range(3, 21)]
+    q = qualify(MASTER, rows)
+    assert (q.final, q.semifinal[:3], len(q.semifinal), q.direct_if_unbeaten) == ([], ["B", "A", "P03"], 16, False)
+
+
+def test_an_absent_leader_does_not_go_to_the_final():
+    q = qualify(MASTER, field_of([106, 105], 2, leader_present=False))
+    assert (q.final, q.absent, q.direct_if_unbeaten) == ([], ["P01"], False)
+    assert q.semifinal == [f"P{i:02d}" for i in range(2, 18)]
+
+
+def test_a_leader_with_fewer_games_than_the_others_is_not_unbeaten():
+    q = qualify(MASTER, field_of([106], 1))
+    assert (q.final, q.direct_if_unbeaten) == ([], False)
+
+
+def test_nobody_is_unbeaten_before_any_game():
+    rows = [W(1, "A", [], 0), W(2, "B", [], 0)]
+    assert qualify(MASTER, rows).direct_if_unbeaten is False
+
+
+def test_the_unbeaten_leaders_plan_keeps_the_absent_rule_and_the_repechage():
+    rows = field_of([106, 105], 2)
+    rows[4] = W(5, "P05", [95, 5], 1, present=False)
+    rules = QualifyRules(semifinal=(1, 16), unbeaten_semifinal=(2, 13), repechage_seats=1, min_games=2)
+    q = qualify(rules, rows)
+    assert q.final == ["P01"] and q.absent == ["P05"]
+    assert q.semifinal == ["P02", "P03", "P04"] + [f"P{i:02d}" for i in range(6, 15)]
+    assert q.repechage == ["P15"]
+
+
+def test_the_output_tells_whether_the_leader_was_unbeaten_only_when_asked():
+    doc = {"qualify": {"semifinal": [1, 2], "direct_if_unbeaten": {"semifinal": [2, 2]}},
+           "standings": [{"rank": 1, "player": "A", "games": [100, 90], "wins": 2},
+                         {"rank": 2, "player": "B", "games": [80, 70], "wins": 0},
+                         {"rank": 3, "player": "C", "games": [60, 50]}]}
+    code, out, err = _run(doc)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"final": ["A"], "semifinal": ["B"], "repechage": [], "absent": [],
+                               "direct_if_unbeaten": True}
+    del doc["qualify"]["direct_if_unbeaten"]
+    assert json.loads(_run(doc)[1]) == {"final": [], "semifinal": ["A", "B"], "repechage": [], "absent": []}
+
+
+@pytest.mark.parametrize("qualify_doc, wins, message", [
+    ({"direct": 1, "semifinal": [2, 16], "direct_if_unbeaten": {"semifinal": [2, 13]}}, 2,
+     "direct_if_unbeaten needs direct 0 (the leader goes to the final only when unbeaten), not 1"),
+    ({"semifinal": [1, 16], "direct_if_unbeaten": {"semifinal": [3, 13]}}, 2,
+     "direct_if_unbeaten: the semifinal range must be [2, b] with b of at least 2, not [3, 13]"),
+    ({"semifinal": [1, 16], "direct_if_unbeaten": {"semifinal": [2, 1]}}, 2,
+     "direct_if_unbeaten: the semifinal range must be [2, b] with b of at least 2, not [2, 1]"),
+    ({"semifinal": [1, 16], "direct_if_unbeaten": [2, 13]}, 2,
+     'direct_if_unbeaten must be an object {"semifinal": [2, b]}'),
+    ({"semifinal": [1, 16], "direct_if_unbeaten": {"semifinal": [2, 13]}}, 3,
+     "player A: wins must be a whole number from 0 to the number of games (2)"),
+    ({"semifinal": [1, 16]}, -1, "player A: wins must be a whole number from 0 to the number of games (2)"),
+    ({"semifinal": [1, 16]}, 1.5, "player A: wins must be a whole number"),
+])
+def test_conditional_direct_final_errors(qualify_doc, wins, message):
+    doc = {"qualify": qualify_doc, "standings": [{"rank": 1, "player": "A", "games": [100, 90], "wins": wins}]}
+    assert _run(doc) == (2, "", message)

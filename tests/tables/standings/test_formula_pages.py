@@ -38,7 +38,7 @@ def test_side_by_side_shows_a_rank_column_per_formula(client, tournament, organi
     client.force_login(organiser)
     response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
     rows = response.context["rows"]
-    assert len(response.context["keys"]) == 12
+    assert len(response.context["keys"]) == 14
     by_name = {r["player"].last_name: r["cells"] for r in rows}
     keys = response.context["keys"]
     assert by_name["A"][keys.index("conversione150")]["rank"] == 1
