@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.catalogue import CATALOGUE
 from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
-from tables.standings.selectors import standings_by_formula
+from tables.standings import selectors as standings_selectors
 from tournaments.rules import tournament_for_organiser
 
 
@@ -59,9 +59,10 @@ def formula_detail(request, key):
 def formulas_compared(request, pk):
     """The current standings under every formula at once: one column of ranks per formula."""
     tournament = tournament_for_organiser(request.user, pk)
-    by_formula = standings_by_formula(tournament)
+    compared = standings_selectors.formulas_compared(tournament)
+    by_formula = compared.standings
     lang = _lang()
-    keys = list(CATALOGUE)
+    keys = [key for key in CATALOGUE if key in by_formula]
     ranks = {key: {row.registration_id: row for row in by_formula[key].rows} for key in keys}
     base = by_formula[tournament.formula].rows
     rows = [{"player": row.player, "club": row.club,
@@ -72,4 +73,5 @@ def formulas_compared(request, pk):
                 "top": [r.player.full_name for r in by_formula[k].rows if r.rank <= 3][:3]} for k in keys]
     return render(request, "tables/formulas_compared.html", {
         "tournament": tournament, "keys": keys, "names": [CATALOGUE[k].name.get(lang) for k in keys],
-        "rows": rows, "podiums": podiums, "current": tournament.formula})
+        "rows": rows, "podiums": podiums, "current": tournament.formula,
+        "refused": [(CATALOGUE[k].name.get(lang), reason) for k, reason in compared.refused.items()]})

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from scoring.errors import ScoringError
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
@@ -26,11 +27,12 @@ from tables.standings.phases import (CutLines, FinalRow, FinalStandings, Knockou
                                      knockout_rows, knockout_standing, phase_games, phase_rounds, phase_status,
                                      qualifying_outcome, qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
-from tournaments.models import Phase
+from tournaments.models import Formula, Phase
 
 __all__ = [
     # individual standings
-    "FINAL_PHASES", "StandingRow", "Standings", "games_by_round", "rank_after_each_round", "rank_history",
+    "FINAL_PHASES", "FormulaComparison", "StandingRow", "Standings", "formulas_compared", "games_by_round",
+    "rank_after_each_round", "rank_history",
     "standings_by_formula",
     "standings_rounds", "tournament_games", "tournament_standings",
     # tournaments with phases
@@ -85,15 +87,43 @@ def tournament_standings(tournament, formula=None, published_only=False):
         formula or tournament.formula]
 
 
-def standings_by_formula(tournament, formulas=None, published_only=False):
-    """{formula: Standings} for several formulas, reading the database once."""
+def _inputs(tournament, published_only):
+    """What every formula's standings are computed from: (registrations by id, the games of the rounds
+    that count, tournament-level penalties, the rounds)."""
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament, published_only=published_only)
     rounds = standings_rounds(tournament, published_only)
     counted = {number for number, _status in rounds}
-    games = [g for g in games if g.round in counted]
-    return {formula: _standings(tournament, regs, games, totals_penalties, rounds, formula)
-            for formula in (formulas or list(FORMULAS))}
+    return regs, [g for g in games if g.round in counted], totals_penalties, rounds
+
+
+def standings_by_formula(tournament, formulas=None, published_only=False):
+    """{formula: Standings} for several formulas (those a tournament may choose, if not given), reading the
+    database once."""
+    inputs = _inputs(tournament, published_only)
+    return {formula: _standings(tournament, *inputs, formula) for formula in (formulas or Formula.values)}
+
+
+@dataclass(frozen=True)
+class FormulaComparison:
+    """The standings under every formula of the engine that accepts the tournament's settings
+    (`standings`: {formula: Standings}, in the engine's order) and, for the others, why not
+    (`refused`: {formula: the engine's words}: `millesimi` has its own corrective, `maialino_2024`
+    wants ties for first settled...)."""
+    standings: dict
+    refused: dict
+
+
+def formulas_compared(tournament):
+    """The tournament's current results under each formula, for the page comparing them."""
+    inputs = _inputs(tournament, False)
+    standings, refused = {}, {}
+    for formula in FORMULAS:
+        try:
+            standings[formula] = _standings(tournament, *inputs, formula)
+        except ScoringError as exc:
+            refused[formula] = str(exc)
+    return FormulaComparison(standings, refused)
 
 
 def dispute_deadline(tournament):

@@ -52,7 +52,7 @@ def document(played):
 def test_import_refuses_an_unknown_tiebreak(document, tmp_path):
     _rows(document, "tournaments.tournament")[0]["fields"]["tiebreak"] = "foo,bar"
     assert _refused(document, tmp_path) == ("tournaments.tournament[0].tiebreak: unknown tie-break 'foo' "
-                                            "(known: best_results, wins, table_points, head_to_head)")
+                                            "(known: best_results, wins, table_points, head_to_head, previous_round)")
 
 
 def test_import_refuses_a_tiebreak_listed_twice(document, tmp_path):

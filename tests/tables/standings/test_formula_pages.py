@@ -45,3 +45,18 @@ def test_side_by_side_shows_a_rank_column_per_formula(client, tournament, organi
     # E won its table with 40 TP: first under conversione150, behind B (48 TP) under punti_tavolo.
     assert by_name["E"][keys.index("conversione150")]["rank"] == 2
     assert by_name["E"][keys.index("punti_tavolo")]["rank"] == 3
+
+
+def test_side_by_side_leaves_out_a_formula_the_tournaments_settings_refuse(client, tournament, organiser):
+    """A Como corrective is no setting of `millesimi` (it has its own factor): the page still answers,
+    lists every other formula and names the one left out."""
+    tournament.como_reference = 5
+    tournament.save()
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
+    report(seat_round(tournament, [regs]).tables.get(), [(62,), (48,), (30,), (0, 1)])
+    client.force_login(organiser)
+    response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
+    assert response.status_code == 200
+    assert "millesimi" not in response.context["keys"] and "conversione150" in response.context["keys"]
+    assert [text(node) for node in select(response, "[data-refused]")] == [CATALOGUE["millesimi"].name.get("en")]
+    assert len(select(response, "table.compare thead th")) == len(response.context["keys"]) + 1
