@@ -46,6 +46,7 @@ PUBLIC = {
     "public:circuits", "public:circuit", "public:circuit_csv", "public:circuit_json", "public:player_history",
     "public:screen", "public:screen_data", "public:poster", "public:wall_list", "public:table_sheet",
     "public:standings_widget", "public:player_json",
+    "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
