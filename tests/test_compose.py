@@ -66,3 +66,11 @@ def test_each_worker_hands_the_interpreter_on_every_millisecond(monkeypatch):
     finally:
         sys.setswitchinterval(before)
         gc.unfreeze()
+
+
+def test_the_live_channel_has_its_own_asgi_pool_behind_the_proxy():
+    live = SERVICES["live"]
+    assert live["command"][:2] == ["uvicorn", "risiko_site.asgi:application"]
+    assert "ports" not in live and live["expose"] == ["8000"]
+    assert live["environment"]["CACHE_URL"] == "redis://redis:6379/0"  # the changes come through Redis
+    assert live["build"] == SERVICES["web"]["build"]
