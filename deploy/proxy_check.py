@@ -150,6 +150,8 @@ class Run:
             "HTTP_PORT": str(self.http_port),
             "CADDY_ADMIN": "off", "CADDY_GLOBAL_OPTIONS": "default_bind 127.0.0.1",
             "PUBLIC_POOL": f"127.0.0.1:{self.pools['public']}", "STAFF_POOL": f"127.0.0.1:{self.pools['staff']}",
+            # No uvicorn here: the public pool serves the live channel too (a thread per stream).
+            "LIVE_POOL": f"127.0.0.1:{self.pools['public']}",
         })
         self.start("caddy", [shutil.which("caddy") or "caddy", "run", "--config", str(ROOT / "Caddyfile"),
                              "--adapter", "caddyfile"], env)

@@ -169,7 +169,14 @@ PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) 
 PUBLIC_PAGE_RENDER_ON_WRITE = env_bool("PUBLIC_PAGE_RENDER_ON_WRITE", True)
 # How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
 SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
+# The live channel (tables.live): a comment line this often keeps an idle stream open through
+# proxies; each stream ends after LIVE_STREAM_SECONDS and the browser reconnects; without Redis each
+# stream reads the last change announced every LIVE_POLL_MS.
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15, minimum=1)
+LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 300, minimum=1)
+LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
 
+# connect-src 'self' lets the pages' EventSource open the live channel (same origin).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

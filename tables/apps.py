@@ -16,3 +16,6 @@ class TablesConfig(AppConfig):
         from tables.standings import refresh
         from tournaments import versions
         versions.on_committed(refresh.schedule)
+        # ... and announces it on the tournament's live channel (tables.live.channel).
+        from tables.live import channel
+        versions.on_committed(channel.announce)

@@ -3,6 +3,7 @@ from django.urls import path
 from tables.arbitration import views as arbitration_views
 from tables.arbitration.kinds import MATCH
 from tables.clock import views as clock_views
+from tables.live import views as live_views
 from tables.standings import export_views
 from tables.results import firenze_views
 from tables.standings import formula_views
@@ -22,6 +23,8 @@ public_patterns = [
     path("api/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
     path("api/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
     path("t/<int:pk>/squadre/", standings_views.team_standings_page, name="team_standings"),
+    # One event per change the tournament's screens show (tables.live): served by the `live` pool.
+    path("t/<int:pk>/live/", live_views.live, name="live"),
 ]
 
 manage_patterns = [

@@ -24,7 +24,8 @@ def test_the_proxy_is_caddy_with_the_repositorys_caddyfile_in_front_of_healthy_p
     assert {"caddy_data:/data", "caddy_config:/config"} <= set(proxy["volumes"])  # certificates kept
     assert proxy["environment"]["DOMAIN"] == "${DOMAIN}"
     assert proxy["environment"]["EMAIL"].startswith("${EMAIL:?")
-    assert proxy["depends_on"] == {name: {"condition": "service_healthy"} for name in APP}
+    assert proxy["depends_on"] == {**{name: {"condition": "service_healthy"} for name in APP},
+                                   "live": {"condition": "service_started"}}   # the live channel's uvicorn
     assert proxy["restart"] == "unless-stopped"
 
 
@@ -128,3 +129,11 @@ def test_each_worker_hands_the_interpreter_on_every_millisecond(monkeypatch):
     finally:
         sys.setswitchinterval(before)
         gc.unfreeze()
+
+
+def test_the_live_channel_has_its_own_asgi_pool_behind_the_proxy():
+    live = SERVICES["live"]
+    assert live["command"][:2] == ["uvicorn", "risiko_site.asgi:application"]
+    assert "ports" not in live and "expose" not in live   # reached by the proxy on the compose network
+    assert live["environment"]["CACHE_URL"] == "redis://redis:6379/0"  # the changes come through Redis
+    assert live["build"] == SERVICES["web"]["build"]

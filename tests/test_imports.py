@@ -143,6 +143,7 @@ SUBPACKAGES = {
                       "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.models", "tournaments.models", "tournaments.audit"},
+    "tables.live": {"tournaments.models", "tournaments.rules", "tournaments.versions"},
     "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
                     "tournaments.versions"},
     "tables.templatetags": {"tables.clock", "tables.models"},
@@ -210,7 +211,7 @@ def part_edges(files, root=ROOT):
 
 
 # Inside `tables`, bottom to top: a part imports only the parts before it; its views its own part too.
-TABLES_ORDER = ["tables.seating", "tables.models", "tables.engine", "tables.results.writer", "tables.standings",
+TABLES_ORDER = ["tables.seating", "tables.live", "tables.models", "tables.engine", "tables.results.writer", "tables.standings",
                 "tables.arbitration", "tables.rounds", "tables.results", "tables.clock", "tables.templatetags",
                 "tables.room"]
 # The views that read a part above their own, and why.

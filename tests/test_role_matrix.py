@@ -47,6 +47,7 @@ PUBLIC = {
     "public:screen", "public:screen_data", "public:poster", "public:wall_list", "public:table_sheet",
     "public:standings_widget", "public:player_json",
     "health", "health_en",
+    "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -271,6 +272,23 @@ def test_public_page_of_unpublished_tournament_is_404(world, client):
     t.published = False
     t.save()
     assert client.get(reverse("public:tournament", args=[t.pk])).status_code == 404
+
+
+# The live channel of an unpublished tournament: its arbiters' and organiser's dashboards refresh by
+# it; to anyone else the tournament does not exist.
+LIVE_UNPUBLISHED = {"anonymous": 404, "player": 404, "other_arbiter": 404, "arbiter": 200, "other_organiser": 404,
+                    "organiser": 200}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_live_channel_of_an_unpublished_tournament_is_its_staffs_only(role, world, client, settings):
+    settings.LIVE_STREAM_SECONDS = 0.01
+    t = world["tournament"]
+    t.published = False
+    t.save()
+    if world["users"][role] is not None:
+        client.force_login(world["users"][role])
+    assert client.get(reverse("public:live", args=[t.pk])).status_code == LIVE_UNPUBLISHED[role]
 
 
 # What an allowed POST leaves behind in the matrix's world: an audit entry (every change is audited),

@@ -257,3 +257,15 @@ def test_bs_export_carries_none_of_as_emails(clubs, shared, client):
         assert shared["dora"].pk not in emails
     document = tournament_export(tournament=clubs["a"]["tournament"])   # A's own export keeps it
     assert {row["pk"]: row["fields"]["email"] for row in document["players"]}[shared["paola"].pk] == "paola@example.org"
+
+
+def test_the_other_club_hears_nothing_of_an_unpublished_tournament(clubs, client, settings):
+    """The live channel of A's unpublished tournament: 404 to B's organiser and arbiter, as to anyone
+    outside A's staff."""
+    settings.LIVE_STREAM_SECONDS = 0.01
+    tournament = clubs["a"]["tournament"]
+    tournament.published = False
+    tournament.save()
+    for who in ("b_organiser", "b_arbiter"):
+        client.force_login(clubs[who])
+        assert client.get(reverse("public:live", args=[tournament.pk])).status_code == 404

@@ -117,6 +117,15 @@ def tournament_for_public(pk):
     return get_object_or_404(Tournament.objects.select_related("club"), pk=pk, published=True)
 
 
+def tournament_for_live(user, pk):
+    """A tournament's live channel: anyone's while it is published, else its arbiters' and organiser's
+    (their dashboards refresh by it); nobody else learns it exists."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not tournament.published and _staff_role(user, tournament) is None:
+        raise Http404
+    return tournament
+
+
 def shown_publicly(rows, through="tournament"):
     """`rows` (a queryset of things of a tournament, reached by `through`) narrowed to those of published
     tournaments: what a public page (a circuit's ranking, a player's history) may show."""

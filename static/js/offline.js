@@ -76,6 +76,8 @@
     }).catch(function () { return null; }).then(show);
   }
 
+  window.TorneoRefreshTables = refreshTables;
+
   // Keep what the arbiter needs offline: this page, every table of the round, scripts and styles.
   function keep(registration) {
     const urls = [location.pathname];
@@ -187,3 +189,18 @@
   setInterval(flush, 20000);
   flush();
 })();
+
+// The round's list follows the live channel (static/js/live.js: a change saved, or its fallback poll),
+// with the phone's queue shown on it when the offline support runs, as a plain refetch otherwise.
+document.addEventListener("torneo:live", function () {
+  "use strict";
+  if (window.TorneoRefreshTables) { window.TorneoRefreshTables(); return; }
+  const list = document.querySelector("[data-round-tables]");
+  if (!list) { return; }
+  fetch(location.pathname, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+    return response.ok ? response.text() : null;
+  }).then(function (html) {
+    const fresh = html && new DOMParser().parseFromString(html, "text/html").querySelector("[data-round-tables]");
+    if (fresh) { list.replaceWith(document.importNode(fresh, true)); }
+  }).catch(function () { return null; });
+});

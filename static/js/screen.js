@@ -153,11 +153,26 @@
     body.toggleAttribute("data-offline-now", isOffline);
   }
 
+  // One poll at a time: the next one every poll interval, or at once when the live channel
+  // (static/js/live.js) says a change was saved; a poll answered with an older version than the one
+  // announced is made again shortly (the new data may still be being rendered).
+  var pollTimer = null, polling = false, want = null, tries = 0;
+  document.addEventListener("torneo:live", function (event) {
+    if (!event.detail || !event.detail.version) return;
+    want = event.detail.version;
+    tries = 0;
+    if (!polling) { clearTimeout(pollTimer); poll(); }
+  });
+
   function poll() {
+    polling = true;
     var headers = etag ? { "If-None-Match": etag } : {};
+    var next = pollMs;
     fetch(src, { cache: "no-store", credentials: "omit", headers: headers }).then(function (response) {
       var date = response.headers.get("Date");
       if (date && !isNaN(Date.parse(date))) offset = Date.parse(date) - Date.now();
+      var version = response.headers.get("X-Results-Version");
+      if (want && version && version !== want && tries < 4) { tries += 1; next = 400; }
       if (response.status === 304) return null;
       if (!response.ok) throw new Error("HTTP " + response.status);
       etag = response.headers.get("ETag");
@@ -172,7 +187,9 @@
     }).catch(function () {
       showOffline(true);  // keep what is on screen; the next poll retries
     }).then(function () {
-      setTimeout(poll, pollMs);
+      polling = false;
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(poll, next);
     });
   }
 

@@ -115,7 +115,7 @@ def standings_widget(request, pk):
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     response = render(request, "tables/room/widget.html", {
         "tournament": tournament, "rows": standings.rows[:limit], "more": len(standings.rows) > limit,
-        "provisional": standings.provisional})
+        "provisional": standings.provisional, "poll_seconds": settings.STANDINGS_POLL_SECONDS})
     origins = tournament.embed_origin_list
     if origins:
         response._csp_replace = {"frame-ancestors": origins}

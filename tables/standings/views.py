@@ -137,7 +137,8 @@ def player_page(request, pk, reg_pk):
     chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
-                                                  "rank_chart": chart})
+                                                  "rank_chart": chart,
+                                                  "poll_seconds": settings.STANDINGS_POLL_SECONDS})
 
 
 @require_GET

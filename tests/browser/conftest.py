@@ -59,6 +59,13 @@ def _live_server_drained(request):
     _InFlight.wait()
 
 
+@pytest.fixture(autouse=True)
+def _live_streams_end_soon(settings):
+    """The test server is WSGI: a closed page's live stream (static/js/live.js) ends at its next line,
+    so a keep-alive each second lets the test end without waiting for it."""
+    settings.LIVE_HEARTBEAT_SECONDS = 1
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):

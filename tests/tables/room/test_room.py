@@ -69,7 +69,8 @@ def test_screen_data_answers_304_until_something_changes(client, tournament, roo
 def test_screen_page_is_public_and_carries_no_inline_script(client, tournament, room):
     response = client.get(reverse("public:screen", args=[tournament.pk]))
     assert response.status_code == 200
-    assert attr(response, "script", "src") == ["/static/js/screen.js"]   # every script from a file
+    # every script from a file: the screen's, and the live channel's
+    assert attr(response, "script", "src") == ["/static/js/screen.js", "/static/js/live.js"]
     assert text(one(response, "[data-trademark]")) == TRADEMARK
 
 

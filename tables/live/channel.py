@@ -1,0 +1,186 @@
+"""The live channel of a tournament: one event each time a change its screens show commits.
+
+When a change commits (tournaments.versions.on_committed), `announce` files {"version", "what"} under
+`live:<tournament>` in the shared cache and, when that cache is Redis, publishes it on the
+tournament's Redis channel. A stream (`stream` under WSGI, `astream` under ASGI) sends each new
+announcement as a server-sent event: `id:` the results version, `data:` the JSON. Under ASGI with
+Redis one subscriber per process (`_Hub`) hands the published messages to the open streams; otherwise
+(SQLite, `make run`, the test server) each stream reads the announcement once a second from the cache.
+Either way a stream also reads it every few seconds, so a message missed while Redis restarted is
+sent late rather than never. A comment line every LIVE_HEARTBEAT_SECONDS keeps proxies from closing
+an idle stream; each stream ends after LIVE_STREAM_SECONDS (the browser's EventSource reconnects,
+sending the last id it got: a client that missed a version gets the current one at once).
+
+The channel computes nothing: screens fetch the page filed under the new version (the public cache)."""
+import asyncio
+import json
+import logging
+import time
+
+import redis
+import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+
+from tables.live.selectors import announcement_key, change_of, last_announced
+from tournaments.versions import results_version
+
+logger = logging.getLogger("torneo.live")
+
+ANNOUNCEMENT_SECONDS = 24 * 3600
+RECHECK_SECONDS = 5  # with Redis: the cache is read this often besides the messages
+RETRY_MS = 1000  # how soon EventSource reconnects after a stream ended
+
+
+def redis_url():
+    """The Redis of the shared cache, or None when the cache is not Redis."""
+    location = settings.CACHES["default"].get("LOCATION", "")
+    return location if isinstance(location, str) and location.startswith(("redis://", "rediss://")) else None
+
+
+def _channel(pk):
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:live:{pk}"
+
+
+_publisher = {}
+
+
+def _publish(url, pk, payload):
+    client = _publisher.get(url)
+    if client is None:
+        client = _publisher[url] = redis.Redis.from_url(url)
+    client.publish(_channel(pk), payload)
+
+
+def announce(pk):
+    """Called once a change of tournament `pk` has committed: file and publish its new version."""
+    try:
+        change = change_of(pk, results_version(pk))
+        cache.set(announcement_key(pk), change, ANNOUNCEMENT_SECONDS)
+        url = redis_url()
+        if url:
+            _publish(url, pk, json.dumps(change))
+    except Exception:  # the screens' own polls still show the change
+        logger.exception("live: announcing a change of tournament %s failed", pk)
+
+
+def opening(pk, last_event_id):
+    """What a new stream starts from: (the event to send at once or None, the announcement seen)."""
+    current = results_version(pk)
+    first = change_of(pk, current) if last_event_id and last_event_id != current else None
+    seen = last_announced(pk)
+    return first, (first or seen or {}).get("version", last_event_id or current)
+
+
+def event(change):
+    return f"id: {change['version']}\ndata: {json.dumps(change)}\n\n"
+
+
+def _heartbeat():
+    return ": keep-alive\n\n"
+
+
+def stream(pk, first, sent):
+    """The events of tournament `pk` for a WSGI server: the announcement read once a second; `first`
+    and `sent` as `opening` returned them."""
+    yield f"retry: {RETRY_MS}\n\n"
+    if first:
+        yield event(first)
+    started = beat = time.monotonic()
+    while time.monotonic() - started < settings.LIVE_STREAM_SECONDS:
+        time.sleep(settings.LIVE_POLL_SECONDS)
+        change = last_announced(pk)
+        if change and change["version"] != sent:
+            sent = change["version"]
+            beat = time.monotonic()
+            yield event(change)
+        elif time.monotonic() - beat >= settings.LIVE_HEARTBEAT_SECONDS:
+            beat = time.monotonic()
+            yield _heartbeat()
+
+
+class _Hub:
+    """One Redis subscription per process and event loop, handing each message to the queues of the
+    streams of its tournament."""
+
+    def __init__(self):
+        self.queues = {}
+        self.task = None
+        self.loop = None
+
+    def subscribe(self, pk, url):
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.loop is not loop:
+            self.loop, self.task = loop, loop.create_task(self._listen(url))
+        queue = asyncio.Queue(maxsize=8)
+        self.queues.setdefault(pk, set()).add(queue)
+        return queue
+
+    def unsubscribe(self, pk, queue):
+        queues = self.queues.get(pk, set())
+        queues.discard(queue)
+        if not queues:
+            self.queues.pop(pk, None)
+
+    async def _listen(self, url):
+        prefix = _channel("")
+        while True:
+            try:
+                client = aioredis.from_url(url)
+                pubsub = client.pubsub()
+                await pubsub.psubscribe(prefix + "*")
+                async for message in pubsub.listen():
+                    if message["type"] == "pmessage":
+                        self._deliver(message["channel"].decode()[len(prefix):], message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis restarting: the streams read the cache meanwhile
+                logger.warning("live: Redis subscription lost, retrying")
+                await asyncio.sleep(1)
+
+    def _deliver(self, pk, data):
+        if not pk.isdigit():
+            return
+        change = json.loads(data)
+        for queue in list(self.queues.get(int(pk), ())):
+            if queue.full():
+                queue.get_nowait()  # a slow reader gets the latest change, not every one
+            queue.put_nowait(change)
+
+
+_hub = _Hub()
+
+
+async def astream(pk, first, sent):
+    """The events of tournament `pk` for an ASGI server (see the module's docstring); `first` and
+    `sent` as `opening` returned them."""
+    url = redis_url()
+    queue = _hub.subscribe(pk, url) if url else None
+    wait = RECHECK_SECONDS if url else settings.LIVE_POLL_SECONDS
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        if first:
+            yield event(first)
+        started = beat = time.monotonic()
+        while time.monotonic() - started < settings.LIVE_STREAM_SECONDS:
+            change = None
+            if queue is not None:
+                try:
+                    change = await asyncio.wait_for(queue.get(), wait)
+                except asyncio.TimeoutError:
+                    pass
+            else:
+                await asyncio.sleep(wait)
+            if change is None:
+                change = await sync_to_async(last_announced, thread_sensitive=False)(pk)
+            if change and change["version"] != sent:
+                sent = change["version"]
+                beat = time.monotonic()
+                yield event(change)
+            elif time.monotonic() - beat >= settings.LIVE_HEARTBEAT_SECONDS:
+                beat = time.monotonic()
+                yield _heartbeat()
+    finally:
+        if queue is not None:
+            _hub.unsubscribe(pk, queue)

@@ -1,0 +1,140 @@
+"""The live channel (tables.live): one server-sent event for each change a screen shows, with the new
+results version and what changed; 404 for the public on an unpublished tournament; a client coming
+back with an older version gets the current one at once."""
+import asyncio
+import json
+from decimal import Decimal
+
+import pytest
+from django.test import AsyncClient
+from django.urls import reverse
+
+from tables.arbitration import services as arbitration
+from tables.live import channel
+from tables.rounds import services as rounds
+from tests.factories import RegistrationFactory, report, seat_round
+from tournaments.versions import results_version
+
+
+@pytest.fixture(autouse=True)
+def quick(settings):
+    settings.LIVE_POLL_SECONDS, settings.LIVE_STREAM_SECONDS, settings.LIVE_HEARTBEAT_SECONDS = 0.02, 0.5, 60
+
+
+@pytest.fixture
+def seated(tournament):
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
+    return seat_round(tournament, [regs])
+
+
+def _url(tournament):
+    return reverse("public:live", args=[tournament.pk])
+
+
+def events(response):
+    """The events of a whole (bounded) stream: [(id, data), ...]."""
+    text = b"".join(response.streaming_content).decode()
+    found = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "id" in fields:
+            found.append((fields["id"], json.loads(fields["data"])))
+    return found
+
+
+def test_the_channel_is_an_event_stream_that_ends_by_itself(client, tournament):
+    response = client.get(_url(tournament))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-cache"
+    assert events(response) == []
+
+
+def test_a_saved_result_is_one_event_with_the_new_version(client, tournament, seated,
+                                                           django_capture_on_commit_callbacks):
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        report(seated.tables.get(), [(62,), (48,), (30,), (0, 1)])
+    version = results_version(tournament.pk)
+    assert events(response) == [(version, {"version": version, "what": "result"})]
+
+
+def test_a_penalty_is_an_event(client, tournament, seated, organiser, django_capture_on_commit_callbacks):
+    seat = seated.tables.get().seats.first()
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        arbitration.penalty_give(user=organiser, tournament=tournament, registration=seat.registration,
+                                 kind="points", points=Decimal(5), reason="ritardo", seat=seat)
+    assert [data["what"] for _id, data in events(response)] == ["penalty"]
+
+
+def test_a_round_published_is_an_event(client, tournament, organiser, django_capture_on_commit_callbacks):
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    rnd = seat_round(tournament, [regs], status="draft")
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_publish(user=organiser, rnd=rnd)
+    [(version, data)] = events(response)
+    assert data == {"version": results_version(tournament.pk), "what": "round"} and version == data["version"]
+
+
+def test_an_unpublished_tournament_has_no_channel_for_the_public(client, tournament, organiser, arbiter,
+                                                                  other_organiser):
+    tournament.published = False
+    tournament.save()
+    assert client.get(_url(tournament)).status_code == 404
+    client.force_login(other_organiser)
+    assert client.get(_url(tournament)).status_code == 404
+    for staff in (organiser, arbiter):  # their dashboards refresh by it
+        client.force_login(staff)
+        assert client.get(_url(tournament)).status_code == 200
+
+
+def test_a_client_coming_back_with_an_older_version_gets_the_current_one_at_once(
+        client, settings, tournament, seated, django_capture_on_commit_callbacks):
+    settings.LIVE_STREAM_SECONDS = 0.05
+    before = results_version(tournament.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        report(seated.tables.get(), [(62,), (48,), (30,), (0, 1)])
+    now = results_version(tournament.pk)
+    back = events(client.get(_url(tournament), headers={"Last-Event-ID": before}))
+    assert back == [(now, {"version": now, "what": "result"})]
+    assert events(client.get(_url(tournament), headers={"Last-Event-ID": now})) == []
+
+
+def test_a_quiet_stream_sends_a_heartbeat(client, settings, tournament):
+    settings.LIVE_HEARTBEAT_SECONDS = 0.1
+    text = b"".join(client.get(_url(tournament)).streaming_content).decode()
+    assert "\n: keep-alive\n" in "\n" + text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_the_stream_is_asynchronous(tournament, seated):
+    table = seated.tables.get()
+
+    async def listen():
+        response = await AsyncClient().get(_url(tournament))
+        assert response.is_async
+        chunks = []
+        async for chunk in response.streaming_content:
+            chunks.append(chunk)
+        return response, chunks
+
+    async def scenario():
+        task = asyncio.ensure_future(listen())
+        await asyncio.sleep(0.15)
+        await asyncio.to_thread(report, table, [(62,), (48,), (30,), (0, 1)])
+        return await task
+
+    response, chunks = asyncio.run(scenario())
+    assert response["Content-Type"] == "text/event-stream"
+    text = b"".join(chunks).decode()
+    assert f"id: {results_version(tournament.pk)}\n" in text
+
+
+def test_a_change_is_published_on_redis_when_the_cache_is_redis(monkeypatch, tournament):
+    sent = []
+    monkeypatch.setattr(channel, "redis_url", lambda: "redis://127.0.0.1:1/0")
+    monkeypatch.setattr(channel, "_publish", lambda url, pk, payload: sent.append((pk, json.loads(payload))))
+    channel.announce(tournament.pk)
+    assert sent == [(tournament.pk, {"version": results_version(tournament.pk), "what": ""})]
