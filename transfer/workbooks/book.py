@@ -29,6 +29,7 @@ BOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv")
 class Sheet:
     name: str
     rows: list = field(default_factory=list)   # lists of values: None, str, int, Decimal, bool, date
+    text: bool = False                          # read from a text file (CSV)
 
 
 def read_book(data, filename=""):
@@ -44,7 +45,7 @@ def read_book(data, filename=""):
     return _csv(data, filename)
 
 
-def _not_a_workbook():
+def not_a_workbook():
     return WorkbookError(_("This file is not a workbook: open it and save it as .xlsx, .xls, .ods or .csv."))
 
 
@@ -57,10 +58,10 @@ def _zipped(data):
         if "mimetype" in names and archive.read("mimetype").strip().startswith(ODS_MIME):
             return _ods(data)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError):
-        raise _not_a_workbook() from None
+        raise not_a_workbook() from None
     if "xl/workbook.xml" in names:
         return _xlsx(data)
-    raise _not_a_workbook()
+    raise not_a_workbook()
 
 
 def _number(value):
@@ -240,7 +241,7 @@ def _ods_text(node):
 
 def _csv(data, filename):
     if b"\x00" in data[:4096]:
-        raise _not_a_workbook()
+        raise not_a_workbook()
     head = data[:512].lstrip().lower()
     if head.startswith((b"<html", b"<!doctype", b"<?xml", b"<table")):
         raise WorkbookError(_("This file is a web page or an XML file saved with a workbook's name: open it "
@@ -254,8 +255,6 @@ def _csv(data, filename):
     except csv.Error:
         class dialect(csv.excel):
             delimiter = ";" if text[:4096].count(";") > text[:4096].count(",") else ","
-    if filename.lower().endswith(BOOK_SUFFIXES[:-1]) and not any(d in text[:4096] for d in ";,\t"):
-        raise _not_a_workbook()   # a workbook's name on a text that is no table either
     name = filename.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "CSV"
     try:
         rows = []
@@ -265,4 +264,4 @@ def _csv(data, filename):
             rows.append([cell if cell.strip() else None for cell in row])
     except csv.Error as exc:
         raise WorkbookError(_("The file is not a valid CSV: %(err)s") % {"err": exc}) from None
-    return [Sheet(name, _trimmed(rows))]
+    return [Sheet(name, _trimmed(rows), text=True)]

@@ -85,7 +85,8 @@ def match_people(past, *, viewer, picks=None, ask=False):
     taken = {}
     for key, person in past.people.items():
         player, candidates = _known(person, viewer, picks.get(key, ""))
-        if player is False:
+        if isinstance(player, str):
+            past.refuse(player, person.cell)
             continue
         if candidates:
             matching.candidates[key] = candidates
@@ -108,7 +109,7 @@ def match_people(past, *, viewer, picks=None, ask=False):
 
 
 def _known(person, viewer, pick):
-    """(player or None for a new one, candidates); (False, []) after a refusal."""
+    """(player or None for a new one, candidates), or (the refusal's message, [])."""
     if person.national_id:
         holder = Player.objects.filter(national_id=person.national_id).first()
         if holder is not None:
@@ -125,8 +126,13 @@ def _known(person, viewer, pick):
         if known:
             break
     if person.national_id:
-        # Someone known by another national ID is someone else.
-        known = [p for p in known if not p.national_id or p.national_id == person.national_id]
+        # Someone known by another national ID is someone else: in the same club, a namesake the list
+        # cannot tell apart.
+        other = [p for p in known if p.national_id and p.national_id != person.national_id]
+        known = [p for p in known if p not in other]
+        if other and club is not None and not known:
+            return _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
+                "player": known_label(other[0]), "known": other[0].national_id, "id": person.national_id}, []
     if pick == "new":
         return None, []
     if len(known) > 1:

@@ -23,7 +23,7 @@ from tournaments import services as core
 from tournaments.audit.services import audit
 from tournaments.models import Player
 from tournaments.rules import may_change_player
-from transfer.workbooks.book import read_book
+from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
 from transfer.workbooks.checks import check_tables, match_people
 from transfer.workbooks.club import read_club_layout
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
@@ -42,6 +42,9 @@ def past_tournament_read(*, data, filename=""):
         past.errors.append(exc)
         return past
     past = read_gestione_layout(sheets) if is_gestione(sheets) else read_club_layout(sheets)
+    if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
+        # A workbook's name on a text that holds no table either: a letter, a saved web page...
+        past.errors = [not_a_workbook()]
     if not past.errors:
         check_tables(past)
     return past
