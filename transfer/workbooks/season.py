@@ -66,9 +66,15 @@ def zip_files(data):
         raise WorkbookError(_("This zip file is damaged and cannot be read.")) from None
 
 
+def _stem(name):
+    """The file's name without its folder and its workbook suffix ("12.03.2019" keeps its year)."""
+    path = PurePosixPath(name)
+    return path.stem if path.suffix.lower() in BOOK_SUFFIXES + (".zip",) else path.name
+
+
 def date_in_name(name):
     """The date a file name carries (2019-03-12, 12-03-2019, 12.03.2019, 20190312), or None."""
-    stem = PurePosixPath(name).stem
+    stem = _stem(name)
     for pattern, order in DATES:
         for match in pattern.finditer(stem):
             parts = dict(zip(order, map(int, match.groups())))
@@ -81,8 +87,8 @@ def date_in_name(name):
 
 def name_from_file(name):
     """"2019-03-12_Torneo_di_primavera.xlsx" -> "Torneo di primavera"."""
-    stem = PurePosixPath(name).stem
+    stem = _stem(name)
     for pattern, _order in DATES:
         stem = pattern.sub(" ", stem)
     stem = " ".join(stem.replace("_", " ").split()).strip(" -–.")
-    return stem[:160] or PurePosixPath(name).stem[:160]
+    return stem[:160] or _stem(name)[:160]
