@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_circuit_created_on_a_phone_and_its_public_pages(live_server, phone, login, shot):
     call_command("load_demo", stdout=io.StringIO())
-    demo = Circuit.objects.get()
+    demo = Circuit.objects.get(name="Stagione del Martedì (demo)")
     login(phone, "organizzatore", "torneo-demo")
     phone.goto(live_server.url + "/gestione/circuiti/")
     form = phone.locator("form[data-circuit-form]")
@@ -23,7 +23,7 @@ def test_circuit_created_on_a_phone_and_its_public_pages(live_server, phone, log
     shot(phone, "circuit_new_phone")
     form.locator("button[type=submit]").click()
     phone.wait_for_url("**/gestione/circuiti/*/")
-    circuit = Circuit.objects.exclude(pk=demo.pk).get()
+    circuit = Circuit.objects.get(name="Circuito di prova")
     for entry in demo.entries.all():
         add = phone.locator("form[data-circuit-add]")
         add.locator("select[name=tournament]").select_option(str(entry.tournament_id))

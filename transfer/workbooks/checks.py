@@ -25,8 +25,12 @@ def check_tables(past):
     if len(past.rounds) > MAX_ROUNDS:
         past.refuse(_("A tournament has at most %(n)d rounds: this file has %(m)d.") % {
             "n": MAX_ROUNDS, "m": len(past.rounds)})
+    # A sheet with rows refused as they were read has tables missing players: its tables wait.
+    unread = {error.cell.sheet for error in past.errors if error.cell is not None}
     for rnd in past.rounds:
         for table in rnd.tables:
+            if table.cell.sheet in unread:
+                continue
             _settle_marks(past, table)
             for seat in table.seats:
                 if seat.penalty and (seat.penalty > MAX_PENALTY_POINTS or seat.penalty != round(seat.penalty, 2)):
@@ -46,7 +50,7 @@ def check_tables(past):
                     past.refuse(_("table %(table)d: %(detail)s") % {"table": table.number, "detail": exc.detail},
                                 table.cell, table=table)
                 else:
-                    past.refuse(exc.message, seat.cells.get(exc.field, seat.row), seat=seat, table=table)
+                    past.refuse(exc.message, seat.cells.get(exc.field, seat.row), seat=seat)
 
 
 def _settle_marks(past, table):

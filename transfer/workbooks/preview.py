@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class PreviewSeat:
-    line: str          # "row 7", where the row is
+    line: str          # where the seat is: its row ("7"), or its cell ("C2") in a block of GestioneTorneo
     name: str
     club: str
     seat: object
@@ -27,7 +27,7 @@ def preview_rounds(past):
     for rnd in past.rounds:
         tables = []
         for table in rnd.tables:
-            seats = [PreviewSeat(line=seat.row.row, name=past.people[seat.person].full_name
+            seats = [PreviewSeat(line=f"{seat.row.column}{seat.row.row}", name=past.people[seat.person].full_name
                                  if seat.person in past.people else "", club=past.people[seat.person].club
                                  if seat.person in past.people else "", seat=seat, errors=seat.errors)
                      for seat in table.seats]

@@ -45,8 +45,11 @@ def past_tournament_read(*, data, filename=""):
     if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
         # A workbook's name on a text that holds no table either: a letter, a saved web page...
         past.errors = [not_a_workbook()]
-    if not past.errors:
-        check_tables(past)
+    elif past.layout:
+        check_tables(past)   # the tables read whole, beside the rows refused as they were read
+    order = {sheet.name: i for i, sheet in enumerate(sheets)}
+    past.errors.sort(key=lambda e: (-1, 0, 0, "") if e.cell is None else (
+        order.get(e.cell.sheet, -1), e.cell.row, len(e.cell.column), e.cell.column))
     return past
 
 
