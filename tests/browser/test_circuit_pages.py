@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from circuits.models import Circuit
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +46,11 @@ def test_circuit_created_on_a_phone_and_its_public_pages(live_server, phone, log
 
     rows.first.get_by_role("link").first.click()
     phone.wait_for_url("**/giocatori/*/")
-    assert phone.locator("table[data-history] tr[data-tournament]").count() == 2
-    assert phone.locator("[data-history-circuits] li[data-circuit]").count() == 2
+    # the demo's past season imported from workbooks adds its tournaments and circuit to some histories
+    player = int(phone.url.rstrip("/").rsplit("/", 1)[1])
+    played = Tournament.objects.filter(published=True, rounds__tables__seats__registration__player_id=player).distinct()
+    assert phone.locator("table[data-history] tr[data-tournament]").count() == played.count() >= 2
+    circuits = Circuit.objects.filter(entries__tournament__in=played).distinct().count()
+    assert phone.locator("[data-history-circuits] li[data-circuit]").count() == circuits >= 2
     shot(phone, "player_history_phone")
     assert phone.console_errors == []
