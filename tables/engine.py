@@ -100,27 +100,32 @@ def settle_result(*, table, seats, lines):
     and armies included) become one pure game, which `scoring.table_result.settle_table` fills (table
     points from the territories, places by armies), validates and places. Returns the settled lines;
     a broken rule is a ResultError naming the player of `seats` at fault."""
+    return settle_entered(round_number=table.round.number, table_number=table.number, lines=lines,
+                          names={pk: seat.registration.player.full_name for pk, seat in seats.items()})
+
+
+def settle_entered(*, round_number, table_number, lines, names):
+    """`settle_result` for a table not in the database yet (a workbook's table checked before it is
+    imported): the lines' `seat_id`s are any ids, `names` gives each one's player name for the messages."""
     try:
-        settled = settle_table(table.round.number, table.number, [
+        settled = settle_table(round_number, table_number, [
             EnteredResult(id=line.seat_id, table_points=line.table_points, risiko=line.risiko,
                           eliminated=line.eliminated, place=line.place, territories=tuple(line.territories),
                           armies=line.armies) for line in lines])
     except ScoringError as exc:
-        raise _result_error(exc, seats) from None
+        raise _result_error(exc, names) from None
     return settled.lines
 
 
-def _result_error(exc, seats):
-    seat = seats.get(exc.player) if exc.player is not None else None
+def _result_error(exc, names):
+    name = names.get(exc.player) if exc.player is not None else None
     if exc.code == "table_points_missing":
-        return ResultError(_("enter the table points of %(name)s") % {"name": seat.registration.player.full_name},
+        return ResultError(_("enter the table points of %(name)s") % {"name": name},
                            player=exc.player, field="table_points")
     if exc.code == "territory_twice":
-        other = seats[exc.context["other"]]
         return ResultError(_("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.") % {
-            "territory": exc.context["territory"], "a": other.registration.player.full_name,
-            "b": seat.registration.player.full_name}, player=exc.player, field="territories")
-    name = seat.registration.player.full_name if seat else None
+            "territory": exc.context["territory"], "a": names[exc.context["other"]], "b": name},
+            player=exc.player, field="territories")
     return ResultError(result_detail(exc), player=exc.player, field=exc.field, name=name)
 
 

@@ -79,7 +79,10 @@ def _name_text(value, required=True):
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "nickname", "club", "city", "email"]
+        fields = ["first_name", "last_name", "nickname", "club", "city", "email", "national_id"]
+
+    def clean_national_id(self):
+        return " ".join((self.cleaned_data.get("national_id") or "").split())
 
     def clean_first_name(self):
         return _name_text(self.cleaned_data.get("first_name"))
@@ -206,7 +209,8 @@ class TournamentForm(forms.ModelForm):
         chain = list(self.instance.tiebreak_chain) if self.instance.pk else ["best_results"]
         for i, name in enumerate(chain[:4], start=1):
             self.fields[f"tiebreak_{i}"].initial = name
-        self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
+        if "entry_fee" in self.fields:   # a past tournament's form leaves the fee out
+            self.fields["entry_fee"].help_text = _("The official maximum is %(max)s EUR.") % {"max": OFFICIAL_MAX_FEE}
         self.fields["formula"].help_text = FORMULA_SUGGESTIONS
         self.fields["tiebreak_1"].help_text = TIEBREAK_DEFAULT_HELP
         if not self.instance.pk:

@@ -15,7 +15,7 @@ from tournaments.rules import arbiter_accounts, may_change_club, may_change_play
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
-PLAYER_FIELDS = ("first_name", "last_name", "nickname", "club", "city", "email")
+PLAYER_FIELDS = ("first_name", "last_name", "nickname", "club", "city", "email", "national_id")
 TOURNAMENT_FIELDS = (
     "name", "start_date", "end_date", "venue", "club", "formula", "bonus", "spartaco_malus",
     "como_reference", "discard_worst", "best_of", "tiebreak", "table_size", "rounds_planned",

@@ -11,7 +11,7 @@ def test_load_demo_builds_a_circuit_of_two_tournaments_once(db, client):
     out = io.StringIO()
     call_command("load_demo", stdout=out)
     call_command("load_demo", stdout=io.StringIO())  # idempotent
-    circuit = Circuit.objects.get()
+    circuit = Circuit.objects.get(name="Stagione del Martedì (demo)")
     assert circuit.entries.count() == 2 and "Stagione del Martedì (demo)" in out.getvalue()
     data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
     assert [t["participants"] for t in data["tournaments"]] == [16, 16]

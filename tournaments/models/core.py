@@ -109,6 +109,9 @@ class Player(models.Model):
                              on_delete=models.PROTECT, related_name="players")
     city = models.CharField(_("city"), max_length=120, blank=True)
     email = models.EmailField(_("email"), blank=True)
+    # The federation's number of the player (GestioneTorneo's "ID NAZIONALE"): one person, one number,
+    # so a workbook naming it finds the player before any name does (transfer.workbooks).
+    national_id = models.CharField(_("national ID"), max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     # fold("first last"): two players of one club with the same name_key are the same person.
     name_key = models.CharField(max_length=170, blank=True, editable=False, db_index=True)
@@ -132,6 +135,9 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         indexes = [models.Index(Lower("last_name"), Lower("first_name"), name="player_name_ci")]
+        constraints = [models.UniqueConstraint(fields=["national_id"], condition=~models.Q(national_id=""),
+                                               name="player_national_id_unique",
+                                               violation_error_message=_("Another player has this national ID."))]
 
     def __str__(self):
         return self.full_name

@@ -1,0 +1,267 @@
+"""A file read into plain sheets of cell values, whatever made it: Excel (.xlsx with openpyxl, the old .xls
+with xlrd), LibreOffice (.ods with odfpy) or a CSV file. The kind is read from the file's first bytes, not
+from its name: a workbook renamed by mistake still comes in, and a file that is none of these is named
+plainly. Formulas give the value last computed (what the secretary saw on screen)."""
+import csv
+import datetime
+import io
+import zipfile
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import openpyxl
+import xlrd
+from django.utils.translation import gettext as _
+from odf import opendocument
+from odf.namespaces import OFFICENS, TABLENS, TEXTNS
+
+from transfer.workbooks.model import WorkbookError
+
+MAX_BYTES = 10 * 1024 * 1024            # a file as uploaded
+MAX_UNPACKED = 200 * 1024 * 1024        # what a zipped workbook may unpack to
+MAX_ROWS, MAX_COLUMNS = 20_000, 200     # of one sheet
+OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ODS_MIME = b"application/vnd.oasis.opendocument.spreadsheet"
+BOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".ods", ".csv")
+
+
+@dataclass
+class Sheet:
+    name: str
+    rows: list = field(default_factory=list)   # lists of values: None, str, int, Decimal, bool, date
+    text: bool = False                          # read from a text file (CSV)
+
+
+def read_book(data, filename=""):
+    """The sheets of a workbook (or the one sheet of a CSV file), or WorkbookError naming why not."""
+    if len(data) > MAX_BYTES:
+        raise WorkbookError(_("The file is larger than %(n)d MB.") % {"n": MAX_BYTES // (1024 * 1024)})
+    if not data.strip():
+        raise WorkbookError(_("The file is empty."))
+    if data.startswith(OLE):
+        return _xls(data)
+    if data.startswith(b"PK\x03\x04"):
+        return _zipped(data)
+    return _csv(data, filename)
+
+
+def not_a_workbook():
+    return WorkbookError(_("This file is not a workbook: open it and save it as .xlsx, .xls, .ods or .csv."))
+
+
+def _zipped(data):
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = set(archive.namelist())
+        if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED:
+            raise WorkbookError(_("The file unpacks to more than %(n)d MB.") % {"n": MAX_UNPACKED // (1024 * 1024)})
+        if "mimetype" in names and archive.read("mimetype").strip().startswith(ODS_MIME):
+            return _ods(data)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        raise not_a_workbook() from None
+    if "xl/workbook.xml" in names:
+        return _xlsx(data)
+    raise not_a_workbook()
+
+
+def _number(value):
+    """A float from a workbook as the decimal the spreadsheet shows (15 significant digits)."""
+    if isinstance(value, bool) or not isinstance(value, float):
+        return value
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    number = Decimal(format(value, ".15g"))
+    return int(number) if number == number.to_integral_value() and abs(number) < 10 ** 15 else number
+
+
+def _trimmed(rows):
+    """Rows without the empty ones at the end, each without its empty cells at the end."""
+    out = []
+    for row in rows:
+        row = list(row[:MAX_COLUMNS])
+        while row and (row[-1] is None or row[-1] == ""):
+            row.pop()
+        out.append(row)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _too_long(name):
+    return WorkbookError(_("The sheet “%(sheet)s” has more than %(n)d rows.") % {"sheet": name, "n": MAX_ROWS})
+
+
+def _xlsx(data):
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:  # openpyxl raises many kinds on a damaged file
+        raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
+    sheets = []
+    try:
+        for sheet in book.worksheets:
+            rows = []
+            for row in sheet.iter_rows(values_only=True):
+                if len(rows) >= MAX_ROWS:
+                    if any(v not in (None, "") for v in row):
+                        raise _too_long(sheet.title)
+                    continue
+                rows.append([_number(v) for v in row])
+            sheets.append(Sheet(sheet.title, _trimmed(rows)))
+    except WorkbookError:
+        raise
+    except Exception:
+        raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
+    finally:
+        book.close()
+    return sheets
+
+
+def _xls(data):
+    try:
+        book = xlrd.open_workbook(file_contents=data, on_demand=True)
+    except Exception:  # xlrd raises XLRDError, struct and index errors on a damaged file
+        raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
+    sheets = []
+    try:
+        for index in range(book.nsheets):
+            sheet = book.sheet_by_index(index)
+            if sheet.nrows > MAX_ROWS:
+                raise _too_long(sheet.name)
+            rows = [[_xls_value(sheet.cell(r, c), book.datemode) for c in range(min(sheet.ncols, MAX_COLUMNS))]
+                    for r in range(sheet.nrows)]
+            sheets.append(Sheet(sheet.name, _trimmed(rows)))
+    except WorkbookError:
+        raise
+    except Exception:
+        raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
+    finally:
+        book.release_resources()
+    return sheets
+
+
+def _xls_value(cell, datemode):
+    if cell.ctype == xlrd.XL_CELL_NUMBER:
+        return _number(float(cell.value))
+    if cell.ctype == xlrd.XL_CELL_TEXT:
+        return cell.value
+    if cell.ctype == xlrd.XL_CELL_BOOLEAN:
+        return bool(cell.value)
+    if cell.ctype == xlrd.XL_CELL_DATE:
+        try:
+            return xlrd.xldate_as_datetime(cell.value, datemode).date()
+        except (ValueError, OverflowError, xlrd.xldate.XLDateError):
+            return None
+    return None  # empty, blank, or an error such as #N/D
+
+
+# --- OpenDocument (LibreOffice): content.xml read with odfpy --------------------------------------
+
+def _ods(data):
+    try:
+        document = opendocument.load(io.BytesIO(data))
+        tables = [node for node in document.spreadsheet.childNodes if node.qname == (TABLENS, "table")]
+        return [Sheet(table.getAttrNS(TABLENS, "name") or "", _trimmed(_ods_rows(table))) for table in tables]
+    except WorkbookError:
+        raise
+    except Exception:  # odfpy and the XML parser raise many kinds on a damaged file
+        raise WorkbookError(_("This LibreOffice file is damaged and cannot be read: open it and save it again.")) \
+            from None
+
+
+def _ods_children(node, *names):
+    for child in node.childNodes:
+        if child.qname[0] == TABLENS and child.qname[1] in names:
+            yield child
+        elif child.qname == (TABLENS, "table-row-group") or child.qname == (TABLENS, "table-header-rows") \
+                or child.qname == (TABLENS, "table-rows"):
+            yield from _ods_children(child, *names)
+
+
+def _ods_rows(table):
+    rows = []
+    name = table.getAttrNS(TABLENS, "name") or ""
+    for row in _ods_children(table, "table-row"):
+        cells = []
+        for cell in _ods_children(row, "table-cell", "covered-table-cell"):
+            value = _ods_value(cell)
+            repeat = int(cell.getAttrNS(TABLENS, "number-columns-repeated") or 1)
+            # A sheet ends in a run of thousands of empty cells: a run is spelled out up to the limit.
+            cells.extend([value] * min(repeat, MAX_COLUMNS))
+            if len(cells) >= MAX_COLUMNS:
+                break
+        repeat = int(row.getAttrNS(TABLENS, "number-rows-repeated") or 1)
+        if not any(v is not None for v in cells):
+            rows.extend([[]] * min(repeat, MAX_ROWS))
+        else:
+            rows.extend([list(cells) for _ in range(min(repeat, MAX_ROWS))])
+        if len(rows) > MAX_ROWS:
+            if any(any(v is not None for v in r) for r in rows[MAX_ROWS:]):
+                raise _too_long(name)
+            rows = rows[:MAX_ROWS]
+    return rows
+
+
+def _ods_value(cell):
+    if cell.qname[1] == "covered-table-cell":
+        return None  # the hidden part of merged cells
+    kind = cell.getAttrNS(OFFICENS, "value-type")
+    if kind in ("float", "percentage", "currency"):
+        try:
+            number = Decimal(cell.getAttrNS(OFFICENS, "value"))
+        except (InvalidOperation, TypeError):
+            return None
+        return int(number) if number == number.to_integral_value() else number
+    if kind == "boolean":
+        return cell.getAttrNS(OFFICENS, "boolean-value") == "true"
+    if kind == "date":
+        try:
+            return datetime.date.fromisoformat((cell.getAttrNS(OFFICENS, "date-value") or "")[:10])
+        except ValueError:
+            return None
+    paragraphs = [_ods_text(p) for p in cell.childNodes if p.qname == (TEXTNS, "p")]
+    text = "\n".join(paragraphs)
+    return text if text.strip() else None
+
+
+def _ods_text(node):
+    parts = []
+    for child in node.childNodes:
+        if child.nodeType == child.TEXT_NODE:
+            parts.append(str(child.data))
+        elif child.qname == (TEXTNS, "s"):
+            parts.append(" " * int(child.getAttrNS(TEXTNS, "c") or 1))
+        elif child.qname == (TEXTNS, "tab"):
+            parts.append("\t")
+        else:
+            parts.append(_ods_text(child))
+    return "".join(parts)
+
+
+# --- CSV: one sheet, the file's own name --------------------------------------------------------------
+
+def _csv(data, filename):
+    if b"\x00" in data[:4096]:
+        raise not_a_workbook()
+    head = data[:512].lstrip().lower()
+    if head.startswith((b"<html", b"<!doctype", b"<?xml", b"<table")):
+        raise WorkbookError(_("This file is a web page or an XML file saved with a workbook's name: open it "
+                              "and save it as .xlsx."))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")  # what an Italian Excel writes a CSV in
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=";,\t")
+    except csv.Error:
+        class dialect(csv.excel):
+            delimiter = ";" if text[:4096].count(";") > text[:4096].count(",") else ","
+    name = filename.rsplit("/", 1)[-1].rsplit(".", 1)[0] or "CSV"
+    try:
+        rows = []
+        for row in csv.reader(io.StringIO(text), dialect):
+            if len(rows) >= MAX_ROWS:
+                raise _too_long(name)
+            rows.append([cell if cell.strip() else None for cell in row])
+    except csv.Error as exc:
+        raise WorkbookError(_("The file is not a valid CSV: %(err)s") % {"err": exc}) from None
+    return [Sheet(name, _trimmed(rows), text=True)]

@@ -1,0 +1,145 @@
+"""A tournament read from a workbook, checked before anything is written: every table by the scoring
+engine (SCORING.md section 2, through tables.engine.settle_entered, the one validation of a table's
+result), and every person matched with the known players (a national ID first, then
+`players_named`: the one matching of a name, case, accents and spacing aside)."""
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from tables import engine
+from tables.results.services import ResultLine
+from tournaments.models import Player
+from tournaments.rules import may_see_player
+from tournaments.services import club_find_duplicate, clubs_of, known_label, players_named
+from transfer.workbooks.club import ELIMINATED_MARK
+
+MAX_ROUNDS = 30      # a tournament's rounds (Tournament.rounds_planned)
+MAX_PENALTY_POINTS = Decimal("99999.99")
+
+
+def check_tables(past):
+    """Refuse, at their cells, the tables that break a rule of SCORING.md section 2."""
+    if not past.rounds and not past.errors:
+        past.refuse(_("The file has no results: no row names a player at a table."))
+    if len(past.rounds) > MAX_ROUNDS:
+        past.refuse(_("A tournament has at most %(n)d rounds: this file has %(m)d.") % {
+            "n": MAX_ROUNDS, "m": len(past.rounds)})
+    # A sheet with rows refused as they were read has tables missing players: its tables wait.
+    unread = {error.cell.sheet for error in past.errors if error.cell is not None}
+    for rnd in past.rounds:
+        for table in rnd.tables:
+            if table.cell.sheet in unread:
+                continue
+            _settle_marks(past, table)
+            for seat in table.seats:
+                if seat.penalty and (seat.penalty > MAX_PENALTY_POINTS or seat.penalty != round(seat.penalty, 2)):
+                    past.refuse(_("a penalty is a number of points with at most 2 decimals"),
+                                seat.cells.get("penalty", seat.row), seat=seat)
+            if any(seat.errors for seat in table.seats):
+                continue
+            lines = [ResultLine(seat_id=i, table_points=seat.table_points, risiko=seat.risiko,
+                                eliminated=seat.eliminated, place=seat.place)
+                     for i, seat in enumerate(table.seats)]
+            names = {i: past.people[seat.person].full_name for i, seat in enumerate(table.seats)}
+            try:
+                engine.settle_entered(round_number=rnd.number, table_number=table.number, lines=lines, names=names)
+            except engine.ResultError as exc:
+                seat = table.seats[exc.player] if exc.player is not None else None
+                if seat is None:
+                    past.refuse(_("table %(table)d: %(detail)s") % {"table": table.number, "detail": exc.detail},
+                                table.cell, table=table)
+                else:
+                    past.refuse(exc.message, seat.cells.get(exc.field, seat.row), seat=seat)
+
+
+def _settle_marks(past, table):
+    """An elimination marked with a cross: the order is 1 when the player is the table's only one out."""
+    marked = [seat for seat in table.seats if seat.eliminated == ELIMINATED_MARK]
+    if not marked:
+        return
+    if len(marked) == 1 and not any(seat.eliminated for seat in table.seats if seat not in marked):
+        marked[0].eliminated = 1
+        return
+    for seat in marked:
+        past.refuse(_("write the order of elimination (1 for the first out, then 2...), not a cross"),
+                    seat.cells.get("eliminated", seat.row), seat=seat)
+
+
+@dataclass
+class Matching:
+    """Who each person of the file is: a known player, or None for a new one; `candidates` are the
+    persons named like several known players, waiting for the organiser's pick."""
+    players: dict = field(default_factory=dict)       # person key -> Player or None
+    candidates: dict = field(default_factory=dict)    # person key -> [Player]
+    clubs_new: set = field(default_factory=set)       # club names not in the list yet
+
+    def state(self, key):
+        if key in self.candidates:
+            return "choose"
+        return "known" if self.players.get(key) is not None else "new"
+
+
+def match_people(past, *, viewer, picks=None, ask=False):
+    """Match every person of `past` (see the module); `picks` ({person key: player id or "new"}) answers
+    "which one?". Without an answer, several known players by a name are refused at the person's cell,
+    unless `ask` (the page's preview, which shows a choice instead)."""
+    matching = Matching()
+    picks = picks or {}
+    taken = {}
+    for key, person in past.people.items():
+        player, candidates = _known(person, viewer, picks.get(key, ""))
+        if isinstance(player, str):
+            past.refuse(player, person.cell)
+            continue
+        if candidates:
+            matching.candidates[key] = candidates
+            if not ask:
+                past.refuse(_("several known players are called %(name)s (%(clubs)s): add the club, or import "
+                              "from the page to choose") % {"name": person.full_name, "clubs": clubs_of(candidates)},
+                            person.cell)
+            continue
+        if player is None and person.club and club_find_duplicate(name=person.club) is None:
+            matching.clubs_new.add(person.club)
+        if player is not None:
+            if player.pk in taken:
+                past.refuse(_("%(name)s and %(other)s are the same known player: %(player)s") % {
+                    "name": person.full_name, "other": past.people[taken[player.pk]].full_name,
+                    "player": known_label(player)}, person.cell)
+                continue
+            taken[player.pk] = key
+        matching.players[key] = player
+    return matching
+
+
+def _known(person, viewer, pick):
+    """(player or None for a new one, candidates), or (the refusal's message, [])."""
+    if person.national_id:
+        holder = Player.objects.filter(national_id=person.national_id).first()
+        if holder is not None:
+            if not may_see_player(viewer, holder):
+                return None, []   # the ID is someone's you cannot see: a new record, without it (services.py)
+            return holder, []
+    club = club_find_duplicate(name=person.club) if person.club else None
+    if person.club and club is None:
+        return None, []           # a club not in the list yet: nobody known plays for it
+    known = []
+    for first, last in filter(None, [(person.first_name, person.last_name), person.other_reading]):
+        known = players_named(viewer=viewer, first_name=first, last_name=last, club=club,
+                              club_given=bool(person.club))
+        if known:
+            break
+    if person.national_id:
+        # Someone known by another national ID is someone else: in the same club, a namesake the list
+        # cannot tell apart.
+        other = [p for p in known if p.national_id and p.national_id != person.national_id]
+        known = [p for p in known if p not in other]
+        if other and club is not None and not known:
+            return _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
+                "player": known_label(other[0]), "known": other[0].national_id, "id": person.national_id}, []
+    if pick == "new":
+        return None, []
+    if len(known) > 1:
+        chosen = next((p for p in known if str(p.pk) == str(pick)), None)
+        return (chosen, []) if chosen is not None else (None, known)
+    return (known[0] if known else None), []

@@ -1,0 +1,114 @@
+"""Any tournament written back as a workbook (.xlsx, openpyxl): the club's layout (a sheet "Turno N" a
+round, a row a player, the headers the import reads, and a sheet of standings for people to read), or
+GestioneTorneo's (the sheet "Iscritti" with "ID NAZIONALE", a sheet "N° Turno" a round with a block
+"Tavolo N°k" a table). Reading either back with `import_results` gives the same games, so the same
+standings under every formula. Only reported tables are written; a points penalty on a game is its
+row's "Penalità" (other penalties, such as a disqualification, are kept by the JSON export alone)."""
+import io
+from collections import defaultdict
+from decimal import Decimal
+
+import openpyxl
+from openpyxl.styles import Font
+
+from tables.models import Penalty, Seat
+from tables.standings.selectors import tournament_standings
+
+CLUB_HEADERS = ("Tavolo", "Nome", "Cognome", "Nickname", "Club", "ID nazionale", "Punti tavolo", "Eliminato",
+                "RisiKo", "Posto", "Penalità")
+BOLD = Font(bold=True)
+
+
+def _plain(value):
+    """A Decimal as the number a spreadsheet stores: whole numbers as int."""
+    if value is None:
+        return None
+    value = Decimal(value)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _games(tournament):
+    """{round: {table: [seat]}} of the reported tables, seats in their order, and each seat's points penalties."""
+    seats = (Seat.objects.filter(table__round__tournament=tournament, table__reported_at__isnull=False)
+             .select_related("table__round", "registration__player__club")
+             .order_by("table__round__number", "table__number", "position"))
+    penalties = defaultdict(Decimal)
+    for seat_id, points in Penalty.objects.filter(tournament=tournament, withdrawn=False, kind=Penalty.Kind.POINTS,
+                                                  seat__isnull=False).values_list("seat_id", "points"):
+        penalties[seat_id] += points
+    rounds = defaultdict(lambda: defaultdict(list))
+    for seat in seats:
+        rounds[seat.table.round.number][seat.table.number].append(seat)
+    return rounds, penalties
+
+
+def _save(book):
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def club_workbook(tournament):
+    """The club's layout: bytes of an .xlsx file."""
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    rounds, penalties = _games(tournament)
+    for number, tables in sorted(rounds.items()):
+        sheet = book.create_sheet(f"Turno {number}")
+        sheet.append(CLUB_HEADERS)
+        for cell in sheet[1]:
+            cell.font = BOLD
+        for table_number, seats in sorted(tables.items()):
+            for seat in seats:
+                player = seat.registration.player
+                sheet.append([table_number, player.first_name, player.last_name, player.nickname or None,
+                              player.club.name if player.club_id else None, player.national_id or None,
+                              _plain(seat.table_points), seat.eliminated, "sì" if seat.risiko else None, seat.place,
+                              _plain(penalties.get(seat.pk))])
+        sheet.freeze_panes = "A2"
+    _standings_sheet(book, tournament)
+    return _save(book)
+
+
+def _standings_sheet(book, tournament):
+    """For people: the standings under the tournament's formula (the import reads round sheets only)."""
+    sheet = book.create_sheet("Classifica")
+    standings = tournament_standings(tournament)
+    sheet.append(["Pos.", "Nome", "Cognome", "Club", "Totale"] + [f"Turno {n}" for n in standings.round_numbers])
+    for cell in sheet[1]:
+        cell.font = BOLD
+    for row in standings.rows:
+        sheet.append([row.rank, row.player.first_name, row.player.last_name, row.club or None, _plain(row.total)]
+                     + [_plain(points) for points in row.rounds])
+
+
+def gestione_workbook(tournament):
+    """GestioneTorneo's layout: bytes of an .xlsx file."""
+    book = openpyxl.Workbook()
+    members = book.active
+    members.title = "Iscritti"
+    members.append(["ID", "Nome", "Cognome", "Nickname", "Club", "ID NAZIONALE"])
+    for cell in members[1]:
+        cell.font = BOLD
+    rounds, penalties = _games(tournament)
+    ids = {}
+    registrations = tournament.registrations.select_related("player__club").order_by("pk")
+    for member_id, registration in enumerate(registrations, start=1):
+        player = registration.player
+        ids[registration.pk] = member_id
+        members.append([member_id, player.first_name, player.last_name, player.nickname or None,
+                        player.club.name if player.club_id else None, player.national_id or None])
+    for number, tables in sorted(rounds.items()):
+        sheet = book.create_sheet(f"{number}° Turno")
+        for table_number, seats in sorted(tables.items()):
+            sheet.append([f"Tavolo N°{table_number}"])
+            sheet.cell(sheet.max_row, 1).font = BOLD
+            sheet.append(["ID"] + [ids[s.registration_id] for s in seats])
+            sheet.append(["Giocatore"] + [s.registration.player.full_name for s in seats])
+            sheet.append(["Punti"] + [_plain(s.table_points) for s in seats])
+            sheet.append(["Eliminato"] + [s.eliminated for s in seats])
+            sheet.append(["RisiKo"] + ["sì" if s.risiko else None for s in seats])
+            sheet.append(["Posto"] + [s.place for s in seats])
+            sheet.append(["Penalità"] + [_plain(penalties.get(s.pk)) for s in seats])
+            sheet.append([])
+    return _save(book)

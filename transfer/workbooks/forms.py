@@ -1,0 +1,60 @@
+"""The past tournament's name, date and scoring settings (the new tournament form's own fields and
+checks), the file, and the tournament read kept between the preview and the confirmation: signed, so
+the confirmation imports exactly what the preview showed."""
+from django import forms
+from django.core import signing
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.forms import TournamentForm
+from transfer.workbooks.book import MAX_BYTES
+from transfer.workbooks.model import from_document, to_document
+
+SALT = "transfer.workbooks.preview"
+PREVIEW_HOURS = 12
+
+
+class PastTournamentForm(TournamentForm):
+    """Name, date, formula and the settings the standings read; published or not."""
+
+    class Meta(TournamentForm.Meta):
+        fields = ["name", "start_date", "formula", "bonus", "spartaco_malus", "como_reference", "discard_worst",
+                  "best_of", "published"]
+
+    FIRST_SCREEN = ("name", "start_date", "formula")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["published"].initial = False
+        self.fields["published"].help_text = _("A past tournament's public page shows its final standings.")
+
+    def settings(self):
+        """The scoring settings chosen, as transfer.workbooks.services.past_tournament_import takes them."""
+        data = self.cleaned_data
+        return {name: data.get(name) for name in ("formula", "bonus", "spartaco_malus", "como_reference",
+                                                  "discard_worst", "best_of", "tiebreak")}
+
+
+class WorkbookUploadForm(forms.Form):
+    file = forms.FileField(label=_("Workbook or CSV file"),
+                           help_text=_("Excel (.xlsx, .xls), LibreOffice (.ods) or CSV: a club's sheets (one sheet a "
+                                       "round) or GestioneTorneo's workbook."),
+                           widget=forms.ClearableFileInput(attrs={"accept": ".xlsx,.xlsm,.xls,.ods,.csv"}))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than %(n)d MB.") % {"n": MAX_BYTES // (1024 * 1024)})
+        return upload
+
+
+def sign_preview(past, filename):
+    return signing.dumps({"past": to_document(past), "file": filename[:200]}, salt=SALT, compress=True)
+
+
+def unsign_preview(token):
+    """(the tournament read, its file name), or None when the token is not one this server signed (or is old)."""
+    try:
+        value = signing.loads(token or "", salt=SALT, max_age=PREVIEW_HOURS * 3600)
+        return from_document(value["past"]), value["file"]
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None

@@ -1,0 +1,275 @@
+"""GestioneTorneo's workbooks (ModuloTorneo.xls): the sheet "Iscritti" lists the players (ID, Nome,
+Cognome, Nickname, Club, and perhaps "ID NAZIONALE"); each round is a sheet "1° Turno", "2° Turno"...
+holding a block per table, headed "Tavolo N°k": a row of players (their IDs, or the names the sheet
+looks up) and, under it, their results, each row named in the block's first column ("Punti",
+"Eliminato", "RisiKo", "Posto", "Penalità"); a block without names has its points on the first row of
+numbers under the players. A block laid out the other way (a header row, then one row a player) is
+read too."""
+import re
+
+from django.utils.translation import gettext as _
+
+from tournaments.text import fold
+from transfer.workbooks import values
+from transfer.workbooks.club import HEADER_NAMES, HEADERS, read_result, round_number
+from transfer.workbooks.collect import Collector, new_seat
+from transfer.workbooks.model import LAYOUT_GESTIONE, Cell, PastTournament, column_letter
+
+TABLE_HEAD = re.compile(r"^tavolo\s*(?:n\s*[°º.]?|nr\.?|numero|#)?\s*(\d{1,3})$")
+ENROLLED = ("iscritti", "iscrizioni", "giocatori", "anagrafica")
+ID_HEADERS = ("id", "idgiocatore", "codice", "n", "num", "numero")
+# The rows of a horizontal block, by the label in its first column.
+ROW_LABELS = {**HEADERS, **{alias: "id" for alias in ID_HEADERS}}
+RESULT_FIELDS = ("table_points", "eliminated", "risiko", "place", "penalty")
+
+
+def is_gestione(sheets):
+    """GestioneTorneo's layout: a sheet of members and a round sheet with a "Tavolo N°k" block."""
+    return _enrolled_sheet(sheets) is not None and any(
+        round_number(sheet.name) is not None and _heads(sheet) for sheet in sheets)
+
+
+def _enrolled_sheet(sheets):
+    return next((s for s in sheets if values.header_key(s.name) in ENROLLED), None)
+
+
+def _heads(sheet):
+    """[(row, column, table number)] of the block heads "Tavolo N°k", top to bottom, left to right."""
+    heads = []
+    for r, row in enumerate(sheet.rows):
+        for c, value in enumerate(row):
+            if isinstance(value, str):
+                match = TABLE_HEAD.match(fold(value).strip())
+                if match:
+                    heads.append((r, c, int(match.group(1))))
+    return heads
+
+
+class Members:
+    """The sheet "Iscritti": a member by ID, nickname or name."""
+
+    def __init__(self, past, collector, sheet):
+        self.past, self.collector, self.sheet = past, collector, sheet
+        self.by_id, self.by_name = {}, {}
+        self.read()
+
+    def read(self):
+        header = self._header()
+        if header is None:
+            self.past.refuse(_("no header row with the columns ID, Nome and Cognome"), Cell(self.sheet.name))
+            return
+        index, columns = header
+        for r, row in enumerate(self.sheet.rows[index + 1:], start=index + 2):
+            def value(name):
+                column = columns.get(name)
+                return row[column] if column is not None and column < len(row) else None
+            member_id = _id(value("id"))
+            first, last = values.text(value("first_name")), values.text(value("last_name"))
+            if not member_id and not first and not last:
+                continue
+            cell = Cell(self.sheet.name, r, column_letter(columns["last_name"]), "Cognome")
+            if not member_id:
+                self.past.refuse(_("the player has no ID"), Cell(self.sheet.name, r, column_letter(columns["id"]), "ID"))
+                continue
+            if member_id in self.by_id:
+                self.past.refuse(_("ID %(id)s is given twice") % {"id": member_id},
+                                 Cell(self.sheet.name, r, column_letter(columns["id"]), "ID"))
+                continue
+            key = self.collector.person(first_name=first, last_name=last, cell=cell,
+                                        club=values.text(value("club")), nickname=values.text(value("nickname")),
+                                        national_id=values.identifier(value("national_id")))
+            if key is None:
+                continue
+            self.by_id[member_id] = key
+            person = self.past.people[key]
+            for name in (person.nickname, person.full_name, f"{person.last_name} {person.first_name}"):
+                if name:
+                    self.by_name.setdefault(fold(name), set()).add(key)
+
+    def _header(self):
+        for index, row in enumerate(self.sheet.rows[:15]):
+            columns = {}
+            for c, value in enumerate(row):
+                key = values.header_key(value) if isinstance(value, str) else ""
+                name = "id" if key in ID_HEADERS else HEADERS.get(key)
+                if name and name not in columns:
+                    columns[name] = c
+            if "id" in columns and "first_name" in columns and "last_name" in columns:
+                return index, columns
+        return None
+
+    def find(self, value):
+        """The person key a block's cell names: an ID (12, "12", "12 - Mario Rossi"), a nickname or a
+        name; raises ValueError naming the value."""
+        member_id = _id(value)
+        if member_id in self.by_id:
+            return self.by_id[member_id]
+        text = values.text(value)
+        lead = re.match(r"^(\d+)\s*[-–.:)]\s*\S", text)
+        if lead and lead.group(1) in self.by_id:
+            return self.by_id[lead.group(1)]
+        keys = self.by_name.get(fold(text), set())
+        if len(keys) == 1:
+            return next(iter(keys))
+        if len(keys) > 1:
+            raise ValueError(_("“%(value)s” names several players of the sheet Iscritti: write their ID")
+                             % {"value": values.shown(value)})
+        raise ValueError(_("“%(value)s” is not in the sheet Iscritti") % {"value": values.shown(value)})
+
+
+def _id(value):
+    if value is None or isinstance(value, bool):
+        return ""
+    text = values.identifier(value)
+    return text if re.fullmatch(r"\d{1,9}", text) else ""
+
+
+def read_gestione_layout(sheets):
+    past = PastTournament(layout=LAYOUT_GESTIONE)
+    collector = Collector(past)
+    members = Members(past, collector, _enrolled_sheet(sheets))
+    seen = {}
+    for sheet in sheets:
+        number = round_number(sheet.name)
+        if number is None:
+            continue
+        if number in seen:
+            past.refuse(_("round %(round)d is already on the sheet “%(sheet)s”") % {
+                "round": number, "sheet": seen[number]}, Cell(sheet.name))
+            continue
+        seen[number] = sheet.name
+        heads = _heads(sheet)
+        if not heads:
+            past.refuse(_("no table: each table is a block headed “Tavolo N°1”, “Tavolo N°2”..."), Cell(sheet.name))
+        for head in heads:
+            Block(past, collector, members, sheet, number, head, heads).read()
+    return collector.finish()
+
+
+class Block:
+    """One "Tavolo N°k" block of a round sheet."""
+
+    def __init__(self, past, collector, members, sheet, number, head, heads):
+        self.past, self.collector, self.members, self.sheet, self.number = past, collector, members, sheet, number
+        self.row, self.column, self.table = head
+        # The block reaches right to the next head on its row, down to its first empty row or next head.
+        right = [c for r, c, _t in heads if r == self.row and c > self.column]
+        self.end = min(right) if right else None
+        below = {r for r, c, _t in heads if r > self.row and (self.end is None or c < self.end) and c >= self.column}
+        self.rows = []
+        for r in range(self.row + 1, len(sheet.rows)):
+            cells = sheet.rows[r][self.column:self.end]
+            if r in below or not any(v not in (None, "") for v in cells):
+                break
+            self.rows.append((r, list(cells)))
+
+    def cell(self, r, c, header=""):
+        return Cell(self.sheet.name, r + 1, column_letter(self.column + c), header)
+
+    def read(self):
+        head_cell = Cell(self.sheet.name, self.row + 1, column_letter(self.column), f"Tavolo N°{self.table}")
+        if not self.rows:
+            self.past.refuse(_("the table has no players under its heading"), head_cell)
+            return
+        first = [values.header_key(v) if isinstance(v, str) else "" for v in self.rows[0][1]]
+        if sum(1 for key in first if key in HEADERS or key in ID_HEADERS) >= 2 and \
+                any(HEADERS.get(key) == "table_points" for key in first):
+            self.read_vertical(head_cell, first)
+        else:
+            self.read_horizontal(head_cell)
+
+    def seat(self, key, row_cell, cells, raw, head_cell):
+        seat = new_seat(key, row_cell)
+        seat.cells = cells
+        read_result(self.past, seat, raw)
+        self.collector.seat(round_number=self.number, sheet=self.sheet.name, table_number=self.table,
+                            table_cell=head_cell, seat=seat)
+
+    def read_horizontal(self, head_cell):
+        labels = {}
+        for index, (r, cells) in enumerate(self.rows):
+            key = values.header_key(cells[0]) if cells and isinstance(cells[0], str) else ""
+            if key in ROW_LABELS:
+                labels.setdefault("player" if ROW_LABELS[key] in ("player", "nickname", "first_name") else
+                                  ROW_LABELS[key], index)
+        start = 1 if labels else 0
+        players = labels.get("id", labels.get("player"))
+        if players is None:
+            players = next((i for i, (_r, cells) in enumerate(self.rows) if self._names_members(cells[start:])), None)
+        if players is None:
+            self.past.refuse(_("no row of players found under the heading (their IDs from the sheet Iscritti)"),
+                             head_cell)
+            return
+        if "table_points" not in labels:
+            numbers = next((i for i, (_r, cells) in enumerate(self.rows) if i > players and
+                            i not in labels.values() and _all_numbers(cells[start:])), None)
+            if numbers is None:
+                self.past.refuse(_("the column %(column)s is missing") % {"column": "Punti"}, head_cell)
+                return
+            labels["table_points"] = numbers
+        player_row, player_cells = self.rows[players]
+        for c, value in enumerate(player_cells):
+            if c < start or value in (None, ""):
+                continue
+            where = self.cell(player_row, c, values.text(player_cells[0]) if start else "")
+            try:
+                key = self.members.find(value)
+            except ValueError as exc:
+                self.past.refuse(exc, where)
+                continue
+            cells, raw = {"player": where}, {}
+            for field in RESULT_FIELDS:
+                if field in labels:
+                    r, row = self.rows[labels[field]]
+                    cells[field] = self.cell(r, c, values.text(row[0]) if start else HEADER_NAMES[field])
+                    raw[field] = row[c] if c < len(row) else None
+            self.seat(key, Cell(self.sheet.name, player_row + 1, column_letter(self.column + c)), cells, raw,
+                      head_cell)
+
+    def _names_members(self, cells):
+        found = [v for v in cells if v not in (None, "")]
+        if not found:
+            return False
+        for value in found:
+            try:
+                self.members.find(value)
+            except ValueError:
+                return False
+        return True
+
+    def read_vertical(self, head_cell, first):
+        columns = {}
+        for c, key in enumerate(first):
+            name = "id" if key in ID_HEADERS else HEADERS.get(key)
+            if name and name not in columns:
+                columns[name] = c
+        who = next((name for name in ("id", "player", "nickname") if name in columns), None)
+        if who is None:
+            self.past.refuse(_("the column %(column)s is missing") % {"column": "ID"}, head_cell)
+            return
+        titles = {name: values.text(self.rows[0][1][c]) for name, c in columns.items()}
+        for r, cells in self.rows[1:]:
+            value = cells[columns[who]] if columns[who] < len(cells) else None
+            if value in (None, ""):
+                continue
+            where = self.cell(r, columns[who], titles[who])
+            try:
+                key = self.members.find(value)
+            except ValueError as exc:
+                self.past.refuse(exc, where)
+                continue
+            cells_of = {"player": where, **{f: self.cell(r, columns[f], titles[f]) for f in RESULT_FIELDS
+                                            if f in columns}}
+            raw = {f: cells[columns[f]] if columns[f] < len(cells) else None for f in RESULT_FIELDS if f in columns}
+            self.seat(key, Cell(self.sheet.name, r + 1), cells_of, raw, head_cell)
+
+
+def _all_numbers(cells):
+    found = [v for v in cells if v not in (None, "")]
+    if not found:
+        return False
+    try:
+        return all(values.number(v) is not None for v in found)
+    except ValueError:
+        return False
+

@@ -1,0 +1,173 @@
+"""Past tournaments imported from workbooks, through the services that run a live tournament (so the
+audit log, the standings and every page are those of a tournament played here): the tournament
+(`tournament_save`), its players (matched, or created with `player_save`), registrations and check-in,
+each round drawn as a fixed plan of the workbook's tables, published, its tables' results saved with
+`table_result_submit`, penalties given with `penalty_give`, the round closed and its standings
+published. One transaction: a refusal anywhere writes nothing.
+
+A past tournament has no disputes to wait for: its dispute window is 0, so its standings are final at
+once and it can join a season circuit."""
+from collections import Counter
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tables.arbitration.services import penalty_give
+from tables.engine import ResultError
+from tables.models import Penalty
+from tables.results.services import ResultLine, table_result_submit
+from tables.rounds.services import round_close, round_create, round_publish, standings_publish
+from tournaments import services as core
+from tournaments.audit.services import audit
+from tournaments.models import Player
+from tournaments.rules import may_change_player
+from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
+from transfer.workbooks.checks import check_tables, match_people
+from transfer.workbooks.club import read_club_layout
+from transfer.workbooks.gestione import is_gestione, read_gestione_layout
+from transfer.workbooks.model import PastTournament, WorkbookError
+
+# The settings of a past tournament that the organiser chooses (the rest are the model's defaults).
+SETTINGS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak")
+
+
+def past_tournament_read(*, data, filename=""):
+    """The tournament a file holds, its tables checked by the engine; refusals in `errors`."""
+    try:
+        sheets = read_book(data, filename)
+    except WorkbookError as exc:
+        past = PastTournament(layout="")
+        past.errors.append(exc)
+        return past
+    past = read_gestione_layout(sheets) if is_gestione(sheets) else read_club_layout(sheets)
+    if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
+        # A workbook's name on a text that holds no table either: a letter, a saved web page...
+        past.errors = [not_a_workbook()]
+    elif past.layout:
+        check_tables(past)   # the tables read whole, beside the rows refused as they were read
+    order = {sheet.name: i for i, sheet in enumerate(sheets)}
+    past.errors.sort(key=lambda e: (-1, 0, 0, "") if e.cell is None else (
+        order.get(e.cell.sheet, -1), e.cell.row, len(e.cell.column), e.cell.column))
+    return past
+
+
+def past_tournament_check(past, *, user, picks=None, ask=False):
+    """The tables checked again and the people matched (see transfer.workbooks.checks): the Matching."""
+    past.errors = []
+    check_tables(past)
+    return match_people(past, viewer=user, picks=picks, ask=ask)
+
+
+@dataclass
+class Imported:
+    tournament: object
+    players_created: int
+    clubs_created: list
+
+
+@transaction.atomic
+def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source=""):
+    """Create the finished tournament held by `past` (read by `past_tournament_read`); `settings` are the
+    scoring settings chosen (SETTINGS), `picks` the answers to "which one?". Raises WorkbookError (with
+    its cell) or ValidationError (a setting); nothing is written then."""
+    matching = past_tournament_check(past, user=user, picks=picks)
+    if past.errors:
+        raise past.first_error
+    sizes = Counter(len(table.seats) for rnd in past.rounds for table in rnd.tables)
+    data = {key: settings[key] for key in SETTINGS if settings.get(key) is not None}
+    tournament = core.tournament_save(user=user, data={
+        **data, "name": name, "start_date": start_date, "published": published, "signup_open": False,
+        "rounds_planned": len(past.rounds), "table_size": 5 if sizes[5] > sizes[4] else 4,
+        "dispute_window_minutes": 0})
+    clubs_before = set()
+    registrations, created = {}, 0
+    for key, person in past.people.items():
+        player = matching.players.get(key)
+        if player is None:
+            player = _new_player(user, person, tournament, clubs_before)
+            created += 1
+        elif person.national_id and not player.national_id and may_change_player(user, player) and \
+                not Player.all_players.filter(national_id=person.national_id).exists():
+            player = _refused_at(person.cell, core.player_save, user=user, player=player, tournament=tournament,
+                                 data={"national_id": person.national_id})
+        registration = core.registration_add(user=user, tournament=tournament, player=player)
+        registrations[key] = core.registration_check_in(user=user, registration=registration, present=True)
+    for entry in past.rounds:
+        _play_round(user, tournament, entry, registrations)
+    audit(user=user, action="tournament.import_workbook", obj=tournament, tournament=tournament, after={
+        "file": source, "layout": past.layout, "rounds": len(past.rounds), "registrations": len(registrations),
+        "players_created": created, "clubs_created": sorted(clubs_before)})
+    return Imported(tournament, created, sorted(clubs_before))
+
+
+def _refused_at(cell, service, **kwargs):
+    """A service's refusal of a row, as a WorkbookError at its cell."""
+    try:
+        return service(**kwargs)
+    except ValidationError as exc:
+        raise WorkbookError(" ".join(exc.messages), cell) from None
+    except ResultError as exc:
+        raise WorkbookError(exc.message, cell) from None
+
+
+def _new_player(user, person, tournament, clubs_created):
+    club = None
+    if person.club:
+        club = core.club_find_duplicate(name=person.club)
+        if club is None:
+            club = _refused_at(person.cell, core.club_save, user=user, data={"name": person.club, "city": ""})
+            clubs_created.add(club.name)
+    national_id = person.national_id
+    if national_id and Player.all_players.filter(national_id=national_id).exists():
+        national_id = ""   # held by a record this organiser cannot see: the new one goes without it
+    return _refused_at(person.cell, core.player_save, user=user, tournament=tournament, data={
+        "first_name": person.first_name, "last_name": person.last_name, "nickname": person.nickname,
+        "club": club, "city": "", "email": "", "national_id": national_id})
+
+
+def _play_round(user, tournament, entry, registrations):
+    """One round of the workbook: drawn as its fixed plan, published, every table's result saved, its
+    penalties given, closed and its standings published."""
+    plan = [[str(registrations[seat.person].pk) for seat in table.seats] for table in entry.tables]
+    rnd = _refused_at(entry.tables[0].cell, round_create, user=user, tournament=tournament, method="fixed",
+                      fixed_plan=plan, partial_plan=True, seed=0)
+    round_publish(user=user, rnd=rnd)
+    for table, read in zip(rnd.tables.order_by("number"), entry.tables):
+        seats = {s.registration_id: s for s in table.seats.select_related("registration")}
+        lines = []
+        for seat in read.seats:
+            stored = seats[registrations[seat.person].pk]
+            lines.append(ResultLine(seat_id=stored.pk, table_points=seat.table_points, risiko=seat.risiko,
+                                    eliminated=seat.eliminated, place=seat.place))
+        _refused_at(read.cell, table_result_submit, user=user, table=table, lines=lines, version=table.version)
+        for seat in read.seats:
+            if seat.penalty:
+                stored = seats[registrations[seat.person].pk]
+                _refused_at(seat.cells.get("penalty", seat.row), penalty_give, user=user, tournament=tournament,
+                            reason=_("Penalty written in the workbook"), kind=Penalty.Kind.POINTS,
+                            points=seat.penalty, registration=stored.registration, seat=stored)
+    rnd = round_close(user=user, rnd=rnd)
+    standings_publish(user=user, rnd=rnd)
+
+
+@transaction.atomic
+def season_import(*, user, files, settings, published=False, names=None, dates=None):
+    """Several files, one tournament each (`files`: [(file name, bytes)], `names` and `dates` by file
+    name), all or nothing: the first refusal names its file and cell."""
+    imported = []
+    for filename, data in files:
+        past = past_tournament_read(data=data, filename=filename)
+        try:
+            if past.errors:
+                raise past.first_error
+            imported.append(past_tournament_import(user=user, past=past, name=names[filename],
+                                                   start_date=dates[filename], settings=settings,
+                                                   published=published, source=filename))
+        except WorkbookError as exc:
+            exc.file = filename
+            raise
+        except ValidationError as exc:
+            raise WorkbookError(" ".join(exc.messages), file=filename) from None
+    return imported

@@ -1,0 +1,96 @@
+"""A cell's value read as the field it fills: numbers written as a person writes them ("12,5", "12.5",
+" 48 "), yes and no in the ways club sheets say them ("sì", "x", "1", "VERO"), names cleaned as the
+player form cleans them. Each raises ValueError with the message the row shows."""
+import datetime
+import re
+from decimal import Decimal, InvalidOperation
+
+from django.utils.translation import gettext as _
+
+from tournaments.text import clean_name, fold
+
+YES = {"si", "s", "x", "1", "yes", "y", "vero", "true", "v", "ok", "risiko", "risiko!", "*", "✓", "✔"}
+NO = {"", "no", "n", "0", "falso", "false", "f", "-"}
+
+
+def shown(value):
+    """The value as the cell shows it, for a message."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return _("TRUE") if value else _("FALSE")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return str(value).strip()[:40]
+
+
+def text(value):
+    """A name or a club: NFKC, invisible characters dropped, spaces collapsed; a number as written."""
+    if value is None or isinstance(value, bool):
+        return ""
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    return clean_name(str(value))
+
+
+def number(value):
+    """A number of points: 12, 12.5, "12,5", "12.5"; None for an empty cell."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool) or isinstance(value, datetime.date):
+        raise ValueError(_("“%(value)s” is not a number") % {"value": shown(value)})
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, Decimal):
+        return value
+    raw = str(value).strip().replace(" ", "").replace("\u00a0", "")
+    if re.fullmatch(r"[+-]?\d{1,3}(\.\d{3})+,\d+", raw):      # 1.234,5
+        raw = raw.replace(".", "")
+    raw = raw.replace(",", ".")
+    try:
+        result = Decimal(raw)
+    except InvalidOperation:
+        raise ValueError(_("“%(value)s” is not a number") % {"value": shown(value)}) from None
+    if not result.is_finite():
+        raise ValueError(_("“%(value)s” is not a number") % {"value": shown(value)})
+    return result
+
+
+def whole(value):
+    """A whole number from 1 (a table, an order of elimination, a place); None for an empty cell."""
+    result = number(value)
+    if result is None:
+        return None
+    if result != result.to_integral_value() or result < 1 or result > 10_000:
+        raise ValueError(_("“%(value)s” is not a whole number from 1") % {"value": shown(value)})
+    return int(result)
+
+
+def yes_no(value):
+    """RisiKo!: sì, x, 1, VERO... or nothing."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, Decimal)):
+        if value in (0, 1):
+            return bool(value)
+        raise ValueError(_("“%(value)s” is neither yes nor no: write sì or leave it empty") % {"value": shown(value)})
+    folded = fold(str(value)).strip(" .")
+    if folded in YES:
+        return True
+    if folded in NO:
+        return False
+    raise ValueError(_("“%(value)s” is neither yes nor no: write sì or leave it empty") % {"value": shown(value)})
+
+
+def identifier(value):
+    """A national ID as written, "00123" kept; a number stored as 123.0 is 123."""
+    if value is None or isinstance(value, bool):
+        return ""
+    return " ".join(str(value).split())[:40]
+
+
+def header_key(value):
+    """A column's header compared case, accents, spaces and punctuation aside: "Punti  Tavolo." -> "puntitavolo"."""
+    return re.sub(r"[^0-9a-z]", "", fold(text(value)))
