@@ -11,7 +11,8 @@ from tables import engine
 from tables.results.services import ResultLine
 from tournaments.models import Player
 from tournaments.rules import may_see_player
-from tournaments.services import club_find_duplicate, clubs_of, known_label, players_named
+from tournaments.registration.selectors import clubs_of, known_label, players_named
+from tournaments.services import club_find_duplicate
 from transfer.workbooks.club import ELIMINATED_MARK
 
 MAX_ROUNDS = 30      # a tournament's rounds (Tournament.rounds_planned)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.formulas import FORMULAS
+from tournaments.models import Formula
 from scoring.numeric import as_float
 from tables.models import Penalty, Round, Table
 from tables.standings.selectors import standings_are_final, tournament_standings
@@ -47,7 +47,7 @@ def refusal(tmp_path, name, data):
     return message
 
 
-@pytest.mark.parametrize("formula", sorted(FORMULAS))
+@pytest.mark.parametrize("formula", sorted(Formula.values))   # those a tournament may choose
 def test_a_club_sheet_gives_the_standings_of_python_m_scoring(formula, organiser, tmp_path):
     tournament = import_file(tmp_path, "autunno.xlsx", xlsx(club_rows(season_rounds())), formula=formula)
     assert app_standings(tournament, formula) == scoring_standings(season_rounds(), formula)
