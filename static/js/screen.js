@@ -10,6 +10,7 @@
   var main = document.querySelector("[data-panel]");
   var title = document.querySelector("[data-panel-title]");
   var offline = document.querySelector("[data-offline]");
+  var counting = document.querySelector("[data-counting]");
   var t = function (key) { return body.getAttribute("data-t-" + key) || key; };
   var data = null, etag = null, pages = [], index = -1, turnTimer = null, clockTimer = null, offset = 0;
 
@@ -86,6 +87,9 @@
   function render(page) {
     clearInterval(clockTimer);
     main.textContent = "";
+    // which results make a total (discards, best of N): said under the standings, never left to guess
+    counting.textContent = page && page.panel === "standings" && data.counting ? data.counting : "";
+    counting.hidden = !counting.textContent;
     body.setAttribute("data-current-panel", page ? page.panel : "none");
     body.setAttribute("data-current-page", page && page.of ? page.page + "/" + page.of : "1/1");
     if (!page) {

@@ -18,7 +18,7 @@ from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, standings_now,
                                    wall_name)
 from tables.rounds.selectors import round_of, table_seats
-from tables.templatetags.torneo import points
+from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 from tournaments.services import tournament_room_save
@@ -60,6 +60,7 @@ def screen_data(request, pk):
         "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "total": points(r.total)}
                       for r in standings.rows],
         "provisional": standings.provisional,
+        "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
 

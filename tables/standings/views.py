@@ -130,6 +130,7 @@ def player_page(request, pk, reg_pk):
     points = dict(zip(result.round_numbers, row.rounds)) if row else {}
     games = [{"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
               "opponents": seat.opponents, "points": points.get(seat.table.round.number),
+              "dropped": row is not None and seat.table.round.number in row.dropped,
               "reported": seat.table.reported} for seat in player_seats(reg)]
     penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
@@ -137,7 +138,7 @@ def player_page(request, pk, reg_pk):
     chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
-                                                  "rank_chart": chart})
+                                                  "rank_chart": chart, "standings": result})
 
 
 @require_GET

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.formats import get_format, number_format
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext as _, ngettext
 
 from scoring.numeric import shown
 
@@ -57,12 +57,50 @@ def standings_rows(tournament, standings):
                  f'<td class="num total">{points(row.total)}</td>']
         if medals:
             cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
-        cells.extend(f'<td class="num round-col">{points(p)}</td>' for p in row.rounds)
+        dropped = row.dropped
+        cells.extend(_dropped_cell(points(p)) if n in dropped else f'<td class="num round-col">{points(p)}</td>'
+                     for n, p in zip(standings.round_numbers, row.rounds))
         if not medals:
             cells.append(f'<td class="num">{conditional_escape(row.wins)}</td>')
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))
+
+
+def _dropped_cell(shown):
+    """A round's result that does not count in the total (SCORING.md 6), struck through and said."""
+    return (f'<td class="num round-col" data-dropped><s>{shown}</s>'
+            f'<span class="sr-only"> ({conditional_escape(_("not counted"))})</span></td>')
+
+
+@register.filter
+def round_cells(row, round_numbers):
+    """[(points, not counted)] of a standings row, round by round."""
+    return [(p, n in row.dropped) for n, p in zip(round_numbers, row.rounds)]
+
+
+@register.simple_tag
+def counting_rule(standings):
+    """Which results make the total, in words, when not every one does (SCORING.md 6)."""
+    return counting_words(standings.discard_worst, standings.best_of)
+
+
+def counting_words(discard_worst, best_of, struck=True):
+    """The rule that makes a total, or "" when every result counts; `struck`: the page strikes
+    through the results that do not count (the big screen shows totals alone)."""
+    parts = []
+    if best_of:
+        parts.append(ngettext("only the best %(n)s result counts", "only the best %(n)s results count",
+                              best_of) % {"n": best_of})
+    if discard_worst:
+        parts.append(ngettext("the worst result is discarded", "the worst %(n)s results are discarded",
+                              discard_worst) % {"n": discard_worst})
+    if not parts:
+        return ""
+    rule = ", ".join(parts)
+    if not struck:
+        return _("Total: %(rule)s.") % {"rule": rule}
+    return _("Total: %(rule)s; struck-through results do not count.") % {"rule": rule}
 
 
 @register.simple_tag
