@@ -41,19 +41,36 @@ def points(value):
 
 
 @register.simple_tag
-def standings_rows(tournament, standings):
+def standings_rows(tournament, standings, cut_lines=None):
     """The body rows of the standings table (tables/standings.html): one `<tr data-reg>` a player
     with rank, name linked to their page, club, total, medals or wins, and each round's points.
+    With a composed format's `cut_lines` (SCORING.md 12) players sharing a rank come in the order
+    that decides who qualifies, each qualifier is tagged with their zone and a line closes the final
+    and the semifinal zones.
     Written here rather than as a template loop, which spent most of a 200-player render walking
     2,000 cells; the markup is the same."""
     medals = standings.shows_medals
+    rows = standings.rows
+    zone, last = {}, {}
+    if cut_lines:
+        position = {reg: i for i, reg in enumerate(cut_lines.order)}
+        rows = sorted(rows, key=lambda r: (r.rank, position.get(r.registration_id, len(position))))
+        zone = cut_lines.zone
+        for row in rows:
+            if zone.get(row.registration_id) in ("final", "semifinal"):
+                last[zone[row.registration_id]] = row.registration_id
+    closing = {reg: name for name, reg in last.items()}
+    tags = {"final": _("Final"), "semifinal": _("Semifinal"), "repechage": _("Repêchage")}
     out = []
-    for row in standings.rows:
+    for row in rows:
         reg = row.registration_id
         url = reverse("public:player", args=(tournament.pk, reg))
         club = f'<br><span class="muted small">{conditional_escape(row.club)}</span>' if row.club else ""
-        cells = [f'<tr data-reg="{conditional_escape(reg)}"><td class="num">{conditional_escape(row.rank)}</td>'
-                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{club}</td>'
+        where = zone.get(reg)
+        attrs = (f' data-zone="{where}"' if where else "") + (f' class="cut-{closing[reg]}"' if reg in closing else "")
+        tag = f' <span class="zone-tag zone-{where}">{conditional_escape(tags[where])}</span>' if where else ""
+        cells = [f'<tr data-reg="{conditional_escape(reg)}"{attrs}><td class="num">{conditional_escape(row.rank)}</td>'
+                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{tag}{club}</td>'
                  f'<td class="num total">{points(row.total)}</td>']
         if medals:
             cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
@@ -65,6 +82,33 @@ def standings_rows(tournament, standings):
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))
+
+
+@register.filter
+def rank_in(reg, cut_lines):
+    """A registration's rank as the standings show it (shared ranks shared)."""
+    return cut_lines.ranks.get(reg.pk, "")
+
+
+@register.simple_tag
+def tie_note(note):
+    """In words, why a line falls between two equal players (SCORING.md 12), naming the rule."""
+    if note.by is None:
+        rule = _("the standings order") if note.zone == "repechage" else _("the registration order")
+    elif note.by == 0:
+        rule = _("more games played")
+    elif note.by == 1:
+        rule = _("the best single game")
+    elif note.by == 2:
+        rule = _("the second-best game")
+    else:
+        rule = _("the %(n)sth best game") % {"n": note.by}
+    names = {"ahead": note.ahead.player.full_name, "behind": note.behind.player.full_name, "rule": rule}
+    if note.zone == "repechage":
+        return _("%(ahead)s and %(behind)s have the same best game (%(best)s): the repêchage seat goes to "
+                 "%(ahead)s by %(rule)s.") % {**names, "best": points(note.best)}
+    return _("%(ahead)s and %(behind)s share rank %(rank)s: %(ahead)s is ahead by %(rule)s.") % {
+        **names, "rank": note.rank}
 
 
 def _dropped_cell(shown):

@@ -21,6 +21,7 @@ def _context(browser, viewport=PHONE):
     context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="it-IT", is_mobile=phone,
                                   has_touch=phone)
     page = context.new_page()
+    page.set_default_timeout(8000)
     page.console_errors = []
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
     page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error"
@@ -93,3 +94,69 @@ def test_a_result_that_does_not_count_is_struck_through_in_every_standings_view(
     shot(page, "walk1-screen-1920")
     assert page.console_errors == []
     page.context.close()
+
+
+# point 2: B and C share rank 2 on their counted games (90 + 80) and B's third game decides; J and K
+# share the best game (95) among those left and K's second game takes the repêchage seat.
+EVENINGS = {"A": [100, 100, 100], "B": [90, 80, 50], "C": [90, 80, 40], "D": [75, 75, 75], "E": [74, 74, 74],
+            "F": [73, 73, 73], "G": [72, 72, 72], "H": [71, 71, 71], "I": [70, 70, 70], "J": [95, 30, 20],
+            "K": [10, 95, 40], "L": [50, 40, 30]}
+EVENING_TABLES = [["A", "B", "D", "E"], ["C", "F", "G", "H"], ["I", "J", "K", "L"]]
+# the surnames sort the other way round from the decided order, so that the table cannot agree by chance
+EVENING_NAMES = {"B": "Zanetti", "C": "Bassi", "J": "Amato", "K": "Zucchi"}
+
+
+@pytest.fixture
+def three_evenings(tournament, organiser):
+    from phases import services as phase_services
+    from tables.rounds import services as round_services
+    tournament.formula = "punti_tavolo"
+    tournament.save()
+    regs = {key: RegistrationFactory(tournament=tournament, present=True,
+                                     player=PlayerFactory(first_name=key, last_name=EVENING_NAMES.get(key, key * 3)))
+            for key in EVENINGS}
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="evenings_top2_repechage", games=3,
+                                discards=1)
+    tournament.refresh_from_db()
+    for n in range(3):
+        rnd = seat_round(tournament, [[regs[k] for k in keys] for keys in EVENING_TABLES])
+        for table, keys in zip(rnd.tables.order_by("number"), EVENING_TABLES):
+            report(table, [(EVENINGS[k][n],) for k in keys], user=organiser)
+        round_services.round_close(user=organiser, rnd=rnd)
+    return regs
+
+
+def test_the_cut_lines_are_in_the_standings_table_and_agree_with_the_zones_on_ties(
+        browser, live_server, tournament, three_evenings, shot):
+    regs = three_evenings
+    ids = {str(r.pk): k for k, r in regs.items()}
+    for viewport, name in ((PHONE, "390"), (LAPTOP, "1366")):
+        page = _context(browser, viewport)
+        page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+        rows = page.locator("tr[data-reg]")
+        order = [ids[r] for r in rows.evaluate_all("rs => rs.map(r => r.dataset.reg)")]
+        assert order == list("ABCDEFGHIKJL")                         # B before C, K before J: as decided
+        zones = dict(zip(order, rows.evaluate_all("rs => rs.map(r => r.dataset.zone || '')")))
+        assert [k for k in order if zones[k] == "final"] == ["A", "B"]
+        assert [k for k in order if zones[k] == "semifinal"] == list("CDEFGHI")
+        assert [k for k in order if zones[k] == "repechage"] == ["K"]
+        assert page.locator("tr.cut-final").get_attribute("data-reg") == str(regs["B"].pk)
+        assert page.locator("tr.cut-semifinal").get_attribute("data-reg") == str(regs["I"].pk)
+        assert page.locator(f"tr[data-reg='{regs['K'].pk}'] .zone-tag").inner_text() == it("Repêchage")
+        # the zone lists: the same order and the same shared ranks as the table
+        table_ranks = dict(zip(order, rows.locator("td:first-child").all_inner_texts()))
+        for zone, keys in (("final", "AB"), ("semifinal", "CDEFGHI")):
+            items = page.locator(f"ol[data-zone={zone}] li")
+            assert [ids[i] for i in items.evaluate_all("ls => ls.map(l => l.dataset.registration)")] == list(keys)
+            assert items.evaluate_all("ls => ls.map(l => String(l.value))") == [table_ranks[k] for k in keys]
+        b, c, j, k = (regs[x].player.full_name for x in "BCJK")
+        assert page.inner_text("[data-tie-note=final]") == it(
+            "%(ahead)s and %(behind)s share rank %(rank)s: %(ahead)s is ahead by %(rule)s.",
+            ahead=b, behind=c, rank=2, rule=it("the %(n)sth best game", n=3))
+        assert page.inner_text("[data-tie-note=repechage]") == it(
+            "%(ahead)s and %(behind)s have the same best game (%(best)s): the repêchage seat goes to "
+            "%(ahead)s by %(rule)s.", ahead=k, behind=j, best="95", rule=it("the second-best game"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        shot(page, f"walk2-standings-{name}")
+        assert page.console_errors == []
+        page.context.close()

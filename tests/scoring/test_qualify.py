@@ -126,3 +126,12 @@ def test_composition_checked(rules, size, ok):
     else:
         with pytest.raises(InvalidDocument):
             check_composition([Tier(None, rules)], size)
+
+
+def test_decided_by_names_the_game_that_parts_two_equal_players():
+    from scoring.qualify import decided_by
+    D = Decimal
+    assert decided_by([D(90), D(80), D(50)], [D(40), D(90), D(80)]) == 3     # the third-best game
+    assert decided_by([D(95), D(40)], [D(95), D(30)]) == 2
+    assert decided_by([D(95), D(40), D(1)], [D(40), D(95)]) == 0           # one game more
+    assert decided_by([D(95)], [D(95)]) is None                           # the standings order decides
