@@ -53,6 +53,13 @@ def clock_of(rnd):
 
 
 def standings_now(tournament):
-    """The tournament's standings, computed once per results version for the big screen and the widget
-    (the same value the standings page reads)."""
+    """The tournament's standings, computed once per results version for the big screen (the same
+    value the standings page reads)."""
     return versioned.computed(versioned.tournament_slot("standings", tournament), lambda: tournament_standings(tournament))
+
+
+def published_standings_now(tournament):
+    """The standings of the rounds the organiser published, computed once per results version: what
+    the widget shows, the same as the default of standings.json."""
+    return versioned.computed(versioned.tournament_slot("standings-published", tournament),
+                              lambda: tournament_standings(tournament, published_only=True))

@@ -15,8 +15,9 @@ from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
-from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, standings_now,
-                                   wall_name)
+from tables.room.selectors import (clock_of, current_round, latest_results, published_standings_now,
+                                   seating_by_surname, standings_now, wall_name)
+from tables.standings.selectors import public_standings_status
 from tables.rounds.selectors import round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
@@ -111,12 +112,12 @@ def standings_widget(request, pk):
     tournament); with none named the page keeps DENY like every other. Not filed in the public cache,
     whose answers share one policy."""
     tournament = tournament_for_public(pk)
-    standings = standings_now(tournament)
+    standings = published_standings_now(tournament)  # what standings.json gives by default
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     response = render(request, "tables/room/widget.html", {
         "tournament": tournament, "rows": standings.rows[:limit], "more": len(standings.rows) > limit,
-        "provisional": standings.provisional})
+        "status": public_standings_status(tournament, standings), "after_round": standings.after_round})
     origins = tournament.embed_origin_list
     if origins:
         response._csp_replace = {"frame-ancestors": origins}

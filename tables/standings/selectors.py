@@ -40,7 +40,7 @@ __all__ = [
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
     # whether the standings are final: every round closed and published, no dispute open or possible
-    "dispute_deadline", "standings_are_final",
+    "dispute_deadline", "public_standings_status", "standings_are_final",
 ]
 
 
@@ -66,6 +66,11 @@ class Standings:
     formula: str
     discard_worst: int = 0
     best_of: int | None = None
+
+    @property
+    def after_round(self):
+        """The last round the standings count, None before any."""
+        return self.round_numbers[-1] if self.round_numbers else None
 
     @property
     def drops_results(self):
@@ -120,6 +125,16 @@ def standings_are_final(tournament, now=None):
         return False
     deadline = dispute_deadline(tournament)
     return deadline is not None and now >= deadline
+
+
+def public_standings_status(tournament, standings, live=False):
+    """What the standings read by a club website are: "provisional" (`live`: every result entered so
+    far), "published" (the rounds whose standings the organiser published) or "final"."""
+    if live and standings.provisional:
+        return "provisional"
+    if standings.after_round is not None and standings_are_final(tournament):
+        return "final"
+    return "provisional" if live else "published"
 
 
 def rank_history(tournament, reg_id):

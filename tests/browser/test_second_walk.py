@@ -160,3 +160,29 @@ def test_the_cut_lines_are_in_the_standings_table_and_agree_with_the_zones_on_ti
         shot(page, f"walk2-standings-{name}")
         assert page.console_errors == []
         page.context.close()
+
+
+def test_the_widget_shows_the_standings_that_the_json_gives_and_both_say_which(
+        browser, live_server, tournament, organiser, shot):
+    from tables.rounds.services import round_close, standings_publish
+    tournament.formula = "punti_tavolo"
+    tournament.save()
+    regs = _players(tournament, 4)
+    r1 = seat_round(tournament, [regs])
+    report(r1.tables.get(), [(80,), (60,), (40,), (0, 1)])
+    round_close(user=organiser, rnd=r1)
+    standings_publish(user=organiser, rnd=r1)
+    r2 = seat_round(tournament, [regs])                            # in play: Bianchi leads, not yet published
+    report(r2.tables.get(), [(0, 1), (120,), (40,), (30,)])
+    page = _context(browser)
+    page.goto(live_server.url + reverse("public:standings_widget", args=[tournament.pk]))
+    data = page.request.get(live_server.url + reverse("public:standings_json", args=[tournament.pk])).json()
+    assert (data["status"], data["after_round"]) == ("published", 1)
+    assert page.locator("[data-widget] tbody tr td:nth-child(2)").all_inner_texts() == [r["player"] for r in data["rows"]]
+    assert data["rows"][0]["player"] == regs[0].player.full_name
+    assert page.inner_text("[data-status]") == it("Standings published after round %(n)s", n=1)
+    live = page.request.get(live_server.url + reverse("public:standings_json", args=[tournament.pk]) + "?live=1").json()
+    assert (live["status"], live["after_round"], live["rows"][0]["player"]) == (
+        "provisional", 2, regs[1].player.full_name)
+    shot(page, "walk3-widget-390")
+    page.context.close()
