@@ -186,3 +186,44 @@ def test_the_widget_shows_the_standings_that_the_json_gives_and_both_say_which(
         "provisional", 2, regs[1].player.full_name)
     shot(page, "walk3-widget-390")
     page.context.close()
+
+
+def test_find_your_table_suggests_names_marks_the_player_and_remembers_them(
+        browser, live_server, tournament, organiser, shot):
+    from tests.browser.test_room_flow import _room
+    regs, r2 = _room(tournament, organiser)
+    lombardi = regs[8]                                           # "Nome8 Lombardi", low in the standings
+    table = r2.tables.get(seats__registration=lombardi).number
+    page = _context(browser)
+    page.goto(live_server.url + reverse("public:round", args=[tournament.pk, 2]))
+    assert page.locator("#tables ol").count() == 0               # names, not numbers read as seats
+    page.fill("#find", "Lombardy")
+    page.press("#find", "Enter")
+    page.wait_for_selector("[data-not-found]")
+    assert page.locator("[data-suggestion]").all_inner_texts()[0] == lombardi.player.display_name
+    shot(page, "walk4-not-found-390")
+    page.click("[data-suggestion] >> nth=0")
+    found = page.locator("li[data-found]")
+    found.wait_for()
+    assert found.count() == 1
+    assert found.locator("a[data-player-link]").get_attribute("href") == reverse(
+        "public:player", args=[tournament.pk, lombardi.pk])
+    found.locator("[data-me-button]").click()
+    banner = page.locator("[data-your-table] a")
+    banner.wait_for()
+    words = it("Your table: Round {round} — Table {table}").replace("{round}", "2").replace("{table}", str(table))
+    assert banner.inner_text() == words
+    shot(page, "walk4-found-390")
+    page.goto(live_server.url + reverse("public:tournament", args=[tournament.pk]))
+    banner.wait_for()
+    assert banner.inner_text() == words
+    assert page.locator("[data-your-table]").bounding_box()["y"] < page.locator("main h1").bounding_box()["y"]
+    shot(page, "walk4-tournament-390")
+    page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+    me = page.locator(f"tr.is-me[data-reg='{lombardi.pk}']")
+    me.wait_for()
+    page.wait_for_function("() => window.scrollY > 0")
+    box = me.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    assert page.console_errors == []
+    page.context.close()
