@@ -227,3 +227,28 @@ def test_find_your_table_suggests_names_marks_the_player_and_remembers_them(
     assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
     assert page.console_errors == []
     page.context.close()
+
+
+def test_the_round_clock_starts_from_the_round_page_and_shows_on_the_results_dashboard(
+        browser, live_server, tournament, organiser, shot):
+    from tests.browser.test_room_flow import _room
+    _regs, r2 = _room(tournament, organiser, players=8)
+    page = _context(browser)
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:round_dashboard", args=[tournament.pk, 2]))
+    assert page.inner_text("#start-clock") == it("Start the clock")
+    shot(page, "walk5-dashboard-390")
+    page.goto(live_server.url + reverse("manage:round", args=[tournament.pk, 2]))
+    assert page.inner_text("#clock-box-title") == it("Round clock")
+    page.fill("#clock-minutes", "75")
+    page.click("#start-clock")
+    page.wait_for_selector("#round-clock[data-deadline]")
+    assert page.url.endswith(reverse("manage:round", args=[tournament.pk, 2]))
+    r2.refresh_from_db()
+    assert r2.clock_started_at is not None and r2.clock_minutes == 75
+    shot(page, "walk5-round-running-390")
+    page.goto(live_server.url + reverse("manage:round_dashboard", args=[tournament.pk, 2]))
+    page.wait_for_selector("#round-clock[data-deadline]")
+    assert page.locator("#start-clock").count() == 0
+    assert page.console_errors == []
+    page.context.close()
