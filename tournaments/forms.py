@@ -76,9 +76,36 @@ def _name_text(value, required=True):
 
 
 class PlayerForm(forms.ModelForm):
+    # A name of three words or more may have been split at the wrong word (a pasted list guesses):
+    # the card offers every split of the whole name, the one saved chosen.
+    surname_from = forms.TypedChoiceField(label=_("Where does the surname start?"), required=False, coerce=int,
+                                          empty_value=None, widget=forms.RadioSelect)
+
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "nickname", "club", "city", "email"]
+        fields = ["first_name", "last_name", "surname_from", "nickname", "club", "city", "email"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        player = self.instance
+        words = f"{player.first_name} {player.last_name}".split() if player.pk else []
+        if len(words) < 3:
+            del self.fields["surname_from"]
+            return
+        self.fields["surname_from"].choices = [
+            (cut, _("Name: %(first)s · Surname: %(last)s") % {"first": " ".join(words[:cut]),
+                                                              "last": " ".join(words[cut:])})
+            for cut in range(1, len(words))]
+        self.fields["surname_from"].initial = len(player.first_name.split())
+
+    def clean(self):
+        data = super().clean()
+        cut = data.get("surname_from")
+        if cut is not None and cut != len(self.instance.first_name.split()) and not self.errors:
+            words = f"{data.get('first_name', '')} {data.get('last_name', '')}".split()
+            if 0 < cut < len(words):
+                data["first_name"], data["last_name"] = " ".join(words[:cut]), " ".join(words[cut:])
+        return data
 
     def clean_first_name(self):
         return _name_text(self.cleaned_data.get("first_name"))

@@ -11,6 +11,12 @@ def surname_key(player):
     return (fold(player.last_name), fold(player.first_name), player.pk)
 
 
+def filing_letter(player):
+    """The letter a player is filed under on the wall list and the big screen: their surname's first,
+    accents aside ("Àlbani" under A, "Della Torre" under D)."""
+    return (fold(player.last_name or player.first_name)[:1] or "?").upper()
+
+
 def wall_name(player):
     """Surname first, as a list on the wall is read."""
     name = f"{player.last_name} {player.first_name}"

@@ -15,7 +15,7 @@ from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
-from tables.room.selectors import (clock_of, current_round, latest_results, published_standings_now,
+from tables.room.selectors import (clock_of, current_round, filing_letter, latest_results, published_standings_now,
                                    seating_by_surname, standings_now, wall_name)
 from tables.standings.selectors import public_standings_status
 from tables.rounds.selectors import round_of, table_seats
@@ -53,7 +53,8 @@ def screen_data(request, pk):
         "seconds": tournament.screen_seconds,
         "round": rnd.number if rnd else None,
         "clock": {"deadline": int(clock.deadline.timestamp() * 1000), "minutes": clock.minutes} if clock else None,
-        "seating": [{"name": wall_name(player), "table": number} for player, number in seating_by_surname(rnd)],
+        "seating": [{"name": wall_name(player), "table": number, "letter": filing_letter(player)}
+                    for player, number in seating_by_surname(rnd)],
         "results": [{"table": table.number,
                      "players": [{"name": s.registration.player.full_name, "points": points(s.table_points)}
                                  for s in seats]}

@@ -252,3 +252,67 @@ def test_the_round_clock_starts_from_the_round_page_and_shows_on_the_results_das
     assert page.locator("#start-clock").count() == 0
     assert page.console_errors == []
     page.context.close()
+
+
+def test_the_big_screen_turns_in_a_minute_with_120_players_and_files_surnames_as_typed(
+        browser, live_server, tournament, organiser, shot):
+    from tables.clock.services import clock_start
+    from tests.browser.test_room_flow import _assert_readable
+    surnames = ["Abate", "Bruni", "Conti", "Dori", "Esposito", "Ferri", "Galli", "Innocenti", "Lombardi", "Marino",
+                "Neri", "Orlando", "Pace", "Quaranta", "Rinaldi", "Sala", "Testa", "Urbani", "Valli", "Zeta"]
+    regs = [RegistrationFactory(tournament=tournament, present=True,
+                                player=PlayerFactory(first_name=f"Nome{i}", last_name=surnames[i % 20]))
+            for i in range(119)]
+    # pasted as "Giovanni Della Torre di Montebello" and split at the wrong word by an older list
+    della = RegistrationFactory(tournament=tournament, present=True, player=PlayerFactory(
+        first_name="Giovanni Della Torre", last_name="di Montebello", created_by=organiser))
+    regs.insert(0, della)
+    tournament.formula = "punti_tavolo"
+    tournament.save()
+    rnd = seat_round(tournament, [regs[i:i + 4] for i in range(0, 120, 4)])
+    report(rnd.tables.get(number=1), [(90,), (50,), (30,), (0, 1)])
+    clock_start(user=organiser, rnd=rnd, minutes=90)
+
+    page = _context(browser)                                      # the organiser corrects the split
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:player_edit", args=[della.player.pk]))
+    page.check("input[name=surname_from][value='1']")
+    shot(page, "walk6-player-card-390")
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url("**/giocatori/")
+    della.player.refresh_from_db()
+    assert (della.player.first_name, della.player.last_name) == ("Giovanni", "Della Torre di Montebello")
+    page.context.close()
+
+    page = _context(browser, TV)
+    page.goto(live_server.url + reverse("public:screen", args=[tournament.pk]))
+    page.wait_for_selector("[data-seat]")
+    # the clock beside the seating, not a page of its own; a whole turn within a minute
+    assert page.get_attribute("body", "data-current-panel") == "seating"
+    assert page.locator(".screen-seating [data-clock-time]").count() == 1
+    assert int(page.get_attribute("body", "data-turn-seconds")) <= 60
+    _assert_readable(page)
+    heads = page.locator("[data-seating-col]").evaluate_all("cs => cs.map(c => c.dataset.seatingCol)")
+    assert len(heads) == 3 and all(heads)
+    title = page.inner_text("[data-panel-title]")
+    first, last = heads[0].split(" – ")[0], heads[-1].split(" – ")[-1]
+    assert title == f"{it('Round')} 1 · {it('Seating')} · {first} – {last} · {it('page')} 1/2"
+    names = page.locator("[data-seat] .name").all_inner_texts()
+    assert "Della Torre di Montebello Giovanni" in names
+    assert names.index("Della Torre di Montebello Giovanni") < names.index("Dori Nome3")
+    shot(page, "walk6-screen-seating-1920")
+    # the latest results: a long name ends with an ellipsis, its points stay in the box
+    from tournaments.versions import bump
+    tournament.screen_panels = "results"
+    tournament.save()
+    bump(tournament.pk)
+    page.reload()
+    page.wait_for_selector("[data-result]")
+    fits = page.locator("[data-result] li").evaluate_all("""ls => ls.map(l => {
+        const s = l.querySelector('span'), p = l.querySelector('strong');
+        return p.getBoundingClientRect().right <= l.getBoundingClientRect().right + 0.5
+               && getComputedStyle(s).textOverflow === 'ellipsis'; })""")
+    assert fits and all(fits)
+    shot(page, "walk6-screen-results-1920")
+    assert page.console_errors == []
+    page.context.close()

@@ -72,13 +72,13 @@ MAX_CSV_ROWS = 2000
 
 
 def split_full_name(text):
-    """'Maria Grazia Rossi' -> ('Maria Grazia', 'Rossi'); 'Luca De Santis' -> ('Luca', 'De Santis')."""
+    """'Maria Grazia Rossi' -> ('Maria Grazia', 'Rossi'); 'Luca De Santis' -> ('Luca', 'De Santis');
+    the surname starts at its first particle, as typed: 'Giovanni Della Torre di Montebello' ->
+    ('Giovanni', 'Della Torre di Montebello'). The player's card corrects a split that guessed wrong."""
     words = text.split()
     if len(words) < 2:
         return (text.strip(), "")
-    cut = len(words) - 1
-    while cut > 1 and words[cut - 1].lower() in SURNAME_PARTICLES:
-        cut -= 1
+    cut = next((i for i in range(1, len(words) - 1) if words[i].lower() in SURNAME_PARTICLES), len(words) - 1)
     return (" ".join(words[:cut]), " ".join(words[cut:]))
 
 

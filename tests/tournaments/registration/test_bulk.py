@@ -17,6 +17,8 @@ pytestmark = pytest.mark.django_db
     ("Maria Grazia Rossi", ("Maria Grazia", "Rossi")),
     ("Luca De Santis", ("Luca", "De Santis")),
     ("Anna della Valle", ("Anna", "della Valle")),
+    ("Giovanni Della Torre di Montebello", ("Giovanni", "Della Torre di Montebello")),
+    ("Maria Grazia Della Valle", ("Maria Grazia", "Della Valle")),
     ("Cher", ("Cher", "")),
 ])
 def test_split_full_name(line, expected):
