@@ -16,7 +16,7 @@ from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, filing_letter, latest_results, published_standings_now,
-                                   seating_by_surname, standings_now, wall_name)
+                                   seating_by_surname, standings_now, wall_name, wall_pages)
 from tables.standings.selectors import public_standings_status
 from tables.rounds.selectors import round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
@@ -73,10 +73,9 @@ def wall_list(request, pk, number):
     """A4 list for the entrance: every player of the round by surname with their table."""
     tournament = tournament_for_public(pk)
     rnd = round_of(tournament, number, published=True)
-    rows = [(wall_name(player), table) for player, table in seating_by_surname(rnd)]
-    columns = 3 if len(rows) > 40 else 2
+    pages, columns = wall_pages(rnd)
     return render(request, "tables/room/wall_list.html", {
-        "tournament": tournament, "round": rnd, "rows": rows, "columns": columns})
+        "tournament": tournament, "round": rnd, "pages": pages, "columns": columns})
 
 
 @require_GET

@@ -316,3 +316,44 @@ def test_the_big_screen_turns_in_a_minute_with_120_players_and_files_surnames_as
     shot(page, "walk6-screen-results-1920")
     assert page.console_errors == []
     page.context.close()
+
+
+def _pdf_pages(page):
+    import re
+    return len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4")))
+
+
+def test_printing_sheets_with_their_addresses_values_at_9pt_and_wall_pages_with_letters(
+        browser, live_server, tournament, organiser, shot):
+    surnames = SURNAMES + ["Della Torre di Montebello"]
+    regs = [RegistrationFactory(tournament=tournament, present=True, player=PlayerFactory(
+        first_name="Giovanni Battista" if i == 5 else f"Nome{i}", last_name=surnames[i % 9])) for i in range(100)]
+    rnd = seat_round(tournament, [regs[i:i + 4] for i in range(0, 100, 4)])
+    page = _context(browser, LAPTOP)
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:sheets", args=[tournament.pk, rnd.number]))
+    page.emulate_media(media="print")
+    urls = page.locator("[data-qr-url]").all_inner_texts()
+    assert urls[0] == live_server.url + reverse("arbiter:table", args=[tournament.pk, rnd.number, 1])
+    assert len(urls) == 25
+    sizes = page.locator(".tv-grid li").evaluate_all("ls => ls.map(l => parseFloat(getComputedStyle(l).fontSize))")
+    assert min(sizes) >= 12                                       # 9 pt
+    shot(page, "walk7-table-sheets-1366")
+    # the public sheet of one table: one A4 page, without the site's navigation
+    page.goto(live_server.url + reverse("public:table_sheet", args=[tournament.pk, rnd.number, 2]))
+    assert page.locator(".site-header").is_hidden()
+    sizes = page.locator(".tv-grid li").evaluate_all("ls => ls.map(l => parseFloat(getComputedStyle(l).fontSize))")
+    assert min(sizes) >= 12
+    assert _pdf_pages(page) == 1
+    shot(page, "walk7-public-table-sheet-print-1366")
+    # the wall list: every name on one line, each page says its letter range
+    page.goto(live_server.url + reverse("public:wall_list", args=[tournament.pk, rnd.number]))
+    ranges = page.locator("[data-wall-page]").evaluate_all("ps => ps.map(p => p.dataset.letters)")
+    assert len(ranges) == 2 and ranges[0].startswith("B") and ranges[-1].endswith("R")
+    assert page.locator("[data-wall-range]").all_inner_texts() == ranges
+    one_line = page.locator(".wall-name").evaluate_all("""ns => ns.map(n => n.getClientRects().length === 1
+        && n.scrollWidth <= n.clientWidth + 1 && n.getBoundingClientRect().height < 40)""")
+    assert len(one_line) == 100 and all(one_line)
+    assert _pdf_pages(page) == 2
+    shot(page, "walk7-wall-list-print-1366")
+    page.context.close()
