@@ -1,7 +1,10 @@
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
@@ -36,13 +39,42 @@ def posted_version(data):
         return -1
 
 
+def decimal_text(value):
+    """A decimal as an Italian writes it: 12.50 -> "12,5", 60 -> "60" (the language's separator, no
+    trailing zeros)."""
+    text = format(Decimal(value).normalize(), "f")
+    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def decimal_typed(text):
+    """What was typed, with a decimal comma read as the point ("12,5" -> "12.5")."""
+    if isinstance(text, str) and text.count(",") == 1 and "." not in text:
+        return text.replace(",", ".")
+    return text
+
+
 class NumericInput(forms.NumberInput):
-    """A number field that opens the numeric keypad on phones."""
+    """A number field that opens the numeric keypad on phones. With decimals it is a text box: a
+    value shows with the language's decimal comma ("12,5", never "12.50") and a comma typed is
+    read as the decimal point (a number box would show and want the point)."""
 
     def __init__(self, attrs=None, decimals=True):
         base = {"inputmode": "decimal" if decimals else "numeric"}
         base.update(attrs or {})
+        if decimals:
+            base.pop("step", None)
+            self.input_type = "text"
+        self.decimals = decimals
         super().__init__(base)
+
+    def format_value(self, value):
+        if self.decimals and isinstance(value, (Decimal, int, float)) and not isinstance(value, bool):
+            return decimal_text(value)
+        return super().format_value(value)
+
+    def value_from_datadict(self, data, files, name):
+        value = super().value_from_datadict(data, files, name)
+        return decimal_typed(value) if self.decimals else value
 
 
 class ClubForm(forms.ModelForm):

@@ -357,3 +357,44 @@ def test_printing_sheets_with_their_addresses_values_at_9pt_and_wall_pages_with_
     assert _pdf_pages(page) == 2
     shot(page, "walk7-wall-list-print-1366")
     page.context.close()
+
+
+def test_numbers_read_in_italian_on_forms_and_the_preview_counts_tables(
+        browser, live_server, tournament, organiser, arbiter, shot):
+    from circuits.models import Circuit, CircuitTournament
+    tournament.entry_fee = Decimal("12.50")
+    tournament.save()
+    circuit = Circuit.objects.create(name="Stagione", season="2026", organiser=organiser,
+                                     participation=Decimal("1.50"))
+    CircuitTournament.objects.create(circuit=circuit, tournament=tournament, weight=Decimal("1.50"))
+    regs = _players(tournament, 9)
+    first = seat_round(tournament, [regs[:5], regs[5:]], status="closed")
+    report(first.tables.get(number=1), [(Decimal("12.5"),), (60,), (40,), (20,), (0, 1)])
+    seat_round(tournament, [regs[:5], regs[5:]], status="draft")  # the same five at the table of 5 again
+
+    page = _context(browser)
+    _login(page, live_server, "arturo")
+    page.goto(live_server.url + reverse("arbiter:table", args=[tournament.pk, 1, 1]))
+    assert page.input_value("#id_p0-table_points") == "12,5"      # as typed, never 12.50
+    shot(page, "walk8-correction-390")
+    page.context.close()
+
+    page = _context(browser)
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:circuit", args=[circuit.pk]))
+    assert page.input_value("#id_participation") == "1,5"
+    assert page.input_value("#id_weight") == "1"
+    page.fill("#id_participation", "2,5")
+    page.click("#id_participation >> xpath=ancestor::form//button[@type='submit']")
+    page.wait_for_load_state()
+    circuit.refresh_from_db()
+    assert circuit.participation == Decimal("2.5")
+    page.goto(live_server.url + reverse("manage:tournament_edit", args=[tournament.pk]))
+    assert page.input_value("#id_entry_fee") == "12,5"
+    page.goto(live_server.url + reverse("manage:round", args=[tournament.pk, 2]))
+    assert page.get_attribute("[data-repeat-five-tables]", "data-repeat-five-tables") == "1"
+    assert page.inner_text("[data-repeat-five-tables]") == it_n(
+        "<strong>%(n)s</strong> repeat 5-player table", "<strong>%(n)s</strong> repeat 5-player tables", 1)
+    shot(page, "walk8-preview-390")
+    assert page.console_errors == []
+    page.context.close()
