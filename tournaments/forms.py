@@ -276,9 +276,10 @@ class TournamentForm(forms.ModelForm):
     @classmethod
     def initial_from(cls, source):
         """Every setting of `source` (an earlier tournament) as the initial values of a new one: the
-        formula and its parameters, tie-breaks, rounds, discards... but not its dates."""
+        formula and its parameters, tie-breaks, rounds, discards... but not its name nor its dates:
+        last month's name is never saved again by accident."""
         initial = {name: getattr(source, name) for name in cls._meta.fields
-                   if name not in ("start_date", "end_date") and hasattr(source, name)}
+                   if name not in ("name", "start_date", "end_date") and hasattr(source, name)}
         initial["club"] = source.club_id
         for i, name in enumerate(list(source.tiebreak_chain)[:4], start=1):
             initial[f"tiebreak_{i}"] = name

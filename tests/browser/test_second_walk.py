@@ -34,7 +34,7 @@ def _login(page, live_server, username):
     page.fill("#id_username", username)
     page.fill("#id_password", "pw-for-tests-123")
     page.click("main button[type=submit]")
-    page.wait_for_url("**/gestione/**")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def _players(tournament, n=8):
@@ -396,5 +396,54 @@ def test_numbers_read_in_italian_on_forms_and_the_preview_counts_tables(
     assert page.inner_text("[data-repeat-five-tables]") == it_n(
         "<strong>%(n)s</strong> repeat 5-player table", "<strong>%(n)s</strong> repeat 5-player tables", 1)
     shot(page, "walk8-preview-390")
+    assert page.console_errors == []
+    page.context.close()
+
+
+def test_the_organisers_screens_copy_paste_format_and_the_arbiters_landing(
+        browser, live_server, tournament, organiser, arbiter, shot):
+    from tests.factories import TournamentFactory
+    from tournaments.models import Registration
+    earlier = TournamentFactory(organiser=organiser, name="Serata di ottobre")
+    page = _context(browser)
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:tournament_create") + f"?copia={earlier.pk}")
+    assert page.input_value("#id_name") == ""                     # last month's name is not taken along
+    # a pasted list with a name twice and a line in error: the messages and the box agree
+    page.goto(live_server.url + reverse("manage:registrations", args=[tournament.pk]))
+    page.evaluate("document.querySelector('#import-panel').open = true")
+    page.fill("#id_names", "Anna Neri\nMarco Verdi\nMarco Verdi\nCher")
+    page.click("#preview-import")
+    page.wait_for_selector("[data-register-valid]")
+    page.click("#confirm-import")
+    page.wait_for_selector("[data-import-errors]")
+    assert page.locator("ul.messages li").all_inner_texts() == [
+        it_n("%(n)d player registered", "%(n)d players registered", 2) + " (" + it_n("%(n)d new", "%(n)d new", 2) + ").",
+        it_n("The line with an error is left in the box: correct it and preview again.",
+             "The %(n)d lines with errors are left in the box: correct them and preview again.", 1)]
+    assert page.get_attribute("[data-import-errors]", "data-import-errors") == "1"
+    assert page.input_value("#id_names") == "Cher"
+    assert Registration.objects.filter(tournament=tournament).count() == 2
+    shot(page, "walk9-pasted-left-over-390")
+    # the format page: the chosen format's help and the composer close below; restated once saved
+    page.goto(live_server.url + reverse("manage:formats", args=[tournament.pk]))
+    assert page.locator("[data-composition]").is_hidden()
+    page.check("#preset-evenings_top2_repechage")
+    assert page.locator("[data-composition]").is_visible()
+    assert page.locator(".preset-choice .help:visible").count() == 2   # its help and its decisions only
+    page.fill("#id_games", "4")
+    page.fill("#id_discards", "1")
+    page.click("#apply-format")
+    page.wait_for_selector("[data-composed-summary]")
+    lines = page.locator("[data-composed-summary] li").all_inner_texts()
+    assert len(lines) == 2 and lines[0].startswith(it("Up to %(n)s participants", n=24))
+    shot(page, "walk9-format-saved-390")
+    page.context.close()
+    # the arbiter lands on the tournament in play
+    regs = _players(tournament, 4)
+    seat_round(tournament, [regs])
+    page = _context(browser)
+    _login(page, live_server, "arturo")
+    assert page.url == live_server.url + reverse("arbiter:home", args=[tournament.pk])
     assert page.console_errors == []
     page.context.close()

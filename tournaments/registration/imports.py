@@ -259,6 +259,15 @@ def lines_of(text, numbers):
     return "\n".join(line for n, line in enumerate(text.splitlines(), start=1) if n in wanted)
 
 
+def still_wrong_lines(text, *, user, tournament, numbers):
+    """The pasted lines `numbers` of `text` that are still wrong once the others are registered (a
+    line that only repeated a name now registered is done, not left in the box), as the box's text:
+    the message counting them and the preview marking them then agree."""
+    lines = lines_of(text, numbers)
+    again = players_csv_preview(pasted_list_to_csv(lines), user=user, tournament=tournament, pasted=True)
+    return lines_of(lines, [row.line for row in again.rows if row.errors])
+
+
 def import_summary(registered, created):
     return ngettext("%(n)d player registered", "%(n)d players registered", registered) % {"n": registered} + \
         " (" + ngettext("%(n)d new", "%(n)d new", created) % {"n": created} + ")."
