@@ -447,3 +447,57 @@ def test_the_organisers_screens_copy_paste_format_and_the_arbiters_landing(
     assert page.url == live_server.url + reverse("arbiter:home", args=[tournament.pk])
     assert page.console_errors == []
     page.context.close()
+
+
+def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still(
+        browser, live_server, tournament, organiser, arbiter, shot):
+    from tables.models import Seat
+    regs = _players(tournament, 8)
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    page = _context(browser)
+    _login(page, live_server, "arturo")
+    page.goto(live_server.url + reverse("arbiter:table", args=[tournament.pk, rnd.number, 1]))
+    first = page.locator("form.result-form").bounding_box()
+    page.wait_for_timeout(1500)                                   # the phone keeps the round for offline use
+    assert page.locator("form.result-form").bounding_box() == first
+    for i, typed in enumerate(["62", "4x", "30", "0"]):
+        page.fill(f"#id_p{i}-table_points", typed)
+    page.fill("#id_p3-eliminated", "1")
+    page.click("#save-result")
+    page.wait_for_selector(".has-error .field-error")
+    card = page.locator("form.result-form")
+    before = card.bounding_box()
+    page.wait_for_timeout(700)                                    # nothing moves while the arbiter reads it
+    assert card.bounding_box() == before
+    shot(page, "walk10-refused-390")
+    page.keyboard.type("48")                                      # the field in error has the cursor
+    for _ in range(3):                                            # the keypad's "next", and on the last player
+        page.keyboard.press("Enter")
+    page.wait_for_url("**/tavoli/2/")
+    points = list(Seat.objects.filter(table__round=rnd, table__number=1).order_by("position")
+                  .values_list("table_points", flat=True))
+    assert points == [62, 48, 30, 0]
+    # offline, a row waiting to be sent shows that state alone
+    page.goto(live_server.url + reverse("arbiter:home", args=[tournament.pk]))
+    page.wait_for_selector("#offline-status[data-kept]", state="attached")
+    page.context.set_offline(True)
+    page.reload()
+    page.click("a[data-offline-table] >> nth=1")
+    page.wait_for_selector("form.result-form")
+    for i, typed in enumerate(["55", "41", "20", "0"]):
+        page.fill(f"#id_p{i}-table_points", typed)
+    page.fill("#id_p3-eliminated", "1")
+    page.click("#save-result")
+    page.wait_for_url("**?in-attesa=1")
+    row = page.locator("a[data-offline-table]").nth(1)
+    row.locator(".queued:not([hidden])").wait_for()
+    states = row.locator(".badge:visible, .queued:visible").all_inner_texts()
+    assert len(states) == 1, states
+    shot(page, "walk10-offline-row-390")
+    page.click("a[data-offline-table] >> nth=0")                 # a result waits: the card still keeps still
+    page.wait_for_selector("form.result-form")
+    first = page.locator("form.result-form").bounding_box()
+    page.wait_for_timeout(700)
+    assert page.locator("form.result-form").bounding_box() == first
+    assert page.console_errors == []
+    page.context.close()
