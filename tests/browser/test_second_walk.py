@@ -501,3 +501,56 @@ def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still
     assert page.locator("form.result-form").bounding_box() == first
     assert page.console_errors == []
     page.context.close()
+
+
+MISSING_REFERENCES = """() => [...document.querySelectorAll('[aria-describedby]')].flatMap(e =>
+    e.getAttribute('aria-describedby').split(/\\s+/).filter(id => id && !document.getElementById(id))
+     .map(id => (e.id || e.name) + ' -> ' + id))"""
+
+
+def _checked(page, where):
+    """Every aria-describedby names an element of the page, and axe finds nothing serious or critical."""
+    from tests.browser.test_accessibility import SERIOUS
+    from tests.browser.test_room_flow import AXE
+    missing = page.evaluate(MISSING_REFERENCES)
+    page.add_script_tag(path=str(AXE))
+    return {where: (missing, page.evaluate(SERIOUS))} if missing or page.evaluate(SERIOUS) else {}
+
+
+def test_pages_in_error_states_point_to_what_describes_their_fields_and_pass_axe(
+        browser, live_server, tournament, organiser, arbiter, shot):
+    from tests.browser.test_room_flow import AXE
+    if not AXE.exists():
+        pytest.skip("axe-core not installed: make node_modules/.installed")
+    regs = _players(tournament, 8)
+    rnd = seat_round(tournament, [regs[:4], regs[4:]])
+    found = {}
+    context = browser.new_context(viewport=PHONE, bypass_csp=True, locale="it-IT")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    _login(page, live_server, "olga")
+    page.goto(live_server.url + reverse("manage:tournament_create"))
+    page.click("form.stack button[type=submit]")
+    page.wait_for_selector(".field-error")
+    found.update(_checked(page, "new tournament, refused"))
+    shot(page, "walk11-new-tournament-refused-390")
+    page.goto(live_server.url + reverse("manage:formats", args=[tournament.pk]))
+    page.check("#preset-evenings_top2_repechage")
+    page.fill("#id_semifinal_from", "3")
+    page.click("#apply-format")
+    page.wait_for_selector(".field-error")
+    found.update(_checked(page, "format, refused"))
+    page.goto(live_server.url + reverse("arbiter:penalties", args=[tournament.pk]))
+    page.evaluate("document.querySelector('details.panel').open = true")
+    page.click("form.stack button[type=submit]")
+    page.wait_for_selector(".field-error")
+    found.update(_checked(page, "penalty, refused"))
+    page.goto(live_server.url + reverse("arbiter:table", args=[tournament.pk, rnd.number, 1]))
+    for i, typed in enumerate(["62", "4x", "30", "0"]):
+        page.fill(f"#id_p{i}-table_points", typed)
+    page.click("#save-result")
+    page.wait_for_selector(".has-error .field-error")
+    found.update(_checked(page, "table result, refused"))
+    shot(page, "walk11-result-refused-390")
+    context.close()
+    assert found == {}
