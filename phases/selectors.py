@@ -5,10 +5,12 @@ read by tables.standings.selectors, like every standings."""
 from dataclasses import dataclass
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _, ngettext
 
 from tables.models import Round
 from tables.rounds.inputs import present_registrations
-from tables.standings.selectors import phase_rounds, phase_status
+from scoring.qualify import composition_tiers, semifinal_table_count
+from tables.standings.selectors import composition_of, phase_rounds, phase_status
 from tournaments.models import Phase
 
 
@@ -50,3 +52,35 @@ def phases_overview(tournament):
 def present_ids(tournament):
     """The ids of the players who can be seated in the next phase."""
     return {r.pk for r in present_registrations(tournament)}
+
+
+def composed_summary(tournament):
+    """A composed format's settings in words, one line a tier (SCORING.md section 12), restated on the
+    format page once saved; [] for any other format."""
+    composition = composition_of(tournament)
+    if not composition:
+        return []
+    final_size = composition.get("final_size", 4)
+    tiers = composition_tiers(composition)
+    lines = []
+    for i, tier in enumerate(tiers):
+        rules, parts = tier.rules, []
+        if rules.direct:
+            parts.append(ngettext("the 1st straight to the final", "the top %(n)s straight to the final",
+                                  rules.direct) % {"n": rules.direct})
+        if rules.semifinal:
+            tables = semifinal_table_count(rules, final_size)
+            parts.append(ngettext("ranks %(a)s-%(b)s to %(t)s semifinal", "ranks %(a)s-%(b)s to %(t)s semifinals",
+                                  tables) % {"a": rules.semifinal[0], "b": rules.semifinal[1], "t": tables})
+        if rules.repechage_seats:
+            parts.append(ngettext("%(n)s repêchage seat for the best single game (at least %(m)s games)",
+                                  "%(n)s repêchage seats for the best single games (at least %(m)s games)",
+                                  rules.repechage_seats) % {"n": rules.repechage_seats, "m": rules.min_games})
+        parts.append(_("final of %(n)s") % {"n": final_size})
+        if len(tiers) > 1:
+            lead = (_("Up to %(n)s participants") % {"n": tier.up_to} if tier.up_to is not None
+                    else _("Above %(n)s participants") % {"n": tiers[i - 1].up_to})
+            lines.append(f"{lead}: {'; '.join(parts)}.")
+        else:
+            lines.append("; ".join(parts) + ".")
+    return lines

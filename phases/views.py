@@ -55,6 +55,7 @@ def formats_page(request, pk):
         "continents_form": forms["continents"], "phases": phases, "advice": advice, "present": present,
         "plans": [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))],
         "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE,
+        "composed_summary": selectors.composed_summary(tournament), "composable": sorted(COMPOSABLE),
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in forms["format"].fields["preset"].choices]},

@@ -54,6 +54,18 @@ def _games_key(games) -> tuple:
     return tuple((0, -g) for g in sorted(games, reverse=True)) + ((1,),)
 
 
+def decided_by(ahead, behind) -> int | None:
+    """Which game put `ahead` before `behind`, both lists of game points, under the order of
+    `_games_key`: k for their k-th best game (1 = the best), 0 when `ahead` has more games and
+    every game they share is equal, None when they are equal in every game (then the standings
+    position or the id decides)."""
+    a, b = sorted(ahead, reverse=True), sorted(behind, reverse=True)
+    for k, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return k
+    return 0 if len(a) != len(b) else None
+
+
 def candidate_order(candidates: list[Candidate]) -> list[Candidate]:
     """Standings order; a shared rank by best single game, second best, ..., then by id."""
     return sorted(candidates, key=lambda c: (c.rank, _games_key(c.games), c.player))

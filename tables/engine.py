@@ -216,7 +216,8 @@ def evaluate_tables(tables, history, table_size, method=None):
     `history` (earlier tables as lists of ids), with `club_note` saying why club mates share a table."""
     ids = [[str(reg) for reg, _club in t] for t in tables]
     players = [Player(id=str(reg), club=club) for t in tables for reg, club in t]
-    figures = evaluate(ids, players, history, table_size=table_size).as_contract()
+    penalties = evaluate(ids, players, history, table_size=table_size)
+    figures = {**penalties.as_contract(), "repeat_five_tables": penalties.repeat_five_tables}
     figures["club_note"] = same_club_note(figures["same_club_pairs"], [p.club for p in players], len(tables),
                                           method)
     return figures

@@ -4,7 +4,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import NumericInput
+from tournaments.forms import NumericInput, decimal_text
 
 SEATING_METHODS = [
     ("random", _("Random draw (fewest same-club pairs and rematches)")),
@@ -53,6 +53,15 @@ class DrawForm(forms.Form):
         return data
 
 
+class _TablePointsInput(forms.TextInput):
+    """Saved table points shown again as typed: "12,5", never "12.50"."""
+
+    def format_value(self, value):
+        if isinstance(value, (Decimal, int)) and not isinstance(value, bool):
+            return decimal_text(value)
+        return super().format_value(value)
+
+
 class TablePointsField(forms.DecimalField):
     """Table points as typed on a phone: "12,5" (the Italian keypad's decimal comma) is 12.5, never 125;
     letters or any other text are refused with a message, never dropped. A plain text box with the
@@ -63,8 +72,8 @@ class TablePointsField(forms.DecimalField):
     }
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off",
-                                                           "class": "tp-input"}))
+        kwargs.setdefault("widget", _TablePointsInput(attrs={"inputmode": "decimal", "autocomplete": "off",
+                                                            "class": "tp-input"}))
         super().__init__(**kwargs)
 
     def to_python(self, value):

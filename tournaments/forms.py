@@ -1,7 +1,10 @@
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
@@ -37,13 +40,42 @@ def posted_version(data):
         return -1
 
 
+def decimal_text(value):
+    """A decimal as an Italian writes it: 12.50 -> "12,5", 60 -> "60" (the language's separator, no
+    trailing zeros)."""
+    text = format(Decimal(value).normalize(), "f")
+    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def decimal_typed(text):
+    """What was typed, with a decimal comma read as the point ("12,5" -> "12.5")."""
+    if isinstance(text, str) and text.count(",") == 1 and "." not in text:
+        return text.replace(",", ".")
+    return text
+
+
 class NumericInput(forms.NumberInput):
-    """A number field that opens the numeric keypad on phones."""
+    """A number field that opens the numeric keypad on phones. With decimals it is a text box: a
+    value shows with the language's decimal comma ("12,5", never "12.50") and a comma typed is
+    read as the decimal point (a number box would show and want the point)."""
 
     def __init__(self, attrs=None, decimals=True):
         base = {"inputmode": "decimal" if decimals else "numeric"}
         base.update(attrs or {})
+        if decimals:
+            base.pop("step", None)
+            self.input_type = "text"
+        self.decimals = decimals
         super().__init__(base)
+
+    def format_value(self, value):
+        if self.decimals and isinstance(value, (Decimal, int, float)) and not isinstance(value, bool):
+            return decimal_text(value)
+        return super().format_value(value)
+
+    def value_from_datadict(self, data, files, name):
+        value = super().value_from_datadict(data, files, name)
+        return decimal_typed(value) if self.decimals else value
 
 
 class ClubForm(forms.ModelForm):
@@ -77,12 +109,39 @@ def _name_text(value, required=True):
 
 
 class PlayerForm(forms.ModelForm):
+    # A name of three words or more may have been split at the wrong word (a pasted list guesses):
+    # the card offers every split of the whole name, the one saved chosen.
+    surname_from = forms.TypedChoiceField(label=_("Where does the surname start?"), required=False, coerce=int,
+                                          empty_value=None, widget=forms.RadioSelect)
+
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "nickname", "club", "city", "email", "national_id"]
+        fields = ["first_name", "last_name", "surname_from", "nickname", "club", "city", "email", "national_id"]
 
     def clean_national_id(self):
         return " ".join((self.cleaned_data.get("national_id") or "").split())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        player = self.instance
+        words = f"{player.first_name} {player.last_name}".split() if player.pk else []
+        if len(words) < 3:
+            del self.fields["surname_from"]
+            return
+        self.fields["surname_from"].choices = [
+            (cut, _("Name: %(first)s · Surname: %(last)s") % {"first": " ".join(words[:cut]),
+                                                              "last": " ".join(words[cut:])})
+            for cut in range(1, len(words))]
+        self.fields["surname_from"].initial = len(player.first_name.split())
+
+    def clean(self):
+        data = super().clean()
+        cut = data.get("surname_from")
+        if cut is not None and cut != len(self.instance.first_name.split()) and not self.errors:
+            words = f"{data.get('first_name', '')} {data.get('last_name', '')}".split()
+            if 0 < cut < len(words):
+                data["first_name"], data["last_name"] = " ".join(words[:cut]), " ".join(words[cut:])
+        return data
 
     def clean_first_name(self):
         return _name_text(self.cleaned_data.get("first_name"))
@@ -222,9 +281,10 @@ class TournamentForm(forms.ModelForm):
     @classmethod
     def initial_from(cls, source):
         """Every setting of `source` (an earlier tournament) as the initial values of a new one: the
-        formula and its parameters, tie-breaks, rounds, discards... but not its dates."""
+        formula and its parameters, tie-breaks, rounds, discards... but not its name nor its dates:
+        last month's name is never saved again by accident."""
         initial = {name: getattr(source, name) for name in cls._meta.fields
-                   if name not in ("start_date", "end_date") and hasattr(source, name)}
+                   if name not in ("name", "start_date", "end_date") and hasattr(source, name)}
         initial["club"] = source.club_id
         for i, name in enumerate(list(source.tiebreak_chain)[:4], start=1):
             initial[f"tiebreak_{i}"] = name

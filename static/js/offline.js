@@ -27,6 +27,8 @@
         const badge = link.querySelector(".queued");
         if (!badge) { return; }
         badge.hidden = !item;
+        // one state a row: "waiting to be sent" replaces "to enter" (or "saved") while it lasts
+        link.querySelectorAll(".badge:not(.queued)").forEach(function (other) { other.hidden = !!item; });
         if (item) { badge.dataset.state = item.state; } else { delete badge.dataset.state; }
         if (item) {
           badge.textContent = item.state === "conflict" ? text.conflict

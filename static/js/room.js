@@ -1,6 +1,8 @@
-/* The public standings and the player's page (tables.room): filter the rows as one types (accents
-   and case ignored; without JavaScript the form sends ?q= and the server filters), and "this is me",
-   kept on the phone only (localStorage), which highlights the player's row on every visit. */
+/* The public standings, the player's page, the tournament's page and a round's tables (tables.room):
+   filter the rows as one types (accents and case ignored; without JavaScript the form sends ?q= and
+   the server filters), and "this is me", kept on the phone only (localStorage), which highlights the
+   player's row and opens the standings on it, and puts "your table" first on the tournament's and
+   the round's pages. */
 (function () {
   "use strict";
   var KEY = "torneo-me";
@@ -73,22 +75,49 @@
     if (me && !input.value && me.scrollIntoView) me.scrollIntoView({ block: "center" });
   }
 
-  function playerPage() {
-    var button = document.querySelector("[data-me-button]");
-    if (!button) return;
-    var tournament = button.getAttribute("data-tournament"), reg = button.getAttribute("data-reg");
-    function show() {
-      var on = mine()[tournament] === reg;
+  // "This is me" (the player's page, a table found on the round's page): every button of the page,
+  // those that htmx brings in later too.
+  function showMeButtons() {
+    document.querySelectorAll("[data-me-button]").forEach(function (button) {
+      var on = mine()[button.getAttribute("data-tournament")] === button.getAttribute("data-reg");
       button.setAttribute("aria-pressed", on ? "true" : "false");
-    }
-    button.addEventListener("click", function () {
-      setMine(tournament, mine()[tournament] === reg ? null : reg);
-      show();
+      button.hidden = false;
     });
-    button.hidden = false;
-    show();
   }
 
-  function start() { standingsPage(); playerPage(); }
+  function meButtons() {
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest ? event.target.closest("[data-me-button]") : null;
+      if (!button) return;
+      var tournament = button.getAttribute("data-tournament"), reg = button.getAttribute("data-reg");
+      setMine(tournament, mine()[tournament] === reg ? null : reg);
+      showMeButtons();
+      yourTable();
+    });
+    document.body.addEventListener("htmx:afterSwap", showMeButtons);
+    showMeButtons();
+  }
+
+  // "Your table: Round 2 — Table 7" first on the tournament's and the round's pages, from the
+  // player's JSON (the round in play), once this phone knows who its player is.
+  function yourTable() {
+    var box = document.querySelector("[data-your-table]");
+    if (!box) return;
+    var reg = mine()[box.getAttribute("data-tournament")];
+    if (!reg) { box.hidden = true; return; }
+    var url = box.getAttribute("data-player-json").replace(/\/0\.json$/, "/" + parseInt(reg, 10) + ".json");
+    fetch(url, { credentials: "omit" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
+      var current = data && data.current_table;
+      if (!current) { box.hidden = true; return; }
+      var link = box.querySelector("a");
+      link.textContent = box.getAttribute("data-text").replace("{round}", current.round).replace("{table}", current.table);
+      link.href = box.getAttribute("data-round-url").replace(/\/0\/$/, "/" + current.round + "/") + "#table-" + current.table;
+      box.setAttribute("data-round", current.round);
+      box.setAttribute("data-table", current.table);
+      box.hidden = false;
+    }).catch(function () { box.hidden = true; });
+  }
+
+  function start() { standingsPage(); meButtons(); yourTable(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();

@@ -10,6 +10,7 @@
   var main = document.querySelector("[data-panel]");
   var title = document.querySelector("[data-panel-title]");
   var offline = document.querySelector("[data-offline]");
+  var counting = document.querySelector("[data-counting]");
   var t = function (key) { return body.getAttribute("data-t-" + key) || key; };
   var data = null, etag = null, pages = [], index = -1, turnTimer = null, clockTimer = null, offset = 0;
 
@@ -24,14 +25,21 @@
 
   function clockRunning() { return data && data.clock && data.clock.deadline > now(); }
 
-  function metrics() {
-    var size = parseFloat(getComputedStyle(body).fontSize) || 28;
+  // The panels' lines are set smaller than the headings (28 px at least, see screen.css): the rows
+  // a page holds are measured on a probe line of that size.
+  function lineHeight() {
+    var probe = main.appendChild(el("div", "screen-probe", "Ag"));
+    var height = probe.getBoundingClientRect().height;
+    main.removeChild(probe);
+    return Math.ceil(height) + 2 || 42;
+  }
+
+  function metrics(besideClock) {
     var height = main.clientHeight || (window.innerHeight * 0.8);
-    var row = Math.ceil(size * 1.4) + 2;  // line height, cell padding and border, with room to spare
-    var rows = Math.max(3, Math.floor(height / row));
-    var cols = window.innerWidth >= 1600 ? 3 : (window.innerWidth >= 1000 ? 3 : 2);
-    // the standings side by side in two columns on a wide screen: twice the rows per page
-    return { rows: rows, cols: cols, standingsCols: window.innerWidth >= 1600 ? 2 : 1 };
+    var rows = Math.max(3, Math.floor(height / lineHeight()) - 1);   // one line for the columns' heads
+    var wide = window.innerWidth >= 1600;
+    return { rows: rows, cols: wide ? 3 : (window.innerWidth >= 1000 ? (besideClock ? 2 : 3) : 2),
+             standingsCols: wide ? 3 : 1 };
   }
 
   function chunk(list, size) {
@@ -40,18 +48,32 @@
     return out.length ? out : [[]];
   }
 
+  // "A – D": the first letters of the first and the last surname of a part of the seating
+  function letters(rows) {
+    if (!rows.length) return "";
+    var first = function (r) { return (r.letter || r.name.charAt(0)).toUpperCase(); };
+    var a = first(rows[0]), b = first(rows[rows.length - 1]);
+    return a === b ? a : a + " – " + b;
+  }
+
   function buildPages() {
     var out = [];
     if (!data) return out;
-    var m = metrics();
-    (data.panels || []).forEach(function (panel) {
+    var panels = data.panels || [];
+    // the clock beside the seating rather than a page of its own: one page less in every turn
+    var besideClock = clockRunning() && panels.indexOf("seating") !== -1 && data.seating.length > 0;
+    var m = metrics(besideClock);
+    panels.forEach(function (panel) {
       var parts;
       if (panel === "clock") {
-        if (clockRunning()) out.push({ panel: "clock" });
+        if (clockRunning() && !besideClock) out.push({ panel: "clock" });
       } else if (panel === "seating") {
         if (!data.seating.length) return;
         parts = chunk(data.seating, m.rows * m.cols);
-        parts.forEach(function (rows, i) { out.push({ panel: "seating", rows: rows, page: i + 1, of: parts.length, cols: m.cols, perCol: m.rows }); });
+        parts.forEach(function (rows, i) {
+          out.push({ panel: "seating", rows: rows, page: i + 1, of: parts.length, cols: m.cols, perCol: m.rows,
+                     clock: besideClock, letters: letters(rows) });
+        });
       } else if (panel === "results") {
         if (data.results.length) out.push({ panel: "results", tables: data.results });
       } else if (panel === "standings") {
@@ -65,10 +87,18 @@
     return out;
   }
 
+  // A whole turn of the panels within a minute: with many pages each one stays less than the
+  // organiser's seconds, never under 8.
+  function secondsPerPage() {
+    var seconds = data && data.seconds ? data.seconds : 15;
+    return pages.length ? Math.min(seconds, Math.max(8, Math.floor(60 / pages.length))) : seconds;
+  }
+
   function heading(page) {
     var words = { clock: t("clock"), seating: t("seating"), results: t("results"), standings: t("standings") }[page.panel];
     if (data.round && page.panel !== "standings") words = t("round") + " " + data.round + " · " + words;
     if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
+    if (page.panel === "seating" && page.letters) words += " · " + page.letters;
     if (page.of > 1) words += " · " + t("page") + " " + page.page + "/" + page.of;
     return words;
   }
@@ -86,6 +116,9 @@
   function render(page) {
     clearInterval(clockTimer);
     main.textContent = "";
+    // which results make a total (discards, best of N): said under the standings, never left to guess
+    counting.textContent = page && page.panel === "standings" && data.counting ? data.counting : "";
+    counting.hidden = !counting.textContent;
     body.setAttribute("data-current-panel", page ? page.panel : "none");
     body.setAttribute("data-current-page", page && page.of ? page.page + "/" + page.of : "1/1");
     if (!page) {
@@ -99,16 +132,27 @@
       renderClock(box);
       clockTimer = setInterval(function () { renderClock(box); }, 1000);
     } else if (page.panel === "seating") {
-      var grid = main.appendChild(el("div", "screen-cols"));
-      grid.style.gridTemplateRows = "repeat(" + page.perCol + ", auto)";
+      var wrap = main.appendChild(el("div", "screen-seating" + (page.clock ? " with-clock" : "")));
+      var grid = wrap.appendChild(el("div", "screen-cols"));
       grid.style.gridTemplateColumns = "repeat(" + page.cols + ", 1fr)";
-      grid.style.alignContent = "start";
-      page.rows.forEach(function (r) {
-        var cell = grid.appendChild(el("div", "cell"));
-        cell.setAttribute("data-seat", "");
-        cell.appendChild(el("span", "name", r.name));
-        cell.appendChild(el("span", "tbl", r.table)).setAttribute("aria-label", t("table") + " " + r.table);
+      chunk(page.rows, page.perCol).forEach(function (rows) {
+        var col = grid.appendChild(el("div", "col"));
+        col.setAttribute("data-seating-col", letters(rows));
+        var head = col.appendChild(el("div", "cell head"));
+        head.appendChild(el("span", "name", letters(rows)));
+        head.appendChild(el("span", "tbl", t("table")));
+        rows.forEach(function (r) {
+          var cell = col.appendChild(el("div", "cell"));
+          cell.setAttribute("data-seat", "");
+          cell.appendChild(el("span", "name", r.name));
+          cell.appendChild(el("span", "tbl", r.table)).setAttribute("aria-label", t("table") + " " + r.table);
+        });
       });
+      if (page.clock) {
+        var side = wrap.appendChild(el("div", "screen-clock screen-clock-side"));
+        renderClock(side);
+        clockTimer = setInterval(function () { renderClock(side); }, 1000);
+      }
     } else if (page.panel === "results") {
       var res = main.appendChild(el("div", "screen-results"));
       page.tables.forEach(function (tbl) {
@@ -143,8 +187,8 @@
     pages = buildPages();
     index = pages.length ? (index + 1) % pages.length : -1;
     render(pages[index] || null);
-    var seconds = data && data.seconds ? data.seconds : 15;
-    turnTimer = setTimeout(turn, seconds * 1000);
+    body.setAttribute("data-turn-seconds", String(secondsPerPage() * pages.length));
+    turnTimer = setTimeout(turn, secondsPerPage() * 1000);
   }
 
   function showOffline(isOffline) {

@@ -40,6 +40,9 @@ class ClockState:
         return self.started_at is not None and not self.expired
 
 
+DEFAULT_MINUTES = 90  # a round's clock unless the organiser says otherwise
+
+
 def clock_state(rnd, now=None):
     """Where the round clock stands: not started, running (seconds left) or run out."""
     now = now or timezone.now()

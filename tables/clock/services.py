@@ -11,12 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.endroll import end_roll, roll_order
-from tables.clock.selectors import _events, clock_state
+from tables.clock.selectors import DEFAULT_MINUTES, _events, clock_state
 from tables.models import Round, Table
 from tournaments.audit.services import audit
 from tournaments.models import EndRoll
 
-DEFAULT_MINUTES = 90
 MAX_MINUTES = 300
 
 

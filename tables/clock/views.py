@@ -59,7 +59,9 @@ def clock_action(request, pk, number, action):
             raise Http404
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-    return redirect("manage:clock", pk=pk, number=number)
+    # started from the round's page or the results dashboard: back there, the clock running on it
+    back = {"round": "manage:round", "dashboard": "manage:round_dashboard"}.get(request.POST.get("back"), "manage:clock")
+    return redirect(back, pk=pk, number=number)
 
 
 def _tables_with_end_roll(tournament, rnd):

@@ -1,5 +1,7 @@
 """Reads for the room's pages: who sits where in the current round, the latest results, the standings
 now. Standings rows themselves come from tables.standings.selectors."""
+from dataclasses import dataclass
+
 from tables.clock.selectors import clock_state, live_round
 from tables.models import Round, Seat
 from tables.standings import versioned
@@ -9,6 +11,12 @@ from tournaments.text import fold
 
 def surname_key(player):
     return (fold(player.last_name), fold(player.first_name), player.pk)
+
+
+def filing_letter(player):
+    """The letter a player is filed under on the wall list and the big screen: their surname's first,
+    accents aside ("Àlbani" under A, "Della Torre" under D)."""
+    return (fold(player.last_name or player.first_name)[:1] or "?").upper()
 
 
 def wall_name(player):
@@ -53,6 +61,56 @@ def clock_of(rnd):
 
 
 def standings_now(tournament):
-    """The tournament's standings, computed once per results version for the big screen and the widget
-    (the same value the standings page reads)."""
+    """The tournament's standings, computed once per results version for the big screen (the same
+    value the standings page reads)."""
     return versioned.computed(versioned.tournament_slot("standings", tournament), lambda: tournament_standings(tournament))
+
+
+def published_standings_now(tournament):
+    """The standings of the rounds the organiser published, computed once per results version: what
+    the widget shows, the same as the default of standings.json."""
+    return versioned.computed(versioned.tournament_slot("standings-published", tournament),
+                              lambda: tournament_standings(tournament, published_only=True))
+
+
+# An A4 page of the wall list holds this many lines a column (18 pt in 2 columns, 15 pt in 3), under
+# the page's heading.
+WALL_LINES = {2: 26, 3: 32}
+WALL_LONG_NAME = 20   # characters: a longer name is set smaller, to stay on one line,
+WALL_LONGER_NAME = 26  # smaller still above this
+WALL_MAX_NAME = 28     # and above this the first names are written as initials
+
+
+@dataclass
+class WallPage:
+    rows: list      # (name, table, size: "", "long" or "longer")
+    letters: str    # "A – D"
+
+
+def wall_pages(rnd):
+    """The wall list in A4 pages, each saying its letter range, and its number of columns (3 above 40
+    players): pages of (wall name, table, long name) by surname."""
+    rows = [(_wall_line(p), table, filing_letter(p)) for p, table in seating_by_surname(rnd)]
+    columns = 3 if len(rows) > 40 else 2
+    size = WALL_LINES[columns] * columns
+    pages = []
+    for start in range(0, len(rows), size):
+        part = rows[start:start + size]
+        first, last = part[0][2], part[-1][2]
+        pages.append(WallPage([(name, table, _size(name)) for name, table, _l in part],
+                              first if first == last else f"{first} – {last}"))
+    return pages, columns
+
+
+def _wall_line(player):
+    """The wall name, its first names as initials when the whole would not fit a column."""
+    name = wall_name(player)
+    if len(name) <= WALL_MAX_NAME:
+        return name
+    initials = " ".join(f"{word[0]}." for word in player.first_name.split())
+    return f"{player.last_name} {initials}".strip()
+
+
+def _size(name):
+    """The class that keeps a wall name on one line: "" (as it is), "long" or "longer"."""
+    return "longer" if len(name) > WALL_LONGER_NAME else "long" if len(name) > WALL_LONG_NAME else ""

@@ -15,10 +15,11 @@ from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
-from tables.room.selectors import (clock_of, current_round, latest_results, seating_by_surname, standings_now,
-                                   wall_name)
+from tables.room.selectors import (clock_of, current_round, filing_letter, latest_results, published_standings_now,
+                                   seating_by_surname, standings_now, wall_name, wall_pages)
+from tables.standings.selectors import public_standings_status
 from tables.rounds.selectors import round_of, table_seats
-from tables.templatetags.torneo import points
+from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 from tournaments.services import tournament_room_save
@@ -52,7 +53,8 @@ def screen_data(request, pk):
         "seconds": tournament.screen_seconds,
         "round": rnd.number if rnd else None,
         "clock": {"deadline": int(clock.deadline.timestamp() * 1000), "minutes": clock.minutes} if clock else None,
-        "seating": [{"name": wall_name(player), "table": number} for player, number in seating_by_surname(rnd)],
+        "seating": [{"name": wall_name(player), "table": number, "letter": filing_letter(player)}
+                    for player, number in seating_by_surname(rnd)],
         "results": [{"table": table.number,
                      "players": [{"name": s.registration.player.full_name, "points": points(s.table_points)}
                                  for s in seats]}
@@ -60,6 +62,7 @@ def screen_data(request, pk):
         "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "total": points(r.total)}
                       for r in standings.rows],
         "provisional": standings.provisional,
+        "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
 
@@ -70,10 +73,9 @@ def wall_list(request, pk, number):
     """A4 list for the entrance: every player of the round by surname with their table."""
     tournament = tournament_for_public(pk)
     rnd = round_of(tournament, number, published=True)
-    rows = [(wall_name(player), table) for player, table in seating_by_surname(rnd)]
-    columns = 3 if len(rows) > 40 else 2
+    pages, columns = wall_pages(rnd)
     return render(request, "tables/room/wall_list.html", {
-        "tournament": tournament, "round": rnd, "rows": rows, "columns": columns})
+        "tournament": tournament, "round": rnd, "pages": pages, "columns": columns})
 
 
 @require_GET
@@ -110,12 +112,13 @@ def standings_widget(request, pk):
     tournament); with none named the page keeps DENY like every other. Not filed in the public cache,
     whose answers share one policy."""
     tournament = tournament_for_public(pk)
-    standings = standings_now(tournament)
+    standings = published_standings_now(tournament)  # what standings.json gives by default
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     response = render(request, "tables/room/widget.html", {
         "tournament": tournament, "rows": standings.rows[:limit], "more": len(standings.rows) > limit,
-        "provisional": standings.provisional, "poll_seconds": settings.STANDINGS_POLL_SECONDS})
+        "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
+        "poll_seconds": settings.STANDINGS_POLL_SECONDS})
     origins = tournament.embed_origin_list
     if origins:
         response._csp_replace = {"frame-ancestors": origins}

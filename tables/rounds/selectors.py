@@ -11,7 +11,7 @@ from tables.models import Penalty, Round, Seat, Table
 from tables.seating import meetings_matrix as times_met
 from tables.rounds.inputs import past_tables
 from tournaments.models import Registration
-from tournaments.registration.selectors import text_matches
+from tournaments.registration.selectors import closest_player_names, text_matches
 from tournaments.tournament_selectors import published_rounds
 
 VISIBLE = (Round.Status.PUBLISHED, Round.Status.CLOSED)
@@ -97,13 +97,21 @@ def meetings_matrix(tournament):
 
 
 def public_round_tables(rnd, query=""):
-    """A published round's tables; with a query, each table says whether a player's name or club matches."""
+    """A published round's tables; with a query, each table says whether a player's name or club
+    matches (`match`) and each seat whether its player does."""
     tables = round_with_tables(rnd)
     if query:
         for table in tables:
-            table.match = any(text_matches(query, f"{s.registration.player.display_name} "
-                                                  f"{s.registration.player.club or ''}") for s in table.seats.all())
+            for s in table.seats.all():
+                s.match = text_matches(query, f"{s.registration.player.display_name} {s.registration.player.club or ''}")
+            table.match = any(s.match for s in table.seats.all())
     return tables
+
+
+def closest_names(tables, query, n=3):
+    """The names of the round's players closest to a `query` that matched nobody (a letter missed or
+    swapped), at most `n`, the closest first."""
+    return closest_player_names(query, [s.registration.player for t in tables for s in t.seats.all()], n)
 
 
 def round_tables_with_players(rnd):

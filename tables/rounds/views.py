@@ -16,8 +16,8 @@ from tables.rounds import services
 from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Seat
 from tables.rounds.qr import qr_svg
-from tables.rounds.selectors import (meetings_matrix, off_size_tables, open_round, public_round_tables, round_of,
-                                    round_with_tables, seat_of_round, tournament_rounds)
+from tables.rounds.selectors import (closest_names, meetings_matrix, off_size_tables, open_round, public_round_tables,
+                                    round_of, round_with_tables, seat_of_round, tournament_rounds)
 from tables.rounds.inputs import present_registrations, round_penalties
 from tournaments.rules import may_reopen_round, tournament_for_organiser, tournament_for_public
 
@@ -269,5 +269,8 @@ def public_round(request, pk, number):
     rnd = round_of(tournament, number, published=True)
     query = request.GET.get("q", "").strip()[:60]
     tables = public_round_tables(rnd, query)
+    found = not query or any(t.match for t in tables)
     template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
-    return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query})
+    return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query,
+                                      "suggestions": [] if found else closest_names(tables, query),
+                                      "found": found})

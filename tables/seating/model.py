@@ -70,6 +70,7 @@ class Penalties:
     max_meetings: int = 0
     repeat_fives: int = 0
     winner_pairs: int = 0
+    repeat_five_tables: int = 0   # the off-size tables seating one of those players (what the page counts)
 
     def as_contract(self):
         """The four figures of the JSON contract."""

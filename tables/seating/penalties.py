@@ -86,6 +86,15 @@ def repeat_fives(tables, odd_before, table_size):
     return sum(1 for t in tables if len(t) != table_size for p in t if odd_before.get(p, 0) > least)
 
 
+def repeat_five_tables(tables, odd_before, table_size):
+    """The off-size tables where `repeat_fives` counts at least one player: the figure in tables."""
+    regular = [odd_before.get(p, 0) for t in tables if len(t) == table_size for p in t]
+    if not regular:
+        return 0
+    least = min(regular)
+    return sum(1 for t in tables if len(t) != table_size and any(odd_before.get(p, 0) > least for p in t))
+
+
 def evaluate(tables, players, history=(), fives=None, *, table_size=4, winners=()):
     """Penalty figures of `tables` (lists of ids) given earlier rounds: what the organiser sees
     after a draw or a manual swap. `players` are Player objects (for their clubs)."""
@@ -107,4 +116,5 @@ def evaluate(tables, players, history=(), fives=None, *, table_size=4, winners=(
     seated = [p for t in tables for p in t]
     odd_before = odd_counts(seated, history, fives, table_size)
     return Penalties(same_club_pairs=same_club, repeat_pairs=repeats, max_meetings=max_meetings,
-                     repeat_fives=repeat_fives(tables, odd_before, table_size), winner_pairs=winner_pairs)
+                     repeat_fives=repeat_fives(tables, odd_before, table_size), winner_pairs=winner_pairs,
+                     repeat_five_tables=repeat_five_tables(tables, odd_before, table_size))

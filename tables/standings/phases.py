@@ -2,7 +2,7 @@
 qualifying order and who qualifies, the final order, a knockout's progress. Read through
 tables.standings.selectors; the app of tournament formats draws the phases from them."""
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from scoring.errors import ScoringError
 from scoring.knockout import knockout_progress, table_winner
 from scoring.phases import knockout_order
-from scoring.qualify import Candidate, composition_tiers, qualify, rules_for, semifinal_table_count
+from scoring.qualify import Candidate, composition_tiers, decided_by, qualify, rules_for, semifinal_table_count
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round, Seat
@@ -124,6 +124,19 @@ class RepechageHolder:
 
 
 @dataclass
+class TieNote:
+    """Two players equal where a line cuts (SCORING.md section 12): `ahead` goes on, `behind` does not,
+    `by` = decided_by of their games (k-th best game, 0 more games played, None the standings order
+    or, between players sharing a rank, the registration order)."""
+    zone: str                 # "final", "semifinal", "repechage"
+    ahead: object             # registration
+    behind: object
+    rank: int                 # their shared rank (final and semifinal); the holder's rank (repechage)
+    best: object              # their equal best game (repechage)
+    by: int | None
+
+
+@dataclass
 class CutLines:
     """Who would qualify if the qualifying evenings ended now (SCORING.md section 12)."""
     participants: int
@@ -136,6 +149,9 @@ class CutLines:
     semifinal_zone: list
     repechage: list           # RepechageHolder, in the order of choice
     zone: dict                # registration id -> "final" / "semifinal" / "repechage"
+    ranks: dict = field(default_factory=dict)   # registration id -> rank, as the standings show it
+    order: list = field(default_factory=list)   # registration ids in candidate order (ties decided)
+    ties: list = field(default_factory=list)    # TieNote, where a line cuts between equal players
 
 
 def cut_lines_of(tournament, outcome):
@@ -147,7 +163,38 @@ def cut_lines_of(tournament, outcome):
             **{p: "repechage" for p in q.repechage}}
     holders = [RepechageHolder(regs[p], ranks[p], max(outcome.games[p]), len(outcome.games[p])) for p in q.repechage]
     return CutLines(outcome.participants, rules.direct, rules.semifinal, rules.repechage_seats, rules.min_games,
-                    outcome.tables, [regs[p] for p in q.final], [regs[p] for p in q.semifinal], holders, zone)
+                    outcome.tables, [regs[p] for p in q.final], [regs[p] for p in q.semifinal], holders, zone,
+                    ranks=ranks, order=list(q.order), ties=_tie_notes(regs, ranks, outcome, zone))
+
+
+def _tie_notes(regs, ranks, outcome, zone):
+    """Where a line falls between two players the standings cannot tell apart: the last one in and
+    the first one out of the final and semifinal zones when they share a rank, and the last
+    repêchage holder and the next player eligible when their best games are equal."""
+    games = outcome.games
+    q, rules = outcome.result, outcome.rules
+    notes = []
+    for name, inside, taken in (("final", q.final, set(q.final)),
+                                ("semifinal", q.semifinal, set(q.final) | set(q.semifinal))):
+        if not inside:
+            continue
+        last = inside[-1]
+        after = q.order[q.order.index(last) + 1:]
+        nxt = next((p for p in after if p not in taken and p not in q.absent), None)
+        if nxt is not None and ranks[nxt] == ranks[last]:
+            notes.append(TieNote(name, regs[last], regs[nxt], ranks[last], None,
+                                 decided_by(games.get(last, ()), games.get(nxt, ()))))
+    if q.repechage:
+        last = q.repechage[-1]
+        left = [p for p in q.order if zone.get(p) is None and p not in q.absent
+                and len(games.get(p, ())) >= rules.min_games]
+        # the next in the order of choice: best game, second best, ... (a longer list wins), then
+        # candidate order (max keeps the first of equal ones)
+        nxt = max(left, key=lambda p: sorted(games[p], reverse=True)) if left else None
+        if nxt is not None and max(games[nxt]) == max(games[last]):
+            notes.append(TieNote("repechage", regs[last], regs[nxt], ranks[last], max(games[last]),
+                                 decided_by(games[last], games[nxt])))
+    return notes
 
 
 # --- knockout ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
   (`team_days`).
 
 Pages, exports, the room, circuits and the app of tournament formats read standings from here."""
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -42,7 +42,7 @@ __all__ = [
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
     # whether the standings are final: every round closed and published, no dispute open or possible
-    "dispute_deadline", "standings_are_final",
+    "dispute_deadline", "public_standings_status", "standings_are_final",
 ]
 
 
@@ -57,6 +57,7 @@ class StandingRow:
     wins: int = 0
     medals: list | None = None
     penalties: object = None
+    dropped: frozenset = frozenset()  # round numbers whose result does not count (discards, best of N)
 
 
 @dataclass
@@ -65,6 +66,18 @@ class Standings:
     round_numbers: list
     provisional: bool
     formula: str
+    discard_worst: int = 0
+    best_of: int | None = None
+
+    @property
+    def after_round(self):
+        """The last round the standings count, None before any."""
+        return self.round_numbers[-1] if self.round_numbers else None
+
+    @property
+    def drops_results(self):
+        """Some results may not count in the total (SCORING.md 6: discards, best of N)."""
+        return bool(self.discard_worst or self.best_of)
 
     @property
     def shows_medals(self):
@@ -144,6 +157,16 @@ def standings_are_final(tournament, now=None):
     return deadline is not None and now >= deadline
 
 
+def public_standings_status(tournament, standings, live=False):
+    """What the standings read by a club website are: "provisional" (`live`: every result entered so
+    far), "published" (the rounds whose standings the organiser published) or "final"."""
+    if live and standings.provisional:
+        return "provisional"
+    if standings.after_round is not None and standings_are_final(tournament):
+        return "final"
+    return "provisional" if live else "published"
+
+
 def rank_history(tournament, reg_id):
     """[(round number, rank)] of the player after each round with results."""
     return rank_after_each_round(tournament).get(reg_id, [])
@@ -180,13 +203,30 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
             rank=row.rank, registration_id=reg.pk, player=reg.player,
             club=reg.player.club.name if reg.player.club else "", total=row.total,
             rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
-            medals=list(row.medals)))
+            medals=list(row.medals), dropped=_not_counted(row.counted, per_round[reg.pk])))
     # Rows sharing a rank are listed by player name, then id: stable and readable (the machine
     # contract, `python -m scoring`, keeps the player id order of SCORING.md section 9).
     rows.sort(key=lambda r: (r.rank, r.player.last_name.casefold(), r.player.first_name.casefold(),
                              r.registration_id))
     provisional = any(status != Round.Status.CLOSED for _n, status in rounds)
-    return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula)
+    return Standings(rows=rows, round_numbers=round_numbers, provisional=provisional, formula=formula,
+                     discard_worst=tournament.discard_worst, best_of=tournament.best_of)
+
+
+def _not_counted(counted, played):
+    """The rounds whose result is not among the `counted` ones (SCORING.md 6), from `played`
+    {round: points}. The counted results are the highest: each is matched to a round from the best
+    down, the earlier round first among equal results; an absence, not in `played`, is never marked."""
+    if len(counted) >= len(played) and not any(points < 0 for points in played.values()):
+        return frozenset()  # every result played counts (an absence scores 0, below none of them)
+    left = Counter(counted)
+    dropped = set()
+    for number, points in sorted(played.items(), key=lambda item: (-item[1], item[0])):
+        if left[points] > 0:
+            left[points] -= 1
+        else:
+            dropped.add(number)
+    return frozenset(dropped)
 
 
 # --- what leads the standings ---------------------------------------------------------------

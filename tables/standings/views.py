@@ -20,7 +20,7 @@ from tables.rounds.qr import qr_svg
 from tables.standings.charts import rank_chart_svg
 from tables.rounds.selectors import (final_to_play, my_table, player_penalties, player_seats, round_of,
                                     round_tables_with_players, tournament_registration)
-from tables.standings.selectors import (rank_history, standings_are_final, standings_cut_lines, standings_lead,
+from tables.standings.selectors import (public_standings_status, rank_history, standings_are_final, standings_cut_lines, standings_lead,
                                        team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
@@ -130,6 +130,7 @@ def player_page(request, pk, reg_pk):
     points = dict(zip(result.round_numbers, row.rounds)) if row else {}
     games = [{"round": seat.table.round.number, "table": seat.table.number, "seat": seat,
               "opponents": seat.opponents, "points": points.get(seat.table.round.number),
+              "dropped": row is not None and seat.table.round.number in row.dropped,
               "reported": seat.table.reported} for seat in player_seats(reg)]
     penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
@@ -137,7 +138,7 @@ def player_page(request, pk, reg_pk):
     chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
-                                                  "rank_chart": chart,
+                                                  "rank_chart": chart, "standings": result,
                                                   "poll_seconds": settings.STANDINGS_POLL_SECONDS})
 
 
@@ -172,17 +173,22 @@ def _number(value):
 @require_GET
 @public_page(cors=True)
 def standings_json(request, pk):
-    """Published standings for club websites: only rounds whose standings the organiser published."""
+    """Standings for club websites, saying which: by default only the rounds whose standings the
+    organiser published (`status` "published", or "final" once nothing can change them), with
+    `?live=1` every result entered so far ("provisional"); `after_round` the last round counted."""
     tournament = tournament_for_public(pk)
-    result = tournament_standings(tournament, published_only=True)
-    lead = standings_lead(tournament, published_only=True)
+    live = request.GET.get("live") == "1"
+    result = tournament_standings(tournament, published_only=not live)
+    lead = standings_lead(tournament, published_only=not live)
     if lead is not None and lead.kind == "knockout":
         data = [_knockout_json_row(r) for r in lead.knockout_rows]
     else:
         data = [_json_row(result, r) for r in result.rows]
         if lead is not None and lead.final_rows:
             data = _with_final(data, result, lead)
-    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+    return JsonResponse({"status": public_standings_status(tournament, result, live=live),
+                         "after_round": result.after_round, "rows": data},
+                        json_dumps_params={"ensure_ascii": False})
 
 
 def _with_final(data, result, lead):

@@ -1,7 +1,8 @@
 """The round clock and the end roll on table pages: `{% load endroll %}{% endroll_banner table %}`."""
 from django import template
+from django.utils import timezone
 
-from tables.clock.selectors import clock_state, end_roll_state
+from tables.clock.selectors import DEFAULT_MINUTES, clock_state, end_roll_state
 from tables.models import Round
 
 register = template.Library()
@@ -25,3 +26,15 @@ def endroll_banner(table):
     tournament = rnd.tournament
     return {"show": True, "table": table, "round": rnd, "tournament": tournament,
             "state": end_roll_state(table, tournament.end_roll_variant)}
+
+
+@register.inclusion_tag("formats/_clock_start.html", takes_context=True)
+def round_clock_controls(context, rnd, back):
+    """"Start the clock" where the organiser is (the published round's page, the results dashboard):
+    the clock itself once it runs. `back`: the page the start returns to ("round" or "dashboard")."""
+    state = clock_state(rnd)
+    epoch = lambda value: int(value.timestamp() * 1000) if value else ""  # noqa: E731
+    return {"tournament": rnd.tournament, "round": rnd, "clock": state, "back": back,
+            "deadline_ms": epoch(state.deadline), "now_ms": epoch(timezone.now()),
+            "minutes": rnd.clock_minutes or DEFAULT_MINUTES, "csrf_token": context.get("csrf_token"),
+            "show": rnd.status == Round.Status.PUBLISHED}

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.formats import get_format, number_format
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext as _, ngettext
 
 from scoring.numeric import shown
 
@@ -41,28 +41,110 @@ def points(value):
 
 
 @register.simple_tag
-def standings_rows(tournament, standings):
+def standings_rows(tournament, standings, cut_lines=None):
     """The body rows of the standings table (tables/standings.html): one `<tr data-reg>` a player
     with rank, name linked to their page, club, total, medals or wins, and each round's points.
+    With a composed format's `cut_lines` (SCORING.md 12) players sharing a rank come in the order
+    that decides who qualifies, each qualifier is tagged with their zone and a line closes the final
+    and the semifinal zones.
     Written here rather than as a template loop, which spent most of a 200-player render walking
     2,000 cells; the markup is the same."""
     medals = standings.shows_medals
+    rows = standings.rows
+    zone, last = {}, {}
+    if cut_lines:
+        position = {reg: i for i, reg in enumerate(cut_lines.order)}
+        rows = sorted(rows, key=lambda r: (r.rank, position.get(r.registration_id, len(position))))
+        zone = cut_lines.zone
+        for row in rows:
+            if zone.get(row.registration_id) in ("final", "semifinal"):
+                last[zone[row.registration_id]] = row.registration_id
+    closing = {reg: name for name, reg in last.items()}
+    tags = {"final": _("Final"), "semifinal": _("Semifinal"), "repechage": _("Repêchage")}
     out = []
-    for row in standings.rows:
+    for row in rows:
         reg = row.registration_id
         url = reverse("public:player", args=(tournament.pk, reg))
         club = f'<br><span class="muted small">{conditional_escape(row.club)}</span>' if row.club else ""
-        cells = [f'<tr data-reg="{conditional_escape(reg)}"><td class="num">{conditional_escape(row.rank)}</td>'
-                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{club}</td>'
+        where = zone.get(reg)
+        attrs = (f' data-zone="{where}"' if where else "") + (f' class="cut-{closing[reg]}"' if reg in closing else "")
+        tag = f' <span class="zone-tag zone-{where}">{conditional_escape(tags[where])}</span>' if where else ""
+        cells = [f'<tr data-reg="{conditional_escape(reg)}"{attrs}><td class="num">{conditional_escape(row.rank)}</td>'
+                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{tag}{club}</td>'
                  f'<td class="num total">{points(row.total)}</td>']
         if medals:
             cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
-        cells.extend(f'<td class="num round-col">{points(p)}</td>' for p in row.rounds)
+        dropped = row.dropped
+        cells.extend(_dropped_cell(points(p)) if n in dropped else f'<td class="num round-col">{points(p)}</td>'
+                     for n, p in zip(standings.round_numbers, row.rounds))
         if not medals:
             cells.append(f'<td class="num">{conditional_escape(row.wins)}</td>')
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))
+
+
+@register.filter
+def rank_in(reg, cut_lines):
+    """A registration's rank as the standings show it (shared ranks shared)."""
+    return cut_lines.ranks.get(reg.pk, "")
+
+
+@register.simple_tag
+def tie_note(note):
+    """In words, why a line falls between two equal players (SCORING.md 12), naming the rule."""
+    if note.by is None:
+        rule = _("the standings order") if note.zone == "repechage" else _("the registration order")
+    elif note.by == 0:
+        rule = _("more games played")
+    elif note.by == 1:
+        rule = _("the best single game")
+    elif note.by == 2:
+        rule = _("the second-best game")
+    else:
+        rule = _("the %(n)sth best game") % {"n": note.by}
+    names = {"ahead": note.ahead.player.full_name, "behind": note.behind.player.full_name, "rule": rule}
+    if note.zone == "repechage":
+        return _("%(ahead)s and %(behind)s have the same best game (%(best)s): the repêchage seat goes to "
+                 "%(ahead)s by %(rule)s.") % {**names, "best": points(note.best)}
+    return _("%(ahead)s and %(behind)s share rank %(rank)s: %(ahead)s is ahead by %(rule)s.") % {
+        **names, "rank": note.rank}
+
+
+def _dropped_cell(shown):
+    """A round's result that does not count in the total (SCORING.md 6), struck through and said."""
+    return (f'<td class="num round-col" data-dropped><s>{shown}</s>'
+            f'<span class="sr-only"> ({conditional_escape(_("not counted"))})</span></td>')
+
+
+@register.filter
+def round_cells(row, round_numbers):
+    """[(points, not counted)] of a standings row, round by round."""
+    return [(p, n in row.dropped) for n, p in zip(round_numbers, row.rounds)]
+
+
+@register.simple_tag
+def counting_rule(standings):
+    """Which results make the total, in words, when not every one does (SCORING.md 6)."""
+    return counting_words(standings.discard_worst, standings.best_of)
+
+
+def counting_words(discard_worst, best_of, struck=True):
+    """The rule that makes a total, or "" when every result counts; `struck`: the page strikes
+    through the results that do not count (the big screen shows totals alone)."""
+    parts = []
+    if best_of:
+        parts.append(ngettext("only the best %(n)s result counts", "only the best %(n)s results count",
+                              best_of) % {"n": best_of})
+    if discard_worst:
+        parts.append(ngettext("the worst result is discarded", "the worst %(n)s results are discarded",
+                              discard_worst) % {"n": discard_worst})
+    if not parts:
+        return ""
+    rule = ", ".join(parts)
+    if not struck:
+        return _("Total: %(rule)s.") % {"rule": rule}
+    return _("Total: %(rule)s; struck-through results do not count.") % {"rule": rule}
 
 
 @register.simple_tag

@@ -115,5 +115,5 @@ def login(live_server):
         page.fill("#id_username", username)
         page.fill("#id_password", password)
         page.click("main button[type=submit]")
-        page.wait_for_url("**/gestione/")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)  # home, or an arbiter's tournament in play
     return do

@@ -54,7 +54,7 @@ def test_como_correctives_apply_to_the_tables_not_of_five(client_for, tournament
     services.round_close(user=organiser, rnd=r2)
     services.standings_publish(user=organiser, rnd=r2)
     rows = {r["player"].split()[-1]: r["rounds"] for r in
-            client.get(reverse("public:standings_json", args=[tournament.pk])).json()}
+            client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]}
     assert rows["P00"] == [80.0, 10.0]
     assert rows["P05"] == [30.0, 96.0]    # 50 x 3/5, then 80 x 6/5
     assert rows["P06"] == [18.0, 72.0]    # 30 x 3/5, then 60 x 6/5

@@ -218,3 +218,12 @@ def test_the_output_tells_whether_the_leader_was_unbeaten_only_when_asked():
 def test_conditional_direct_final_errors(qualify_doc, wins, message):
     doc = {"qualify": qualify_doc, "standings": [{"rank": 1, "player": "A", "games": [100, 90], "wins": wins}]}
     assert _run(doc) == (2, "", message)
+
+
+def test_decided_by_names_the_game_that_parts_two_equal_players():
+    from scoring.qualify import decided_by
+    D = Decimal
+    assert decided_by([D(90), D(80), D(50)], [D(40), D(90), D(80)]) == 3     # the third-best game
+    assert decided_by([D(95), D(40)], [D(95), D(30)]) == 2
+    assert decided_by([D(95), D(40), D(1)], [D(40), D(95)]) == 0           # one game more
+    assert decided_by([D(95)], [D(95)]) is None                           # the standings order decides

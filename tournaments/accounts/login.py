@@ -5,11 +5,13 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, resolve_url
+from django.urls import reverse
 from django.conf import settings
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.accounts.redirects import safe_next, with_safe_next
+from tournaments.accounts.selectors import tournament_in_progress_for_arbiter
 
 
 class _RefusalMessage:
@@ -50,6 +52,11 @@ class ThrottledLoginView(LoginView):
         url = super().get_success_url()
         if url.split("?")[0] == self.request.path:
             return resolve_url(settings.LOGIN_REDIRECT_URL)
+        if not safe_next(self.request):
+            # an arbiter on the evening of a tournament lands on its tables, not on the list
+            live = tournament_in_progress_for_arbiter(self.request.user)
+            if live is not None:
+                return reverse("arbiter:home", args=[live.pk])
         return url
 
     def form_invalid(self, form):

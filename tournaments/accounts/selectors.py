@@ -2,7 +2,8 @@
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 
-from tournaments.rules import accounts_owned_by, offerable_arbiters
+from tournaments.models import Tournament
+from tournaments.rules import accounts_owned_by, is_organiser, offerable_arbiters
 
 ORGANISERS_GROUP = "organisers"
 
@@ -35,3 +36,12 @@ def users_and_organiser_role():
 
 def active_user_or_404(pk):
     return get_object_or_404(get_user_model(), pk=pk, is_active=True)
+
+
+def tournament_in_progress_for_arbiter(user):
+    """The one tournament that `user`, an arbiter and not an organiser, has a round in play in (its
+    seating published, not closed): where their login lands. None when there is none, or several."""
+    if not user.is_authenticated or is_organiser(user):
+        return None
+    live = list(Tournament.objects.filter(arbiters=user, rounds__status="published").distinct()[:2])
+    return live[0] if len(live) == 1 else None

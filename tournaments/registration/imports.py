@@ -73,13 +73,13 @@ MAX_CSV_ROWS = 2000
 
 
 def split_full_name(text):
-    """'Maria Grazia Rossi' -> ('Maria Grazia', 'Rossi'); 'Luca De Santis' -> ('Luca', 'De Santis')."""
+    """'Maria Grazia Rossi' -> ('Maria Grazia', 'Rossi'); 'Luca De Santis' -> ('Luca', 'De Santis');
+    the surname starts at its first particle, as typed: 'Giovanni Della Torre di Montebello' ->
+    ('Giovanni', 'Della Torre di Montebello'). The player's card corrects a split that guessed wrong."""
     words = text.split()
     if len(words) < 2:
         return (text.strip(), "")
-    cut = len(words) - 1
-    while cut > 1 and words[cut - 1].lower() in SURNAME_PARTICLES:
-        cut -= 1
+    cut = next((i for i in range(1, len(words) - 1) if words[i].lower() in SURNAME_PARTICLES), len(words) - 1)
     return (" ".join(words[:cut]), " ".join(words[cut:]))
 
 
@@ -258,6 +258,15 @@ def lines_of(text, numbers):
     """The pasted lines `numbers` (the first line being 1) of `text`, to put back in the box."""
     wanted = set(numbers)
     return "\n".join(line for n, line in enumerate(text.splitlines(), start=1) if n in wanted)
+
+
+def still_wrong_lines(text, *, user, tournament, numbers):
+    """The pasted lines `numbers` of `text` that are still wrong once the others are registered (a
+    line that only repeated a name now registered is done, not left in the box), as the box's text:
+    the message counting them and the preview marking them then agree."""
+    lines = lines_of(text, numbers)
+    again = players_csv_preview(pasted_list_to_csv(lines), user=user, tournament=tournament, pasted=True)
+    return lines_of(lines, [row.line for row in again.rows if row.errors])
 
 
 def import_summary(registered, created):

@@ -108,11 +108,14 @@ def _import_left_over(request, tournament, names, left, pasted):
             "Lines %(lines)s of the file were not registered: correct them in the file and import it again.",
             len(left)) % {"lines": ", ".join(map(str, left))})
         return redirect("manage:registrations", pk=tournament.pk)
-    names = imports.lines_of(names, left)
+    names = imports.still_wrong_lines(names, user=request.user, tournament=tournament, numbers=left)
+    if not names:  # a name twice was registered once: nothing is left to correct
+        return redirect("manage:registrations", pk=tournament.pk)
+    count = len(names.splitlines())
     messages.warning(request, ngettext(
         "The line with an error is left in the box: correct it and preview again.",
         "The %(n)d lines with errors are left in the box: correct them and preview again.",
-        len(left)) % {"n": len(left)})
+        count) % {"n": count})
     return _import_preview(request, tournament, imports.pasted_list_to_csv(names), True, names,
                            RegistrationImportForm(initial={"names": names}), left_over=True)
 

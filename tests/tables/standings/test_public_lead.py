@@ -80,7 +80,7 @@ def test_the_csv_and_the_json_carry_the_final(client_for, client, tournament, or
         ("3", final, "2", regs[1].player.full_name), ("4", final, "1", regs[0].player.full_name),
         ("5", qualifying, "5", regs[4].player.full_name)]
     client.logout()
-    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     assert [(d["position"], d["decided_by"], d["rank"], d["player"]) for d in data[:5]] == [
         (int(r[0]), r[1], int(r[2]), r[3]) for r in rows[1:6]]
 
@@ -113,7 +113,7 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
                                                                                         phase=game_1)}
     order = [r["data-registration"] for r in rows]
     assert order.index(str(regs[0].pk)) < order.index(str(regs[15].pk))
-    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     winners = {max((s.registration for s in t.seats.all()), key=lambda r: strength[r.pk]).player.full_name
                for t in first.tables.all()}
     assert {d["player"] for d in data if (d["status"], d["phase"]) == ("in", "Knockout game 1")} == winners

@@ -46,7 +46,7 @@ def test_medagliere_standings_page_shows_the_counts_of_1st_to_5th_places(medal_t
 
 def test_medagliere_json_csv_print_and_player_page_carry_the_medals(medal_tournament, client, organiser):
     tournament, regs = medal_tournament
-    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     assert [(r["player"], r["medals"]) for r in data] == [
         ("Anna Rossi", [2, 0, 0, 0, 0]), ("Carla Verdi", [0, 1, 1, 0, 0]),
         ("Bruno Bianchi", [0, 1, 1, 0, 0]), ("Dario Neri", [0, 0, 0, 2, 0])]
@@ -74,7 +74,7 @@ def test_wins_formulas_show_wins_in_the_json(tournament, organiser, client, form
     rnd = seat_round(tournament, [regs])
     report(rnd.tables.get(), [(60,), (40,), (30,), (10,)])
     _publish(rnd, organiser)
-    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     assert [r["wins"] for r in data] == [1, 0, 0, 0]
     assert "medals" not in data[0]
 
@@ -87,7 +87,7 @@ def test_tied_rows_are_listed_by_name_in_the_app_and_by_id_in_the_contract(tourn
     for table in rnd.tables.order_by("number"):
         report(table, [(60,), (40,), (30,), (10,)])
     _publish(rnd, organiser)
-    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     assert [(r["rank"], r["player"]) for r in data] == [
         (1, "X Abate"), (1, "X Zanetti"), (3, "X Bassi"), (3, "X Moro"),
         (5, "X Corti"), (5, "X Lodi"), (7, "X Conti"), (7, "X Dini")]
