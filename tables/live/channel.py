@@ -81,23 +81,42 @@ def _heartbeat():
     return ": keep-alive\n\n"
 
 
+class _Pace:
+    """One stream's pace, the same under WSGI and ASGI: each new version once, a heartbeat when nothing
+    was sent for LIVE_HEARTBEAT_SECONDS, the stream ended after LIVE_STREAM_SECONDS."""
+
+    def __init__(self, sent):
+        self.sent = sent
+        self.started = self.beat = time.monotonic()
+
+    @property
+    def running(self):
+        return time.monotonic() - self.started < settings.LIVE_STREAM_SECONDS
+
+    def output(self, change):
+        """What to send after reading `change` (the last announcement, or None): its event, a
+        heartbeat, or nothing."""
+        if change and change["version"] != self.sent:
+            self.sent, self.beat = change["version"], time.monotonic()
+            return event(change)
+        if time.monotonic() - self.beat >= settings.LIVE_HEARTBEAT_SECONDS:
+            self.beat = time.monotonic()
+            return _heartbeat()
+        return None
+
+
 def stream(pk, first, sent):
     """The events of tournament `pk` for a WSGI server: the announcement read once a second; `first`
     and `sent` as `opening` returned them."""
     yield f"retry: {RETRY_MS}\n\n"
     if first:
         yield event(first)
-    started = beat = time.monotonic()
-    while time.monotonic() - started < settings.LIVE_STREAM_SECONDS:
+    pace = _Pace(sent)
+    while pace.running:
         time.sleep(settings.LIVE_POLL_SECONDS)
-        change = last_announced(pk)
-        if change and change["version"] != sent:
-            sent = change["version"]
-            beat = time.monotonic()
-            yield event(change)
-        elif time.monotonic() - beat >= settings.LIVE_HEARTBEAT_SECONDS:
-            beat = time.monotonic()
-            yield _heartbeat()
+        text = pace.output(last_announced(pk))
+        if text:
+            yield text
 
 
 class _Hub:
@@ -162,8 +181,8 @@ async def astream(pk, first, sent):
         yield f"retry: {RETRY_MS}\n\n"
         if first:
             yield event(first)
-        started = beat = time.monotonic()
-        while time.monotonic() - started < settings.LIVE_STREAM_SECONDS:
+        pace = _Pace(sent)
+        while pace.running:
             change = None
             if queue is not None:
                 try:
@@ -174,13 +193,9 @@ async def astream(pk, first, sent):
                 await asyncio.sleep(wait)
             if change is None:
                 change = await sync_to_async(last_announced, thread_sensitive=False)(pk)
-            if change and change["version"] != sent:
-                sent = change["version"]
-                beat = time.monotonic()
-                yield event(change)
-            elif time.monotonic() - beat >= settings.LIVE_HEARTBEAT_SECONDS:
-                beat = time.monotonic()
-                yield _heartbeat()
+            text = pace.output(change)
+            if text:
+                yield text
     finally:
         if queue is not None:
             _hub.unsubscribe(pk, queue)
