@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 import scoring
+from scoring.formulas import get_formula
 from scoring.errors import ScoringError
 from scoring.table_result import EnteredResult, settle_table
 from scoring.territories import continents, territories_by_continent
@@ -44,12 +45,27 @@ class ResultError(Exception):
         self.field = field
 
 
-def params_for(tournament, total_penalties=None):
+def club_params(tournament, formula=None):
+    """The tournament's club variants (SCORING.md section 13) that `formula` (its own, if not given)
+    reads: a formula other than its own (the side-by-side page, the standings under every formula) is
+    scored with the variants that apply to it, the others at their default."""
+    formula = get_formula(formula or tournament.formula)
+    given = {"corrective_scope": tournament.corrective_scope or None, "risiko_total": tournament.risiko_total,
+             "spartaco_risiko_losers": tournament.spartaco_risiko_losers or None,
+             "standard_eliminated": tournament.standard_eliminated or None}
+    applies = set(formula.parameters) | ({"corrective_scope"} if formula.corrective else set())
+    params = {name: value for name, value in given.items() if name in applies and value is not None}
+    params["como_reference"] = tournament.como_reference if formula.corrective else None
+    if params["como_reference"] is None:
+        params.pop("corrective_scope", None)
+    return params
+
+
+def params_for(tournament, total_penalties=None, formula=None):
     return scoring.Params(
         discard_worst=tournament.discard_worst, best_of=tournament.best_of,
-        como_reference=tournament.como_reference, tiebreak=tournament.tiebreak_chain,
-        bonus=tournament.bonus, spartaco_malus=tournament.spartaco_malus,
-        tournament_penalties=total_penalties or {})
+        tiebreak=tournament.tiebreak_chain, bonus=tournament.bonus, spartaco_malus=tournament.spartaco_malus,
+        tournament_penalties=total_penalties or {}, **club_params(tournament, formula))
 
 
 def build_games(seats, penalties):
@@ -92,7 +108,8 @@ def build_games(seats, penalties):
 
 def score(tournament, games, *, formula=None, total_penalties=None):
     """Standings of `games` under the tournament's formula and parameters (or another `formula`)."""
-    return scoring.score_tournament(formula or tournament.formula, params_for(tournament, total_penalties), games)
+    return scoring.score_tournament(formula or tournament.formula, params_for(tournament, total_penalties, formula),
+                                    games)
 
 
 def settle_result(*, table, seats, lines):

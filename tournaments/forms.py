@@ -7,6 +7,9 @@ from django.core.exceptions import ValidationError
 from django.utils.formats import get_format
 from django.utils.translation import gettext_lazy as _
 
+from scoring.errors import InvalidParams
+from scoring.formulas import get_formula
+from scoring.model import Params
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.registration.selectors import clubs_of, known_label, players_named
 from tournaments.services import club_find_duplicate
@@ -243,13 +246,15 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "start_date", "end_date", "venue", "club", "formula", "bonus", "spartaco_malus",
-                  "como_reference", "discard_worst", "best_of", "table_size", "rounds_planned", "entry_fee",
+                  "risiko_total", "spartaco_risiko_losers", "standard_eliminated",
+                  "como_reference", "corrective_scope", "discard_worst", "best_of", "table_size", "rounds_planned", "entry_fee",
                   "published", "signup_open", "dispute_window_minutes"]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "bonus": NumericInput(),
             "spartaco_malus": NumericInput(),
+            "risiko_total": NumericInput(),
             "entry_fee": NumericInput(attrs={"step": "0.50"}),
             "como_reference": NumericInput(decimals=False),
             "discard_worst": NumericInput(decimals=False),
@@ -261,7 +266,11 @@ class TournamentForm(forms.ModelForm):
     # A new tournament's first screen: what every club evening sets; the rest under "More settings".
     FIRST_SCREEN = ("name", "start_date", "formula")
     # Settings that only some formulas read: shown only when the formula chosen needs them.
-    FORMULA_FIELDS = {"bonus": ["bonus50", "vittorie"], "spartaco_malus": ["spartaco"]}
+    FORMULA_FIELDS = {"bonus": ["bonus50", "vittorie"], "spartaco_malus": ["spartaco"],
+                      "risiko_total": ["bonus50", "vittorie", "punti_tavolo"],
+                      "spartaco_risiko_losers": ["spartaco"], "standard_eliminated": ["standard"]}
+    # Their values when the formula chosen does not read them (hidden on the page: never an error).
+    FORMULA_FIELD_DEFAULTS = {"risiko_total": None, "spartaco_risiko_losers": "", "standard_eliminated": ""}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -292,11 +301,14 @@ class TournamentForm(forms.ModelForm):
             initial[f"tiebreak_{i}"] = ""
         return initial
 
+    # The formula's own settings every club evening may touch; the club variants stay under "More settings".
+    FIRST_FORMULA_FIELDS = ("bonus", "spartaco_malus")
+
     def first_fields(self):
-        return [self[name] for name in self.FIRST_SCREEN + tuple(self.FORMULA_FIELDS) if name in self.fields]
+        return [self[name] for name in self.FIRST_SCREEN + self.FIRST_FORMULA_FIELDS if name in self.fields]
 
     def more_fields(self):
-        first = set(self.FIRST_SCREEN) | set(self.FORMULA_FIELDS)
+        first = set(self.FIRST_SCREEN) | set(self.FIRST_FORMULA_FIELDS)
         return [field for field in self.visible_fields() if field.name not in first]
 
     def more_has_errors(self):
@@ -318,7 +330,33 @@ class TournamentForm(forms.ModelForm):
         best_of, discard = data.get("best_of"), data.get("discard_worst")
         if best_of and discard:
             self.add_error("best_of", _("Use either discards or best results counted, not both."))
+        self._clean_club_variants(data)
         return data
+
+    def _clean_club_variants(self, data):
+        """SCORING.md section 13: a variant the formula does not read is cleared (its field is hidden);
+        the engine's own check names any other mismatch on the field at fault."""
+        formula = data.get("formula")
+        if not formula or "formula" not in self.fields:
+            return
+        for name, default in self.FORMULA_FIELD_DEFAULTS.items():
+            if name in self.fields and formula not in self.FORMULA_FIELDS[name]:
+                data[name] = default
+        if data.get("corrective_scope") and data.get("como_reference") is None:
+            self.add_error("corrective_scope", _("Choose the reference table size as well."))
+            return
+        if data.get("como_reference") is not None and not get_formula(formula).corrective:
+            self.add_error("como_reference", _("This formula has its own factor at 5-player tables: leave the "
+                                               "Como corrective empty."))
+            return
+        try:
+            get_formula(formula).check_params(Params(
+                como_reference=data.get("como_reference"), corrective_scope=data.get("corrective_scope") or None,
+                risiko_total=data.get("risiko_total"),
+                spartaco_risiko_losers=data.get("spartaco_risiko_losers") or None,
+                standard_eliminated=data.get("standard_eliminated") or None))
+        except InvalidParams as exc:
+            self.add_error(exc.field if exc.field in self.fields else None, str(exc))
 
     @property
     def fee_warning(self):

@@ -20,6 +20,7 @@ TOURNAMENT_FIELDS = (
     "name", "start_date", "end_date", "venue", "club", "formula", "bonus", "spartaco_malus",
     "como_reference", "discard_worst", "best_of", "tiebreak", "table_size", "rounds_planned",
     "entry_fee", "published", "signup_open", "dispute_window_minutes",
+    "corrective_scope", "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "club_preset",
 )
 REGISTRATION_FIELDS = ("status", "fee_paid", "present", "late_entry", "from_round")
 

@@ -8,7 +8,7 @@ medals). Numbers are written as text, so a snapshot read back from JSON compares
 """
 import json
 
-from tables.standings.selectors import standings_by_formula
+from tables.standings.selectors import formulas_compared
 from tournaments.models import Formula, Tournament
 
 PUBLISHED = ", published rounds only"
@@ -25,12 +25,14 @@ def _rows(standings):
 def tournament_snapshot(tournament):
     entry = {"name": tournament.name}
     for published_only in (False, True):
-        by_formula = standings_by_formula(tournament, Formula.values, published_only=published_only)
+        compared = formulas_compared(tournament, Formula.values, published_only=published_only)
         for formula in Formula.values:
-            standings = by_formula[formula]
-            entry[formula + (PUBLISHED if published_only else "")] = {
-                "round numbers": standings.round_numbers, "provisional": standings.provisional,
-                "rows": _rows(standings)}
+            standings = compared.standings.get(formula)
+            # A formula the results do not suit (maialino_2024 and a tie for first not settled by place)
+            # is recorded with the engine's reason, which compares like a value.
+            entry[formula + (PUBLISHED if published_only else "")] = {"refused": compared.refused[formula]} if (
+                standings is None) else {"round numbers": standings.round_numbers,
+                                         "provisional": standings.provisional, "rows": _rows(standings)}
     return entry
 
 

@@ -3,7 +3,7 @@ from scoring.errors import ScoringError
 from scoring.territories import check_held_once
 from tables import engine
 from tables.models import Seat
-from tables.standings.selectors import standings_by_formula, tournament_games
+from tables.standings.selectors import tournament_games, tournament_standings
 from tournaments.audit.services import audit
 from tournaments.forms import TournamentForm
 from tournaments.models import AuditLog, Tournament
@@ -60,7 +60,7 @@ def _check_results(tournament, seat_where):
             raise TransferError(f"{where}.{exc.field}: {engine.result_detail(exc)}" if exc.field else
                                 f"{where}: {engine.result_detail(exc)}") from None
     try:
-        standings_by_formula(tournament)
+        tournament_standings(tournament)
     except ScoringError as exc:
         raise TransferError(f"the standings cannot be computed: {exc}") from None
 

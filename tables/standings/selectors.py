@@ -127,11 +127,12 @@ class FormulaComparison:
     refused: dict
 
 
-def formulas_compared(tournament):
-    """The tournament's current results under each formula, for the page comparing them."""
-    inputs = _inputs(tournament, False)
+def formulas_compared(tournament, formulas=None, published_only=False):
+    """The tournament's results under each formula (the engine's, if not given), for the page comparing
+    them and the snapshots a transfer is checked by."""
+    inputs = _inputs(tournament, published_only)
     standings, refused = {}, {}
-    for formula in FORMULAS:
+    for formula in formulas or FORMULAS:
         try:
             standings[formula] = _standings(tournament, *inputs, formula)
         except ScoringError as exc:

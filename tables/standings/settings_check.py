@@ -7,14 +7,15 @@ from tables.standings.selectors import tournament_standings
 from tournaments.models import Tournament
 
 # The settings that change the points (SCORING.md sections 4-5).
-SCORING_FIELDS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak")
+SCORING_FIELDS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak",
+                  "corrective_scope", "risiko_total", "spartaco_risiko_losers", "standard_eliminated")
 TOP = 10
 
 
 def _shown(tournament, name):
-    if name == "formula":
-        return tournament.get_formula_display()
     value = getattr(tournament, name)
+    if value and Tournament._meta.get_field(name).choices:
+        return getattr(tournament, f"get_{name}_display")()
     return "—" if value in (None, "") else value
 
 

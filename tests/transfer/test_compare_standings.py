@@ -42,7 +42,7 @@ def test_the_snapshot_holds_every_formula_live_and_published(played):
 
 
 def test_equal_standings_exit_0(played, monkeypatch):
-    assert _compare_with(monkeypatch, compare.standings_snapshot()) == "standings equal: 1 tournament, 24 standings compared"
+    assert _compare_with(monkeypatch, compare.standings_snapshot()) == "standings equal: 1 tournament, 28 standings compared"
 
 
 def test_a_different_result_is_named_in_one_line(played, monkeypatch):

@@ -22,7 +22,7 @@ from tables.arbitration import services as team_arbitration
 from tables.results import services as results
 from tables.rounds import services
 from tables.models import Dispute, Penalty, Round, Seat, Table, TeamDispute, TeamPenalty
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import formulas_compared
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, seat_round
 from tournaments.teams import services as teams
 from tournaments.models import AuditLog, Club, Formula, Phase, Player, Registration, Tournament
@@ -101,9 +101,11 @@ def played(tournament, organiser, arbiter):
 def _standings(tournament):
     """Every formula, live and published-only, as plain values."""
     out = {}
-    for formula in Formula.values:
-        for published_only in (False, True):
-            s = tournament_standings(tournament, formula=formula, published_only=published_only)
+    for published_only in (False, True):
+        compared = formulas_compared(tournament, Formula.values, published_only=published_only)
+        for formula, reason in compared.refused.items():   # maialino_2024 and a tie for first
+            out[(formula, published_only)] = reason
+        for formula, s in compared.standings.items():
             out[(formula, published_only)] = (s.round_numbers, s.provisional, [
                 (r.rank, r.registration_id, r.player.first_name, r.player.last_name, r.player.nickname, r.club,
                  r.total, r.rounds, r.wins, r.medals) for r in s.rows])

@@ -33,6 +33,8 @@ class Formula(models.TextChoices):
     MAIALINO = "maialino", _("Maialino formula")
     VERONESE = "veronese", _("Verona/Trento formula")
     MEDAGLIERE = "medagliere", _("Olympic medal table")
+    MILLESIMI = "millesimi", _("Thousandths (Master)")
+    MAIALINO_2024 = "maialino_2024", _("Maialino 2024 formula (Modena)")
 
 
 class TieBreak(models.TextChoices):
@@ -40,7 +42,15 @@ class TieBreak(models.TextChoices):
     WINS = "wins", _("Games won")
     TABLE_POINTS = "table_points", _("Total table points")
     HEAD_TO_HEAD = "head_to_head", _("Head to head")
+    PREVIOUS_ROUND = "previous_round", _("Standing after the previous round")
 
+
+# SCORING.md 13.1, 13.3, 13.6: the choices of the club variants (empty: the rule of sections 4-6).
+CORRECTIVE_SCOPES = [("score", _("the whole score (Como)")),
+                     ("table_points", _("the table points, before the formula"))]
+SPARTACO_RISIKO_LOSERS = [("flat", _("100 minus the malus (86)")), ("own_tp", _("their own table points"))]
+STANDARD_ELIMINATED = [("order", _("by elimination order: 1st eliminated 1 point")),
+                       ("position", _("by final place: 5 minus the place"))]
 
 # Tournament formats (seed 004 "Formule per un Torneo Ufficiale", seed 000 Como, seed 001 2vs2,
 # seed 003 knockout); their phases are built by the phases app.
@@ -180,6 +190,24 @@ class Tournament(models.Model):
         _("Como correctives: reference table size"), null=True, blank=True,
         validators=[MinValueValidator(3), MaxValueValidator(6)],
         help_text=_("Leave empty for no corrective; 5 multiplies by 3/5, 4/5, 6/5 at tables of 3, 4, 6."))
+    # Club variants (SCORING.md section 13): empty keeps the rule of sections 4-6.
+    corrective_scope = models.CharField(
+        _("Como correctives scale"), max_length=12, blank=True, default="", choices=CORRECTIVE_SCOPES,
+        help_text=_("The whole score (Como), or the table points before the formula (RCU Roma: Raduno, Open, "
+                    "Torneo Gufo). Needs the reference table size."))
+    risiko_total = models.DecimalField(
+        _("points of a RisiKo! winner"), max_digits=7, decimal_places=2, null=True, blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(1000)],
+        help_text=_("Empty: 100 table points plus the bonus. The 2004 national final gave 110."))
+    spartaco_risiko_losers = models.CharField(
+        _("Spartaco: the others after a RisiKo!"), max_length=8, blank=True, default="",
+        choices=SPARTACO_RISIKO_LOSERS)
+    standard_eliminated = models.CharField(
+        _("standard points of an eliminated player"), max_length=8, blank=True, default="",
+        choices=STANDARD_ELIMINATED)
+    # The club rule (SCORING.md 13.12) whose settings the organiser started from; every setting stays
+    # editable, so this only names where they came from.
+    club_preset = models.CharField(_("club rule"), max_length=24, blank=True, default="")
     discard_worst = models.PositiveSmallIntegerField(_("results discarded (worst)"), default=0,
                                                      validators=[MaxValueValidator(20)])
     best_of = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True,

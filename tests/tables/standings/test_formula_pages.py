@@ -48,15 +48,16 @@ def test_side_by_side_shows_a_rank_column_per_formula(client, tournament, organi
 
 
 def test_side_by_side_leaves_out_a_formula_the_tournaments_settings_refuse(client, tournament, organiser):
-    """A Como corrective is no setting of `millesimi` (it has its own factor): the page still answers,
-    lists every other formula and names the one left out."""
+    """A tie for first not settled by place has no winner under `maialino_2024`: the page still answers,
+    lists every other formula and names the one left out. A Como corrective is no setting of `millesimi`
+    (it has its own factor): it is scored without it."""
     tournament.como_reference = 5
     tournament.save()
     regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
-    report(seat_round(tournament, [regs]).tables.get(), [(62,), (48,), (30,), (0, 1)])
+    report(seat_round(tournament, [regs]).tables.get(), [(48,), (48,), (30,), (0, 1)])
     client.force_login(organiser)
     response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
     assert response.status_code == 200
-    assert "millesimi" not in response.context["keys"] and "conversione150" in response.context["keys"]
-    assert [text(node) for node in select(response, "[data-refused]")] == [CATALOGUE["millesimi"].name.get("en")]
+    assert "maialino_2024" not in response.context["keys"] and "millesimi" in response.context["keys"]
+    assert [text(node) for node in select(response, "[data-refused]")] == [CATALOGUE["maialino_2024"].name.get("en")]
     assert len(select(response, "table.compare thead th")) == len(response.context["keys"]) + 1

@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tournaments.models import Formula
-from scoring.numeric import as_float
+from scoring.formulas import get_formula
+from scoring.numeric import as_float_for
 from tables.models import Penalty, Round, Table
 from tables.standings.selectors import standings_are_final, tournament_standings
 from tests.html import tr
@@ -19,6 +20,7 @@ from tournaments.models import AuditLog, Player, Tournament
 
 
 def app_standings(tournament, formula):
+    as_float = as_float_for(get_formula(formula).decimals)   # millesimi: 3 decimals (SCORING.md 13.4)
     return {row.player.full_name: (row.rank, as_float(row.total))
             for row in tournament_standings(tournament, formula=formula).rows}
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from tournaments.models import Formula
 from tables.arbitration.services import penalty_give
 from tables.rounds.services import round_close
-from tables.standings.selectors import standings_by_formula
+from tables.standings.selectors import formulas_compared
 from tests.html import attr
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, report, seat_round
 from transfer.workbooks.services import past_tournament_import, past_tournament_read
@@ -43,8 +43,11 @@ def played(tournament, organiser):
 
 
 def by_name(tournament):
-    return {formula: [(row.player.full_name, row.rank, row.total) for row in standings.rows]
-            for formula, standings in standings_by_formula(tournament).items()}
+    """Every formula's standings by name; a formula the results do not suit (maialino_2024 and a tie for
+    first not settled by place), the engine's reason."""
+    compared = formulas_compared(tournament, Formula.values)
+    return {**{formula: [(row.player.full_name, row.rank, row.total) for row in standings.rows]
+               for formula, standings in compared.standings.items()}, **{f: "refused" for f in compared.refused}}
 
 
 @pytest.mark.parametrize("url", ["manage:tournament_workbook", "manage:tournament_workbook_gestione"])
