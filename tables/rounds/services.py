@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
+from tables.push.services import round_published
 from tables.results.writer import results_clear
 from tables.rounds.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
@@ -270,10 +271,12 @@ def _all_reported(rnd):
 
 @transaction.atomic
 def round_publish(*, user, rnd):
-    return _round_step(user=user, rnd=rnd, status=Round.Status.DRAFT, action="round.publish",
-                       refused=_("This round is already published."), check=_publishable,
-                       stamp={"status": Round.Status.PUBLISHED, "published_at": _NOW},
-                       snapshot=lambda r: {"tables": _seating_snapshot(r)})
+    rnd = _round_step(user=user, rnd=rnd, status=Round.Status.DRAFT, action="round.publish",
+                      refused=_("This round is already published."), check=_publishable,
+                      stamp={"status": Round.Status.PUBLISHED, "published_at": _NOW},
+                      snapshot=lambda r: {"tables": _seating_snapshot(r)})
+    round_published(rnd)  # once this commits, the phones following its players are told their table
+    return rnd
 
 
 @transaction.atomic
