@@ -33,12 +33,14 @@
 
     function isMe() { return read(ME)[tournament] === reg; }
     function following() { var f = read(FOLLOWS); return f.tournament === tournament && f.reg === reg; }
+    // "busy" (waiting for the browser or the site) keeps the buttons where they are, disabled.
     function show(state) {
       box.setAttribute("data-push-state", state);
+      on.disabled = off.disabled = state === "busy";
+      if (state === "busy") return;
       on.hidden = state === "on";
       off.hidden = state !== "on";
-      on.disabled = state === "denied" || state === "busy";
-      off.disabled = state === "busy";
+      on.disabled = state === "denied";
       status.textContent = box.getAttribute("data-text-" + state) || "";
     }
 
