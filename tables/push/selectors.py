@@ -52,9 +52,10 @@ class Notification:
     payload: dict
 
 
-def round_notifications(round_pk):
-    """One notification for each phone following a player seated in round `round_pk` while its
-    seating is public (the round published, not yet closed, its tournament published); else none."""
+def round_notifications(round_pk, registration_ids=None):
+    """One notification for each phone following a player seated in round `round_pk` (of those of
+    `registration_ids` when given) while its seating is public (the round published, not yet closed,
+    its tournament published); else none."""
     rnd = Round.objects.select_related("tournament").filter(pk=round_pk).first()
     if rnd is None or rnd.status != Round.Status.PUBLISHED or not rnd.tournament.published:
         return []
@@ -63,7 +64,8 @@ def round_notifications(round_pk):
     at_table = defaultdict(list)
     for seat in seats:
         at_table[seat.table_id].append(seat)
-    seat_of = {seat.registration_id: seat for seat in seats}
+    seat_of = {seat.registration_id: seat for seat in seats
+               if registration_ids is None or seat.registration_id in registration_ids}
     found = []
     for sub in PushSubscription.objects.filter(registration_id__in=list(seat_of)):
         seat = seat_of[sub.registration_id]

@@ -3,7 +3,8 @@ phone following a player, a phone switching them off, a phone its push service s
 phone's subscription is not tournament data: no audit entry.
 
 `round_published`, called by the round's publication (tables.rounds.services), has the round's
-notifications sent once the publication commits (sender.py)."""
+notifications sent once the publication commits (sender.py); `seats_moved`, called by a swap or a
+move in a published round, those of the players moved."""
 import logging
 from functools import partial
 from urllib.parse import urlsplit
@@ -14,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tables.models import PushSubscription
+from tables.models import PushSubscription, Round
 from tables.push import sender
 from tables.push.keys import b64url_decode
 from tables.push.selectors import enabled, round_notifications
@@ -122,13 +123,14 @@ def subscription_expired(*, subscription):
                 subscription.registration_id)
 
 
-def notify_round(round_pk):
-    """Send the notifications of round `round_pk` (selectors.round_notifications: none unless its
-    seating and its tournament are public). Returns {outcome: count}."""
+def notify_round(round_pk, registration_ids=None):
+    """Send the notifications of round `round_pk`, to the phones of `registration_ids` only when given
+    (selectors.round_notifications: none unless its seating and its tournament are public). Returns
+    {outcome: count}."""
     counts = {}
     if not enabled():
         return counts
-    for note in round_notifications(round_pk):
+    for note in round_notifications(round_pk, registration_ids):
         outcome = sender.deliver(note.subscription, note.payload)
         if outcome == sender.EXPIRED:
             subscription_expired(subscription=note.subscription)
@@ -141,3 +143,10 @@ def round_published(rnd):
     """Called in the transaction publishing `rnd`: once it commits, its players' phones are told."""
     if enabled():
         transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk))
+
+
+def seats_moved(rnd, registration_ids):
+    """Called in the transaction moving players of `rnd` to other tables: once it commits, when the
+    round's seating is public, the moved players' phones are told their new table."""
+    if enabled() and rnd.status == Round.Status.PUBLISHED:
+        transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk, frozenset(registration_ids)))

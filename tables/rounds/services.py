@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
-from tables.push.services import round_published
+from tables.push.services import round_published, seats_moved
 from tables.results.writer import results_clear
 from tables.rounds.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
@@ -187,6 +187,7 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
              "b": f"{b.registration.player.full_name} @ {a.table.number}", "confirmed": confirm}
     audit(user=user, action="round.swap", obj=rnd, tournament=rnd.tournament,
           table_label=f"{rnd.number}/{a.table.number}", **_with_erased(before, after, erased))
+    seats_moved(rnd, [a.registration_id, b.registration_id])  # a published table changed: their phones are told
     return rnd
 
 
@@ -216,6 +217,7 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
         source.delete()
     audit(user=user, action="round.move", obj=rnd, tournament=rnd.tournament, player=seat.registration.player,
           **_with_erased({"table": source.number}, {"table": target.number, "confirmed": confirm}, erased))
+    seats_moved(rnd, [seat.registration_id])
     return rnd
 
 

@@ -1,6 +1,6 @@
 """When a round's seating is published, after the publication commits, each phone following one of
-its players gets one notification; nothing for a draft round, for an unpublished tournament or
-without the site's keys. A push service answering 404 or 410 (the phone unsubscribed, or its
+its players gets one notification, and a player moved to another table of a published round is
+told the new one; nothing for a draft round, for an unpublished tournament or without the site's keys. A push service answering 404 or 410 (the phone unsubscribed, or its
 subscription expired) makes the site forget the phone; any other failure is logged, keeps the
 phone and never undoes the publication."""
 import json
@@ -145,3 +145,35 @@ def test_the_sending_thread_sends_after_the_organisers_request(vapid, pushed, to
     rounds.round_publish(user=organiser, rnd=rnd)
     sender.wait_for_sender()
     assert [json.loads(m["data"])["body"] for m in pushed.sent] == ["Turno 1 — Tavolo 1, con A, B, C"]
+
+
+def test_players_moved_in_a_published_round_are_told_their_new_table(vapid, pushed, organiser, draft,
+                                                                      django_capture_on_commit_callbacks):
+    rnd, regs = draft
+    for n, reg in enumerate(regs, start=1):
+        _follow(reg, n)
+    _publish(organiser, rnd, django_capture_on_commit_callbacks)
+    pushed.sent.clear()
+    seat_a = rnd.tables.get(number=1).seats.get(registration=regs[0])
+    seat_e = rnd.tables.get(number=2).seats.get(registration=regs[4])
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seats_swap(user=organiser, rnd=rnd, seat_a=seat_a.pk, seat_b=seat_e.pk)
+    sent = {m["endpoint"]: json.loads(m["data"])["body"] for m in pushed.sent}
+    assert sent == {phone(1)["endpoint"]: "Turno 1 — Tavolo 2, con F, G, H",
+                    phone(5)["endpoint"]: "Turno 1 — Tavolo 1, con B, C, D"}
+    pushed.sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seat_move(user=organiser, rnd=rnd, seat=seat_a.pk, table_number=1)
+    assert [(m["endpoint"], json.loads(m["data"])["body"]) for m in pushed.sent] == [
+        (phone(1)["endpoint"], "Turno 1 — Tavolo 1, con E, B, C, D")]
+
+
+def test_a_change_of_a_draft_tells_nobody(vapid, pushed, organiser, draft, django_capture_on_commit_callbacks):
+    rnd, regs = draft
+    _follow(regs[0], 1)
+    seat_a = rnd.tables.get(number=1).seats.get(registration=regs[0])
+    seat_e = rnd.tables.get(number=2).seats.get(registration=regs[4])
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seats_swap(user=organiser, rnd=rnd, seat_a=seat_a.pk, seat_b=seat_e.pk)
+        rounds.seat_move(user=organiser, rnd=rnd, seat=seat_a.pk, table_number=1)
+    assert pushed.sent == []
