@@ -176,6 +176,21 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15, minimum=1)
 LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 300, minimum=1)
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
 
+# Web Push, "your table is ready" (tables.push): the site's VAPID key pair (`manage.py vapid_keys`
+# makes one) and whom the push services may write to about it (mailto: or https:). Without the keys
+# the option is not offered and nothing is sent. Each push service is given PUSH_TIMEOUT_SECONDS
+# to answer; the notifications are sent by a thread of the process that published the round.
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "").strip()
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (manage.py vapid_keys)")
+if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be mailto:<address> or an https:// address when the VAPID "
+                               "keys are set")
+PUSH_TIMEOUT_SECONDS = env_int("PUSH_TIMEOUT_SECONDS", 5, minimum=1)
+PUSH_BACKGROUND = True  # the tests send in the request's own thread
+
 # connect-src 'self' lets the pages' EventSource open the live channel (same origin).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -219,5 +234,7 @@ LOGGING = {
         "django.request": {"handlers": ["requests"], "propagate": False},
         # One line per public page rendered into the cache (tables/standings/cache.py).
         "torneo.standings": {"level": env_str("STANDINGS_LOG_LEVEL", env_str("LOG_LEVEL", "WARNING"))},
+        # One line per phone subscribed, unsubscribed, notified or found expired (tables/push/).
+        "torneo.push": {"level": env_str("PUSH_LOG_LEVEL", env_str("LOG_LEVEL", "WARNING"))},
     },
 }

@@ -19,3 +19,7 @@ class TablesConfig(AppConfig):
         # ... and announces it on the tournament's live channel (tables.live.channel).
         from tables.live import channel
         versions.on_committed(channel.announce)
+        # The push notifications' keys are checked with the rest of the site (tables.push).
+        from django.core import checks
+        from tables.push.checks import vapid_keys
+        checks.register(vapid_keys)

@@ -174,3 +174,25 @@ class TeamDispute(DisputeBase):
 
     class Meta(DisputeBase.Meta):
         db_table = "tournaments_teamdispute"
+
+
+# --- Web Push, "your table is ready" (tables.push) --------------------------------------------------
+
+class PushSubscription(models.Model):
+    """A phone that asked to be told its player's table when a round is published: the address its
+    browser's push service gave it (`endpoint`, a capability URL: whoever knows it may switch the
+    notifications off) and the keys the message is encrypted with. A phone follows one player."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.CharField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    # The language of the page the phone subscribed from: its notifications are written in it.
+    language = models.CharField(max_length=8, default="it")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.registration} — {self.endpoint[:40]}"

@@ -4,6 +4,7 @@ from tables.arbitration import views as arbitration_views
 from tables.arbitration.kinds import MATCH
 from tables.clock import views as clock_views
 from tables.live import views as live_views
+from tables.push import views as push_views
 from tables.standings import export_views
 from tables.results import firenze_views
 from tables.standings import formula_views
@@ -25,6 +26,13 @@ public_patterns = [
     path("t/<int:pk>/squadre/", standings_views.team_standings_page, name="team_standings"),
     # One event per change the tournament's screens show (tables.live): served by the `live` pool.
     path("t/<int:pk>/live/", live_views.live, name="live"),
+]
+
+# "Your table is ready": a phone following a player is told their table when a round is published (tables.push).
+public_patterns += [
+    path("notifiche/sw.js", push_views.worker, name="push_worker"),
+    path("t/<int:pk>/giocatori/<int:reg_pk>/notifiche/", push_views.subscribe, name="push_subscribe"),
+    path("notifiche/disattiva/", push_views.unsubscribe, name="push_unsubscribe"),
 ]
 
 manage_patterns = [

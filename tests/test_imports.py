@@ -139,14 +139,16 @@ SUBPACKAGES = {
                        "tournaments.rules"},
     "tables.standings": {"tables.engine", "tables.models", "tournaments.models", "tournaments.rules",
                          "tournaments.teams", "tournaments.versions"},
-    "tables.rounds": {"tables.engine", "tables.models", "tables.results.writer", "tables.seating", "tables.standings",
+    "tables.rounds": {"tables.engine", "tables.models", "tables.push", "tables.results.writer", "tables.seating",
+                      "tables.standings",
                       "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.models", "tournaments.models", "tournaments.audit"},
     "tables.live": {"tournaments.models", "tournaments.rules", "tournaments.versions"},
+    "tables.push": {"tables.models", "tournaments.models"},
     "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
                     "tournaments.versions"},
-    "tables.templatetags": {"tables.clock", "tables.models"},
+    "tables.templatetags": {"tables.clock", "tables.models", "tables.push"},
     "tournaments.audit": {"tournaments.models", "tournaments.versions"},
     "tournaments.accounts": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.text"},
     "tournaments.registration": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.services",
@@ -211,7 +213,7 @@ def part_edges(files, root=ROOT):
 
 
 # Inside `tables`, bottom to top: a part imports only the parts before it; its views its own part too.
-TABLES_ORDER = ["tables.seating", "tables.live", "tables.models", "tables.engine", "tables.results.writer", "tables.standings",
+TABLES_ORDER = ["tables.seating", "tables.live", "tables.models", "tables.push", "tables.engine", "tables.results.writer", "tables.standings",
                 "tables.arbitration", "tables.rounds", "tables.results", "tables.clock", "tables.templatetags",
                 "tables.room"]
 # The views that read a part above their own, and why.

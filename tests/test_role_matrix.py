@@ -48,6 +48,8 @@ PUBLIC = {
     "public:standings_widget", "public:player_json",
     "health", "health_en",
     "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
+    # A phone following a player of a published tournament, and switching off (tests/tables/push).
+    "public:push_worker", "public:push_subscribe", "public:push_unsubscribe",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}

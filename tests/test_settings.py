@@ -35,6 +35,11 @@ def test_check_deploy_is_clean_in_production():
     ({"ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
     ({"ALLOWED_HOSTS": "torneo.example.org,*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
     ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "CACHE_URL: unknown scheme 'memcached'"),
+    ({"VAPID_PUBLIC_KEY": "BNFla-1wTCvjPbUyLVdz9ivEkXMlYTsjx_mR-W8ZZzI1vgiWBKTeM5sGnPQC6_NIfsZPWKKXMc2t2XYvwGR479o"},
+     "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together"),
+    ({"VAPID_PUBLIC_KEY": "BNFla-1wTCvjPbUyLVdz9ivEkXMlYTsjx_mR-W8ZZzI1vgiWBKTeM5sGnPQC6_NIfsZPWKKXMc2t2XYvwGR479o",
+      "VAPID_PRIVATE_KEY": "Bg_Ok9x1QPt8IQXzCPryHMiXSNXkN6x94dB0D7PcElE", "VAPID_SUBJECT": "club@example.org"},
+     "VAPID_SUBJECT must be mailto:<address> or an https:// address"),
 ])
 def test_bad_production_setting_stops_start_up(env, message):
     proc = _manage("check", env={**PROD_ENV, **env})

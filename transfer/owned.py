@@ -18,6 +18,9 @@ class TransferError(Exception):
 # A season circuit groups several tournaments: it belongs to none of them, and a tournament leaves
 # its circuits behind when exported (the circuit's organiser adds the imported copy if they wish).
 NOT_OWNED_APPS = {"circuits"}
+# A phone's push subscription (tables.push) is the phone's, not the tournament's: an export carries
+# none (its address lets whoever holds it switch the notifications off; another site's keys could not use it).
+NOT_OWNED_MODELS = {"tables.pushsubscription"}
 
 
 def _shared_models():
@@ -37,7 +40,7 @@ def owned_models():
         grown = False
         for model in apps.get_models():
             if (model in owned or model in shared or model._meta.proxy or not model._meta.managed
-                    or model._meta.app_label in NOT_OWNED_APPS):
+                    or model._meta.app_label in NOT_OWNED_APPS or model._meta.label_lower in NOT_OWNED_MODELS):
                 continue
             if any(f.related_model in owned for f in _relations(model)):
                 owned.append(model)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tables import engine
 from tables.models import Round, Seat, Table
+from tables.push.services import round_published, seats_moved
 from tables.results.writer import results_clear
 from tables.rounds.inputs import player_names, present_registrations, seating_request
 from tournaments.audit.services import audit
@@ -186,6 +187,7 @@ def seats_swap(*, user, rnd, seat_a, seat_b, confirm=False):
              "b": f"{b.registration.player.full_name} @ {a.table.number}", "confirmed": confirm}
     audit(user=user, action="round.swap", obj=rnd, tournament=rnd.tournament,
           table_label=f"{rnd.number}/{a.table.number}", **_with_erased(before, after, erased))
+    seats_moved(rnd, [a.registration_id, b.registration_id])  # a published table changed: their phones are told
     return rnd
 
 
@@ -215,6 +217,7 @@ def seat_move(*, user, rnd, seat, table_number, confirm=False):
         source.delete()
     audit(user=user, action="round.move", obj=rnd, tournament=rnd.tournament, player=seat.registration.player,
           **_with_erased({"table": source.number}, {"table": target.number, "confirmed": confirm}, erased))
+    seats_moved(rnd, [seat.registration_id])
     return rnd
 
 
@@ -270,10 +273,12 @@ def _all_reported(rnd):
 
 @transaction.atomic
 def round_publish(*, user, rnd):
-    return _round_step(user=user, rnd=rnd, status=Round.Status.DRAFT, action="round.publish",
-                       refused=_("This round is already published."), check=_publishable,
-                       stamp={"status": Round.Status.PUBLISHED, "published_at": _NOW},
-                       snapshot=lambda r: {"tables": _seating_snapshot(r)})
+    rnd = _round_step(user=user, rnd=rnd, status=Round.Status.DRAFT, action="round.publish",
+                      refused=_("This round is already published."), check=_publishable,
+                      stamp={"status": Round.Status.PUBLISHED, "published_at": _NOW},
+                      snapshot=lambda r: {"tables": _seating_snapshot(r)})
+    round_published(rnd)  # once this commits, the phones following its players are told their table
+    return rnd
 
 
 @transaction.atomic

@@ -1,0 +1,103 @@
+"""The network side of the push notifications: one message handed to the phone's push service
+through pywebpush, and the thread that sends a round's notifications after its publication commits.
+
+Each push service is given PUSH_TIMEOUT_SECONDS to answer; a message not delivered within
+TTL_SECONDS (the phone off) is dropped by the service: a table is no news an hour later. The
+sending runs in one thread per process (`schedule`), so the organiser's page does not wait for the
+push services; a process stopped meanwhile loses the notifications not yet sent (the players still
+see their table on the pages)."""
+import json
+import logging
+import queue
+import threading
+from functools import lru_cache
+
+import requests
+from django.conf import settings
+from django.db import close_old_connections
+from pywebpush import WebPushException, webpush
+
+from tables.push.keys import signer
+
+logger = logging.getLogger("torneo.push")
+
+SENT, EXPIRED, FAILED = "sent", "expired", "failed"
+TTL_SECONDS = 30 * 60
+GONE = (404, 410)  # the push service no longer knows the subscription: the phone unsubscribed or expired
+
+_local = threading.local()
+
+
+@lru_cache(maxsize=2)
+def _signer(private_key):
+    return signer(private_key)
+
+
+def _session():
+    """One HTTP session per thread: a round's messages to one push service share the connection."""
+    session = getattr(_local, "session", None)
+    if session is None:
+        session = _local.session = requests.Session()
+    return session
+
+
+def deliver(subscription, payload):
+    """Hand `payload` to the push service of `subscription`: SENT, EXPIRED (404/410: forget the
+    phone) or FAILED (anything else, logged; the subscription is kept)."""
+    info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
+    try:
+        webpush(info, data=json.dumps(payload), vapid_private_key=_signer(settings.VAPID_PRIVATE_KEY),
+                vapid_claims={"sub": settings.VAPID_SUBJECT}, timeout=settings.PUSH_TIMEOUT_SECONDS,
+                ttl=TTL_SECONDS, headers={"Urgency": "high"}, requests_session=_session())
+    except WebPushException as error:
+        if error.status_code in GONE:
+            return EXPIRED
+        logger.warning("push to subscription %s failed: %s", subscription.pk, error.status_code or error.message)
+        return FAILED
+    except Exception:  # the network, a timeout, a key the service refuses: this phone waits for the next round
+        logger.warning("push to subscription %s failed", subscription.pk, exc_info=True)
+        return FAILED
+    return SENT
+
+
+class Sender:
+    """One thread per process running the sending jobs handed to it, one after another."""
+
+    def __init__(self):
+        self.jobs = queue.Queue()
+        self.lock = threading.Lock()
+        self.thread = None
+
+    def put(self, job, *args):
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="torneo-push", daemon=True)
+                self.thread.start()
+        self.jobs.put((job, args))
+
+    def _run(self):
+        while True:
+            job, args = self.jobs.get()
+            try:
+                job(*args)
+            except Exception:  # the database out of reach: these notifications are lost, the next round's are not
+                logger.exception("push: sending %s%r failed", getattr(job, "__name__", job), args)
+            finally:
+                close_old_connections()
+                self.jobs.task_done()
+
+
+_sender = Sender()
+
+
+def schedule(job, *args):
+    """Run `job(*args)` in the sending thread (in this thread when PUSH_BACKGROUND is off: the tests)."""
+    if settings.PUSH_BACKGROUND:
+        _sender.put(job, *args)
+    else:
+        job(*args)
+
+
+def wait_for_sender():
+    """Until every job handed to the sending thread has run (the tests of the thread)."""
+    _sender.jobs.join()

@@ -1,0 +1,152 @@
+"""The writes of the push notifications, each in a transaction and logged (torneo.push, info): a
+phone following a player, a phone switching them off, a phone its push service says is gone. A
+phone's subscription is not tournament data: no audit entry.
+
+`round_published`, called by the round's publication (tables.rounds.services), has the round's
+notifications sent once the publication commits (sender.py); `seats_moved`, called by a swap or a
+move in a published round, those of the players moved."""
+import logging
+from functools import partial
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tables.models import PushSubscription, Round
+from tables.push import sender
+from tables.push.keys import b64url_decode
+from tables.push.selectors import enabled, round_notifications
+from tournaments.models import Registration
+
+logger = logging.getLogger("torneo.push")
+
+# The browsers' own push services (Chrome and Android, Safari, Firefox, Edge): the server sends to no
+# other address, so a made-up subscription cannot have it post to a machine of someone's choosing.
+PUSH_SERVICES = ("fcm.googleapis.com", "android.googleapis.com", "push.apple.com", "push.services.mozilla.com",
+                 "notify.windows.com")
+ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
+PHONES_PER_PLAYER = 5  # a player's phone, tablet, a friend's...: past it the oldest stops
+RATE_LIMIT, RATE_WINDOW_SECONDS = 20, 600  # subscriptions and switch-offs from one address
+
+
+def _push_service(endpoint):
+    """Whether `endpoint` is an https address of one of PUSH_SERVICES."""
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return False
+    host = (parts.hostname or "").lower()
+    return (parts.scheme == "https" and port in (None, 443) and not parts.username and not parts.password
+            and any(host == name or host.endswith("." + name) for name in PUSH_SERVICES))
+
+
+def _check_endpoint(endpoint):
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX or not _push_service(endpoint):
+        raise ValidationError(_("This browser's push address is not one of the browsers' push services."))
+
+
+def _check_key(value, size):
+    try:
+        raw = b64url_decode(value) if isinstance(value, str) and len(value) < 100 else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != size or (size == 65 and raw[0] != 4):
+        raise ValidationError(_("This browser's push keys are not valid."))
+
+
+def _language(code):
+    codes = [code for code, _name in settings.LANGUAGES]
+    return code if code in codes else settings.LANGUAGE_CODE
+
+
+def rate_take(address):
+    """Count one subscription or switch-off from client `address`: False past RATE_LIMIT in the window
+    (a counter in the shared cache, which every worker sees)."""
+    key = f"push-rate:{address}"
+    cache.add(key, 0, RATE_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, RATE_WINDOW_SECONDS)
+        count = 1
+    return count <= RATE_LIMIT
+
+
+@transaction.atomic
+def subscription_save(*, registration, endpoint, p256dh, auth, language):
+    """This phone (its `endpoint`) follows `registration` from now on, in `language`; a phone that
+    followed someone else follows this player instead. ValidationError for what a browser never sends."""
+    _check_endpoint(endpoint)
+    _check_key(p256dh, 65)
+    _check_key(auth, 16)
+    if not enabled():
+        raise ValidationError(_("Notifications are not available on this site."))
+    registration = Registration.objects.select_related("tournament").get(pk=registration.pk)
+    if not registration.tournament.published:
+        raise ValidationError(_("Notifications are not available on this site."))
+    if registration.status == Registration.Status.WITHDRAWN:
+        raise ValidationError(_("This player has withdrawn from the tournament."))
+    sub, created = PushSubscription.objects.update_or_create(endpoint=endpoint, defaults={
+        "registration": registration, "p256dh": p256dh, "auth": auth, "language": _language(language)})
+    older = list(PushSubscription.objects.filter(registration=registration).order_by("-created_at", "-pk")
+                 .values_list("pk", flat=True)[PHONES_PER_PLAYER:])
+    if older:
+        PushSubscription.objects.filter(pk__in=older).delete()
+    logger.info("push: subscription %s %s registration %s (tournament %s)%s", sub.pk,
+                "follows" if created else "now follows", registration.pk, registration.tournament_id,
+                f", {len(older)} older removed" if older else "")
+    return sub
+
+
+@transaction.atomic
+def subscription_delete(*, endpoint):
+    """The phone of `endpoint` is told nothing more; False when it was not subscribed."""
+    if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_MAX:
+        raise ValidationError(_("This browser's push address is not one of the browsers' push services."))
+    gone = PushSubscription.objects.filter(endpoint=endpoint).select_for_update().first()
+    if gone is None:
+        return False
+    gone.delete()
+    logger.info("push: subscription of registration %s switched off", gone.registration_id)
+    return True
+
+
+@transaction.atomic
+def subscription_expired(*, subscription):
+    """The push service answered 404 or 410: the phone unsubscribed or its subscription expired."""
+    PushSubscription.objects.filter(pk=subscription.pk).delete()
+    logger.info("push: subscription %s of registration %s expired: removed", subscription.pk,
+                subscription.registration_id)
+
+
+def notify_round(round_pk, registration_ids=None):
+    """Send the notifications of round `round_pk`, to the phones of `registration_ids` only when given
+    (selectors.round_notifications: none unless its seating and its tournament are public). Returns
+    {outcome: count}."""
+    counts = {}
+    if not enabled():
+        return counts
+    for note in round_notifications(round_pk, registration_ids):
+        outcome = sender.deliver(note.subscription, note.payload)
+        if outcome == sender.EXPIRED:
+            subscription_expired(subscription=note.subscription)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    logger.info("push: round %s notified %s", round_pk, counts or "nobody")
+    return counts
+
+
+def round_published(rnd):
+    """Called in the transaction publishing `rnd`: once it commits, its players' phones are told."""
+    if enabled():
+        transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk))
+
+
+def seats_moved(rnd, registration_ids):
+    """Called in the transaction moving players of `rnd` to other tables: once it commits, when the
+    round's seating is public, the moved players' phones are told their new table."""
+    if enabled() and rnd.status == Round.Status.PUBLISHED:
+        transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk, frozenset(registration_ids)))
