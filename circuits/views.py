@@ -147,7 +147,8 @@ def circuit_json(request, pk):
             "circuit": _json_settings(circuit),
             "tournaments": [{"id": e.tournament_id, "name": e.tournament.name,
                              "date": e.tournament.start_date.isoformat(), "weight": as_float(e.weight),
-                             "participants": order.participants, "final": order.final} for e, order in s.columns],
+                             "participants": order.participants, "final": order.final}
+                            | ({"left_out": order.refused} if circuit.by_games else {}) for e, order in s.columns],
             "standings": [_json_row(s, r) for r in s.rows],
             "unranked": [_json_row(s, r) for r in s.unranked]}, json_dumps_params={"ensure_ascii": False})
     return _cached(request, circuit, build)

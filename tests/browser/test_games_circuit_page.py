@@ -40,7 +40,7 @@ def _season():
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core not installed: make node_modules/.installed")
-def test_the_games_circuit_reads_on_a_phone(live_server, browser, shot):
+def test_the_games_circuit_reads_on_a_phone(live_server, browser, login, shot):
     circuit, players = _season()
     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, locale="it-IT",
                                   is_mobile=True, has_touch=True)
@@ -61,6 +61,15 @@ def test_the_games_circuit_reads_on_a_phone(live_server, browser, shot):
     page.wait_for_url("**/giocatori/*/")
     assert page.locator("[data-circuit-results] [data-discarded] s").count() == 3
     shot(page, "circuit_games_history_phone")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == []
+    # the organiser's settings: ranked by games, the formula of the games, best of, each weight
+    login(page, "olga")
+    page.goto(live_server.url + f"/gestione/circuiti/{circuit.pk}/")
+    assert page.input_value("form[data-circuit-form] [name=basis]") == "games"
+    assert page.input_value("form[data-circuit-form] [name=formula]") == "maialino_2024"
+    assert page.locator("[data-circuit-entries] li[data-entry]").count() == 3
+    shot(page, "circuit_games_manage_phone")
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(SERIOUS) == []
     context.close()

@@ -218,4 +218,6 @@ def test_a_tournament_its_formula_refuses_is_left_out_and_said(organiser, client
     circuit = make_circuit(client_for(organiser), [(settled, "1"), (tied, "1.25")], best_of="30")
     response = client.get(reverse("public:circuit", args=[circuit.pk]))
     assert len(select(response, "[data-circuit-tournaments] [data-refused]")) == 1
+    data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
+    assert [(t["name"], t["left_out"]) for t in data["tournaments"]] == [("Coppa", False), ("Open", True)]
     assert text(one(response, f"tr[data-player='{p[0].pk}'] .total")) == "200"
