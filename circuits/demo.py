@@ -10,6 +10,9 @@ from tables.results.services import ResultLine, table_result_submit
 from tournaments import services as tournament_services
 
 CIRCUIT_NAME = "Stagione del Martedì (demo)"
+# The same two tournaments ranked as RCU Modena does (SCORING.md 13.11): every game rescored in
+# maialino_2024, the second tournament weighing 1.25, the best 30 games counted.
+GAMES_CIRCUIT_NAME = "Ranking Maialino (demo)"
 # Table points of the four seats of each table, turned round from table to table and round to round.
 POINTS = (72, 51, 40, 21)
 
@@ -56,6 +59,12 @@ def load_demo_circuit(sender, *, organiser, arbiter, tournament, **kwargs):
         "best_of": None, "min_tournaments": 1})
     for t in (first, second):
         services.circuit_tournament_add(user=organiser, circuit=circuit, tournament=t, weight=Decimal("1"))
-    return f"  circuit:   {CIRCUIT_NAME} (2 tournaments, /circuiti/{circuit.pk}/)"
+    games = services.circuit_create(user=organiser, data={
+        "name": GAMES_CIRCUIT_NAME, "season": f"{today.year}", "basis": Circuit.Basis.GAMES,
+        "formula": "maialino_2024", "best_of": 30, "min_tournaments": 1})
+    for t, weight in ((first, Decimal("1")), (second, Decimal("1.25"))):
+        services.circuit_tournament_add(user=organiser, circuit=games, tournament=t, weight=weight)
+    return (f"  circuit:   {CIRCUIT_NAME} (2 tournaments, /circuiti/{circuit.pk}/)\n"
+            f"  circuit:   {GAMES_CIRCUIT_NAME} (best 30 games, /circuiti/{games.pk}/)")
 
 

@@ -5,7 +5,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from circuits.models import Circuit, CircuitTournament
+from circuits.models import WEIGHT_MESSAGE, Circuit, CircuitTournament
 from tournaments.forms import NumericInput
 
 MAX_TABLE = 200
@@ -31,9 +31,16 @@ def parse_points_table(text):
 class CircuitForm(forms.ModelForm):
     class Meta:
         model = Circuit
-        fields = ["name", "season", "rule", "points_table", "participation", "best_of", "min_tournaments"]
+        fields = ["name", "season", "basis", "formula", "rule", "points_table", "participation", "best_of", "min_tournaments"]
         widgets = {"participation": NumericInput(), "best_of": NumericInput(decimals=False),
                    "min_tournaments": NumericInput(decimals=False)}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["basis"].required = False  # a form without it keeps the circuit by rank
+
+    def clean_basis(self):
+        return self.cleaned_data.get("basis") or Circuit.Basis.RANK
 
     def clean_points_table(self):
         values = parse_points_table(self.cleaned_data.get("points_table", ""))
@@ -41,6 +48,8 @@ class CircuitForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if data.get("basis") == Circuit.Basis.GAMES:
+            return data  # ranked by game results: the rank rule's settings are not read
         if data.get("rule") == Circuit.Rule.TABLE and not (data.get("points_table") or "").strip():
             self.add_error("points_table", _("The points-table rule needs the points of at least the 1st."))
         return data
@@ -48,10 +57,17 @@ class CircuitForm(forms.ModelForm):
 
 class CircuitTournamentForm(forms.Form):
     tournament = forms.ModelChoiceField(queryset=None, label=_("tournament"))
-    weight = forms.DecimalField(label=_("weight"), initial=Decimal("1"), min_value=Decimal("0.01"),
-                                max_value=Decimal("100"), decimal_places=2, widget=NumericInput(),
+    weight = forms.DecimalField(label=_("weight"), initial=Decimal("1"), widget=NumericInput(),
+                                error_messages={"invalid": WEIGHT_MESSAGE},
                                 help_text=CircuitTournament._meta.get_field("weight").help_text)
 
     def __init__(self, *args, tournaments, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tournament"].queryset = tournaments
+
+    def clean_weight(self):
+        """Greater than 0, at most 100, at most 2 decimals: one message saying all three."""
+        weight = self.cleaned_data["weight"]
+        if not weight.is_finite() or weight <= 0 or weight > 100 or weight != weight.quantize(Decimal("0.01")):
+            raise ValidationError(WEIGHT_MESSAGE)
+        return weight

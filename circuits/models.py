@@ -1,16 +1,25 @@
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Tournament
+from tournaments.models import Formula, Tournament
+
+WEIGHT_MESSAGE = _("The weight must be a number greater than 0 and at most 100, with at most 2 decimals "
+                   "(e.g. 1 or 1.25).")
 
 
 class Circuit(models.Model):
-    """A season ranking across tournaments (SCORING.md section 11)."""
+    """A season ranking across tournaments (SCORING.md section 11), or of the players' weighted game
+    results (SCORING.md 13.11, `basis` "games")."""
+
+    class Basis(models.TextChoices):
+        RANK = "rank", _("Circuit points by final rank in each tournament")
+        GAMES = "games", _("Weighted game results (best games counted)")
 
     class Rule(models.TextChoices):
         TABLE = "table", _("Points table by rank (plus participation points)")
@@ -19,6 +28,14 @@ class Circuit(models.Model):
 
     name = models.CharField(_("name"), max_length=160)
     season = models.CharField(_("season"), max_length=40, help_text=_("E.g. 2025-2026."))
+    basis = models.CharField(
+        _("ranked by"), max_length=10, choices=Basis.choices, default=Basis.RANK,
+        help_text=_("By game results: every game's points times its tournament's weight, the best ones "
+                    "counted (e.g. RCU Modena: the best 30 games)."))
+    formula = models.CharField(
+        _("formula of the games"), max_length=20, choices=Formula.choices, blank=True, default="",
+        help_text=_("Only for a circuit by game results: every tournament's games are scored in this formula "
+                    "(e.g. Coppe Maialino 2024). Empty: each tournament's own formula."))
     rule = models.CharField(_("circuit points"), max_length=20, choices=Rule.choices, default=Rule.TABLE)
     points_table = models.CharField(
         _("points per rank"), max_length=400, blank=True, default="25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1",
@@ -30,7 +47,7 @@ class Circuit(models.Model):
         help_text=_("Added to every ranked player of a tournament. Only for the points-table rule."))
     best_of = models.PositiveSmallIntegerField(
         _("best results counted"), null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(100)],
-        help_text=_("Leave empty to count every tournament played."))
+        help_text=_("Leave empty to count every tournament played (every game, in a circuit by game results)."))
     min_tournaments = models.PositiveSmallIntegerField(
         _("minimum tournaments"), default=1, validators=[MinValueValidator(1), MaxValueValidator(100)],
         help_text=_("Players with fewer tournaments are listed apart, without a rank."))
@@ -52,6 +69,15 @@ class Circuit(models.Model):
     def get_absolute_url(self):
         return reverse("public:circuit", args=[self.pk])
 
+    def clean(self):
+        if self.basis != self.Basis.GAMES and self.formula:
+            raise ValidationError({"formula": _("Only a circuit by game results takes a formula of the games: "
+                                                "leave it empty.")})
+
+    @property
+    def by_games(self):
+        return self.basis == self.Basis.GAMES
+
     @property
     def table_values(self):
         """The points table as decimals ([] when empty)."""
@@ -63,8 +89,12 @@ class CircuitTournament(models.Model):
     tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
                                    related_name="circuit_entries")
     weight = models.DecimalField(_("weight"), max_digits=5, decimal_places=2, default=Decimal("1"),
-                                 validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(100)],
-                                 help_text=_("Its circuit points are multiplied by this (e.g. 1.5 for a final stage)."))
+                                 validators=[MinValueValidator(Decimal("0.01"), WEIGHT_MESSAGE),
+                                             MaxValueValidator(100, WEIGHT_MESSAGE)],
+                                 error_messages={"invalid": WEIGHT_MESSAGE, "max_decimal_places": WEIGHT_MESSAGE,
+                                                 "max_digits": WEIGHT_MESSAGE, "max_whole_digits": WEIGHT_MESSAGE},
+                                 help_text=_("Its circuit points (or game results) are multiplied by this "
+                                             "(e.g. 1.5 for a final stage, 1.25 for an Open)."))
 
     class Meta:
         ordering = ["tournament__start_date", "tournament__pk"]

@@ -3,10 +3,13 @@ and a player's history. Every result is cached (tables.standings.versioned) unde
 it was computed from: a tournament's results version (bumped by every audited change,
 tournaments.versions) and the circuit's own revision (bumped by every audited change of the circuit), so a correction or a final
 played shows at once and an unchanged ranking is computed once."""
+from collections import Counter
 from dataclasses import dataclass, field
 
 from circuits.models import Circuit
-from scoring.circuit import CircuitRule, CircuitTournament, Entry, score_circuit
+from scoring.circuit import (CircuitRule, CircuitTournament, Entry, GamesRule, GamesTournament, PlayerGames,
+                             score_circuit, score_games_circuit)
+from scoring.errors import ScoringError
 from tables.standings import versioned
 from tables.standings.selectors import standings_are_final, standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
@@ -111,7 +114,13 @@ class CircuitRowView:
     counted: list
     played: int
     wins: int
-    cells: list = field(default_factory=list)  # one per tournament column: Cell or None
+    cells: list = field(default_factory=list)  # one per tournament column: Cell (GamesCell by games) or None
+    tournaments: int | None = None  # by games: the tournaments with at least one game
+
+    @property
+    def results(self):
+        """By games: every weighted game result (GameResult), tournament after tournament."""
+        return [r for cell in self.cells if cell is not None for r in cell.results]
 
 
 @dataclass
@@ -136,6 +145,8 @@ def engine_rule(circuit):
 
 
 def _compute_standings(circuit, entries, version):
+    if circuit.by_games:
+        return _compute_games_standings(circuit, entries, version)
     columns = [(e, final_order(e.tournament)) for e in entries]
     players = {}
     engine_tournaments = []
@@ -153,6 +164,87 @@ def _compute_standings(circuit, entries, version):
         for s in row.scores:
             cells[position[s.tournament]] = Cell(s.rank, sizes[position[s.tournament]], s.points, s.counted)
         return CircuitRowView(row.rank, players[row.player], row.total, row.counted, row.played, row.wins, cells)
+    return CircuitStandings(circuit, columns, [view(r) for r in result.standings],
+                            [view(r) for r in result.unranked], version)
+
+
+# --- a circuit of weighted game results (SCORING.md 13.11) ------------------------------------------
+
+@dataclass
+class TournamentGames:
+    """Each player's game points in one tournament, in the formula the circuit takes them in."""
+    rows: list  # [(player, [game points in round order])], each person once
+    final: bool
+    refused: bool = False  # the formula cannot score the tournament's games (its games are left out)
+
+    @property
+    def participants(self):
+        return len(self.rows)
+
+
+@dataclass
+class GameResult:
+    points: object  # weighted
+    counted: bool
+
+
+@dataclass
+class GamesCell:
+    """A player's weighted game results in one tournament of the circuit, in round order."""
+    results: list
+
+
+def _compute_games(tournament, formula):
+    try:
+        result = tournament_standings(tournament, formula=formula, published_only=True)
+    except ScoringError:
+        return TournamentGames([], False, refused=True)  # e.g. maialino_2024 and a tie for first not settled
+    people, rows, seen = {}, [], set()
+    for r in result.rows:
+        player = _person(r.player, people)
+        if player.pk in seen:
+            continue  # a merged record playing twice: the better placed registration counts
+        seen.add(player.pk)
+        rows.append((player, [points for points in r.rounds if points is not None]))
+    return TournamentGames(rows, not result.provisional and standings_are_final(tournament))
+
+
+def tournament_game_points(tournament, formula=""):
+    """Each player's points per game from the tournament's published standings (the games they count),
+    in `formula` (the tournament's own when empty), computed once per results version."""
+    formula = formula or tournament.formula
+    return versioned.computed(versioned.tournament_slot(f"circuit-games-{formula}", tournament),
+                              lambda: _compute_games(tournament, formula))
+
+
+def _marked(weighted, counted):
+    """[[GameResult]] per tournament from `weighted` [[Decimal]]: the `counted` values (best first) matched
+    to the results from the best down, the earlier tournament and game first among equal results."""
+    left = Counter(counted)
+    chosen = set()
+    flat = [(points, i, j) for i, results in enumerate(weighted) for j, points in enumerate(results)]
+    for points, i, j in sorted(flat, key=lambda item: (-item[0], item[1], item[2])):
+        if left[points] > 0:
+            left[points] -= 1
+            chosen.add((i, j))
+    return [[GameResult(points, (i, j) in chosen) for j, points in enumerate(results)]
+            for i, results in enumerate(weighted)]
+
+
+def _compute_games_standings(circuit, entries, version):
+    columns = [(e, tournament_game_points(e.tournament, circuit.formula)) for e in entries]
+    players = {player.pk: player for _entry, games in columns for player, _points in games.rows}
+    result = score_games_circuit(GamesRule(circuit.best_of, circuit.min_tournaments), [
+        GamesTournament(entry.tournament_id, tuple(PlayerGames(p.pk, tuple(points)) for p, points in games.rows),
+                        entry.weight) for entry, games in columns])
+    weighted = [points for _tid, points in result.points]
+
+    def view(row):
+        mine = [points.get(row.player) for points in weighted]
+        marked = _marked([m or [] for m in mine], row.counted)
+        cells = [GamesCell(results) if m is not None else None for m, results in zip(mine, marked)]
+        return CircuitRowView(row.rank, players[row.player], row.total, row.counted, row.played, 0, cells,
+                              row.tournaments)
     return CircuitStandings(circuit, columns, [view(r) for r in result.standings],
                             [view(r) for r in result.unranked], version)
 

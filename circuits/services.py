@@ -9,7 +9,7 @@ from circuits.models import Circuit, CircuitTournament
 from tournaments.audit.services import audit, snapshot
 from tournaments.rules import may_add_to_circuit
 
-CIRCUIT_FIELDS = ("name", "season", "rule", "points_table", "participation", "best_of", "min_tournaments")
+CIRCUIT_FIELDS = ("name", "season", "basis", "formula", "rule", "points_table", "participation", "best_of", "min_tournaments")
 
 
 def _bump(circuit):

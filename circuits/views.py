@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from circuits import services
 from circuits.forms import CircuitForm, CircuitTournamentForm
 from circuits.models import Circuit, CircuitTournament
-from circuits.selectors import circuit_standings, circuit_version, player_history, public_tournaments_of
+from circuits.selectors import GamesCell, circuit_standings, circuit_version, player_history, public_tournaments_of
 from scoring.numeric import as_float, shown
 from tables.standings.export_views import _csv_download
 from tables.standings.cache import serve_cached
@@ -104,9 +104,13 @@ def circuit_public(request, pk):
 
 
 def _json_cell(entry, cell):
-    return {"tournament": entry.tournament_id, "name": entry.tournament.name,
-            "date": entry.tournament.start_date.isoformat(), "rank": cell.rank, "participants": cell.participants,
-            "points": as_float(cell.points), "counted": cell.counted}
+    data = {"tournament": entry.tournament_id, "name": entry.tournament.name,
+            "date": entry.tournament.start_date.isoformat()}
+    if isinstance(cell, GamesCell):
+        return data | {"weight": as_float(entry.weight), "games": [as_float(r.points) for r in cell.results],
+                       "counted": [r.counted for r in cell.results]}
+    return data | {"rank": cell.rank, "participants": cell.participants, "points": as_float(cell.points),
+                   "counted": cell.counted}
 
 
 def _json_row(standings, row):
@@ -115,9 +119,22 @@ def _json_row(standings, row):
             "counted": [as_float(c) for c in row.counted], "played": row.played, "wins": row.wins,
             "results": [_json_cell(entry, cell) for (entry, _order), cell in zip(standings.columns, row.cells)
                         if cell is not None]}
+    if standings.circuit.by_games:
+        del data["wins"]
+        data["tournaments"] = row.tournaments
     if row.rank is None:
         del data["rank"]
     return data
+
+
+def _json_settings(circuit):
+    by_rank = not circuit.by_games and circuit.rule == Circuit.Rule.TABLE
+    return {"id": circuit.pk, "name": circuit.name, "season": circuit.season, "basis": circuit.basis,
+            "formula": circuit.formula or None if circuit.by_games else None,
+            "rule": None if circuit.by_games else circuit.rule,
+            "points_table": [as_float(v) for v in circuit.table_values] if by_rank else None,
+            "participation": as_float(circuit.participation) if by_rank else None,
+            "best_of": circuit.best_of, "min_tournaments": circuit.min_tournaments}
 
 
 @require_GET
@@ -127,17 +144,48 @@ def circuit_json(request, pk):
     def build():
         s = circuit_standings(circuit)
         return JsonResponse({
-            "circuit": {"id": circuit.pk, "name": circuit.name, "season": circuit.season, "rule": circuit.rule,
-                        "points_table": [as_float(v) for v in circuit.table_values]
-                        if circuit.rule == Circuit.Rule.TABLE else None,
-                        "participation": as_float(circuit.participation) if circuit.rule == Circuit.Rule.TABLE else None,
-                        "best_of": circuit.best_of, "min_tournaments": circuit.min_tournaments},
+            "circuit": _json_settings(circuit),
             "tournaments": [{"id": e.tournament_id, "name": e.tournament.name,
                              "date": e.tournament.start_date.isoformat(), "weight": as_float(e.weight),
-                             "participants": order.participants, "final": order.final} for e, order in s.columns],
+                             "participants": order.participants, "final": order.final}
+                            | ({"left_out": order.refused} if circuit.by_games else {}) for e, order in s.columns],
             "standings": [_json_row(s, r) for r in s.rows],
             "unranked": [_json_row(s, r) for r in s.unranked]}, json_dumps_params={"ensure_ascii": False})
     return _cached(request, circuit, build)
+
+
+def _csv_rank_rows(s):
+    head = [_("Rank"), _("Player"), _("Club"), _("Total"), _("Tournaments played"), _("Wins")]
+    for entry, _order in s.columns:
+        head += [f"{entry.tournament.name} ({entry.tournament.start_date.isoformat()})", _("counted")]
+    yield head
+    for row in s.rows + s.unranked:
+        line = [row.rank if row.rank is not None else _("unranked"), row.player.full_name,
+                row.player.club.name if row.player.club else "", shown(row.total), row.played, row.wins]
+        for cell in row.cells:
+            line += [shown(cell.points), _("yes") if cell.counted else _("no")] if cell else ["", ""]
+        yield line
+
+
+def _csv_games_rows(s, decimal):
+    """By games: each tournament's weighted game results and, beside them, those counted (each cell
+    the results separated by spaces)."""
+    def joined(results):
+        return " ".join(format(shown(r.points), "f").replace(".", decimal) for r in results)
+
+    head = [_("Rank"), _("Player"), _("Club"), _("Total"), _("Games played"), _("Tournaments played")]
+    for entry, _games in s.columns:
+        weight = format(entry.weight.normalize(), "f").replace(".", decimal)
+        head += [f"{entry.tournament.name} ({entry.tournament.start_date.isoformat()}) ×{weight}",
+                 _("counted")]
+    yield head
+    for row in s.rows + s.unranked:
+        line = [row.rank if row.rank is not None else _("unranked"), row.player.full_name,
+                row.player.club.name if row.player.club else "", shown(row.total), row.played, row.tournaments]
+        for cell in row.cells:
+            results = cell.results if cell else []
+            line += [joined(results), joined(r for r in results if r.counted)]
+        yield line
 
 
 @require_GET
@@ -147,15 +195,7 @@ def circuit_csv(request, pk):
     def build():
         s = circuit_standings(circuit)
         response, writer = _csv_download(request, f"circuito-{circuit.pk}.csv")
-        head = [_("Rank"), _("Player"), _("Club"), _("Total"), _("Tournaments played"), _("Wins")]
-        for entry, _order in s.columns:
-            head += [f"{entry.tournament.name} ({entry.tournament.start_date.isoformat()})", _("counted")]
-        writer.writerow(head)
-        for row in s.rows + s.unranked:
-            line = [row.rank if row.rank is not None else _("unranked"), row.player.full_name,
-                    row.player.club.name if row.player.club else "", shown(row.total), row.played, row.wins]
-            for cell in row.cells:
-                line += [shown(cell.points), _("yes") if cell.counted else _("no")] if cell else ["", ""]
+        for line in _csv_games_rows(s, writer.decimal) if circuit.by_games else _csv_rank_rows(s):
             writer.writerow(line)
         return response
     return _cached(request, circuit, build)
