@@ -318,8 +318,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="workers per gunicorn instance (default 2)")
     parser.add_argument("--live-workers", type=int, default=None,
                         help="uvicorn workers (default: docker-compose.yml's, as production)")
-    parser.add_argument("--drain-seconds", type=float, default=10.0,
-                        help="after the storm, how long the phones may take to hold the last version (default 10)")
+    parser.add_argument("--drain-seconds", type=float, default=20.0,
+                        help="after the storm, how long the phones may take to hold the last version (default 20: more "
+                             "than the page's own 15 s poll)")
     args = parser.parse_args()
     if min(args.clients, args.seconds, args.workers, args.live_workers or 1) < 1:
         print("--clients, --seconds, --workers and --live-workers must be at least 1", file=sys.stderr)
