@@ -60,6 +60,7 @@ bench: install
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings_cost.py || missed="$$missed standings_cost"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60 --servers 2 --quiet-baseline --split-pools \
 		|| missed="$$missed load"; \
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_live.py --clients 1000 --seconds 30 || missed="$$missed live"; \
 	if [ -n "$$missed" ]; then echo "targets missed:$$missed" >&2; exit 1; fi
 
 messages: install

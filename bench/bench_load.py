@@ -527,6 +527,18 @@ def run(args, restart_db):
           f"{args.servers} gunicorn instance(s) of {args.workers} workers x {args.threads or 'gunicorn.conf.py'} "
           f"threads{', arbiters on the first, phones on the others' if args.split_pools else ''}, cache "
           f"{harness.cache_url().split(':')[0]}; {args.seconds} s per load")
+    report(args, storm, quiet, delays, never, counts, lost, doubled, stale)
+    return 0 if lost == 0 and stale == 0 and doubled == 0 else 1
+
+
+# The storm's goals (README, "Speed"): poll p95 under 100 ms and under twice the quiet one, save p95
+# under 300 ms, every poll served, freshness p95 under 2 s, nothing lost, doubled or stale.
+POLL_P95_GOAL, POLL_RATIO_GOAL, SAVE_P95_GOAL, FRESHNESS_P95_GOAL = 0.100, 2.0, 0.300, 2.0
+
+
+def report(args, storm, quiet, delays, never, counts, lost, doubled, stale):
+    """Print the figures of a run (the quiet load when there was one, then the storm) and return the
+    storm's goals it missed (none: an empty list)."""
     results = [summary(quiet, "quiet")] if quiet else []
     results.append(summary(storm, "storm"))
     for result in results:
@@ -548,7 +560,15 @@ def run(args, restart_db):
         print_fault(storm, args.fault)
     print(f"  acknowledged saves {len(storm.acks)}, kept {len(storm.acks) - lost}, lost {lost}, doubled {doubled}")
     print(f"  stale standings after the run: {stale} of {args.servers} server(s)")
-    return 0 if lost == 0 and stale == 0 and doubled == 0 else 1
+    storm_result = results[-1]
+    missed = [name for name, met in (
+        ("poll p95", storm_result["poll_p95"] <= POLL_P95_GOAL),
+        ("storm/quiet poll p95 ratio", not quiet or results[1]["poll_p95"] <= POLL_RATIO_GOAL * results[0]["poll_p95"]),
+        ("save p95", storm_result["save_p95"] <= SAVE_P95_GOAL),
+        ("every poll served", storm_result["errors"] == 0),
+        ("freshness p95", bool(delays) and harness.percentile(delays, 95) <= FRESHNESS_P95_GOAL),
+        ("nothing lost, doubled or stale", lost == 0 and doubled == 0 and stale == 0)) if not met]
+    return missed
 
 
 if __name__ == "__main__":

@@ -193,14 +193,17 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
-    def start(self):
-        output = open(self.log, "ab") if self.log else None
+    def command(self):
         # Production's settings (gunicorn.conf.py: threaded workers), on a loopback port.
         command = [sys.executable, "-m", "gunicorn", "risiko_site.wsgi:application", "--config", "gunicorn.conf.py",
                    "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"]
         if self.threads:
             command += ["--threads", str(self.threads)]
-        self.proc = subprocess.Popen(command,
+        return command
+
+    def start(self):
+        output = open(self.log, "ab") if self.log else None
+        self.proc = subprocess.Popen(self.command(),
                                      cwd=ROOT, env=self.env, start_new_session=True, stderr=output)
         if output:
             output.close()
@@ -212,7 +215,7 @@ class Server:
                         return self
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("gunicorn did not start") from None
+                    raise RuntimeError(f"{self.command()[2]} did not start") from None
                 time.sleep(0.2)
 
     def kill(self):
@@ -256,6 +259,57 @@ def gunicorn(bench_url, workers=2, log=None, server=None, threads=None, **extra_
         instance.stop()
         if collected:
             shutil.rmtree(ROOT / "staticfiles", ignore_errors=True)
+
+
+def compose_command(service):
+    """The command of a docker-compose.yml service (production's), as a list."""
+    import yaml
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"][service]["command"]
+
+
+class LiveServer(Server):
+    """The live channel's uvicorn: docker-compose.yml's `live` command, on a loopback port (and
+    `workers` processes when given, else production's number)."""
+
+    def command(self):
+        command = [sys.executable, "-m", *compose_command("live"), "--log-level", "warning"]
+        for option, value in (("--host", "127.0.0.1"), ("--port", str(self.port)), ("--workers", self.workers)):
+            if value is None:
+                continue
+            if option in command:
+                command[command.index(option) + 1] = value
+            else:
+                command += [option, value]
+        return command
+
+
+@contextmanager
+def live_server(bench_url, workers=None, log=None, **extra_env):
+    """uvicorn serving the live channel on a free loopback port, sharing the database and the cache;
+    yields the LiveServer (its `proc` leads the process group of its workers). Start it inside
+    `gunicorn()`, which collects the static files its start-up check asks for."""
+    instance = LiveServer(server_env(bench_url, **extra_env), None if workers is None else str(workers), log=log)
+    try:
+        yield instance.start()
+    finally:
+        instance.stop()
+
+
+def group_rss(pgid):
+    """{pid: resident memory in bytes (VmRSS)} of the processes of group `pgid` (a server started with
+    its own session: its master and workers)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:  # the fields after the name: state, ppid, pgrp...
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue  # a process that ended meanwhile
+        kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+        found[int(stat.parent.name)] = kb * 1024
+    return found
 
 
 def percentile(values, p):

@@ -1,6 +1,41 @@
+"""The ASGI application: the live channel's server (uvicorn, docker-compose.yml's `live` pool).
+
+Django runs each ASGI request in a context of its own (asgiref's ThreadSensitiveContext), whose
+synchronous work (the request signals, the view's database reads) gets a thread of that request
+alone, kept until the request ends, with its own database connection. A live stream lasts minutes:
+1,000 phones kept 1,000 threads and asked PostgreSQL for 1,000 connections (bench/bench_live.py).
+So the live channel's requests run outside such a context: their short synchronous work (who may
+listen, the version to start from) takes turns on the process's one shared thread and its one
+database connection, and an open stream holds neither.
+"""
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from django.core.handlers.asgi import ASGIHandler
+from django.urls import Resolver404, resolve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "risiko_site.settings")
-application = get_asgi_application()
+
+LIVE_VIEW = "public:live"
+
+
+def is_live(path):
+    """Whether `path` is a tournament's live channel."""
+    try:
+        return resolve(path).view_name == LIVE_VIEW
+    except Resolver404:
+        return False
+
+
+class Handler(ASGIHandler):
+    """Django's ASGI handler, the live channel's requests outside a per-request thread context."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and is_live(scope["path"]):
+            await self.handle(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
+application = Handler()

@@ -16,9 +16,14 @@ class TablesConfig(AppConfig):
         from tables.standings import refresh
         from tournaments import versions
         versions.on_committed(refresh.schedule)
-        # ... and announces it on the tournament's live channel (tables.live.channel).
+        # ... and announces it on the tournament's live channel (tables.live.channel): once its
+        # watched pages are rendered, or at once when nobody watches them.
         from tables.live import channel
-        versions.on_committed(channel.announce)
+        def announce_unless_rendered(pk):
+            if not refresh.renders_on_write(pk):
+                channel.announce(pk)
+        versions.on_committed(announce_unless_rendered)
+        refresh.on_rendered(channel.announce)
         # The push notifications' keys are checked with the rest of the site (tables.push).
         from django.core import checks
         from tables.push.checks import vapid_keys

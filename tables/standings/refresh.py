@@ -18,6 +18,12 @@ after a quiet time, a process that died mid-render) does a visitor's request ren
 itself, as before. With the arbiters' pages served by a pool of their own (docker-compose.yml), the
 pool answering the phones then only reads the cache.
 
+After a pass has rendered what it had to (or found nothing to render), the listeners registered with
+`on_rendered` are told the version the watched pages now show at least: the live channel announces
+it then (tables/apps.py), so the screens it tells ask for a page that is there, once, rather than for
+one still being rendered, and again (bench/bench_live.py). A change of a tournament whose pages
+nobody watches is announced at its commit (`renders_on_write`).
+
 PUBLIC_PAGE_RENDER_ON_WRITE turns it off (the tests do, and test it on its own)."""
 import io
 import logging
@@ -59,13 +65,30 @@ def _render(path, language, htmx, meta):
     return _handler.get_response(WSGIRequest(environ)).status_code
 
 
+_rendered_listeners = []
+
+
+def on_rendered(listener):
+    """Call `listener(pk, version)` after each pass of the refresher over tournament `pk` that rendered
+    a page or left nothing to render: every watched page shows `version` or a later one."""
+    if listener not in _rendered_listeners:
+        _rendered_listeners.append(listener)
+
+
+def renders_on_write(pk):
+    """Whether a change of tournament `pk` committing now will be rendered on write (and its listeners
+    told by the refresher): render on write is on and a visitor watches one of its pages."""
+    return settings.PUBLIC_PAGE_RENDER_ON_WRITE and bool(watched(pk, now()))
+
+
 def refresh(pk):
     """Render the watched pages of tournament `pk` whose last render is older than its version and
     that a visitor asked for since that render started (a page nobody asks for again is not rendered
     again: its next request, or a later change, sees to it). Returns the seconds after which to look
     again (a page rendered too recently, or whose render lock another holds), or None when there is
-    nothing more to render."""
-    again = None
+    nothing more to render. Then tells the `on_rendered` listeners, when the pass rendered a page or
+    left nothing to render, the version read before it began."""
+    again, rendered, shown = None, False, results_version(pk)
     for (path, language, htmx), demand in watched(pk, now()).items():
         version = results_version(pk)
         last = last_render(pk, path, language, htmx)
@@ -82,9 +105,13 @@ def refresh(pk):
             if status != 200:
                 logger.warning("refresh tournament=%s page=%s answered %s", pk, path, status)
                 continue
+            rendered = True
             wait = settings.PUBLIC_PAGE_REFRESH_SECONDS  # versions saved meanwhile: looked at then
         wait = max(wait, RETRY_SECONDS)
         again = wait if again is None else min(again, wait)
+    if rendered or again is None:
+        for listener in _rendered_listeners:
+            listener(pk, shown)
     return again
 
 

@@ -138,3 +138,34 @@ def test_a_change_is_published_on_redis_when_the_cache_is_redis(monkeypatch, tou
     monkeypatch.setattr(channel, "_publish", lambda url, pk, payload: sent.append((pk, json.loads(payload))))
     channel.announce(tournament.pk)
     assert sent == [(tournament.pk, {"version": results_version(tournament.pk), "what": ""})]
+
+
+def test_the_hub_hands_on_a_missed_announcement_once(tournament):
+    """With Redis, the hub reads each tournament's last announcement now and then (once per process):
+    one its subscription missed (Redis restarting) reaches the streams; one already handed on does not
+    again."""
+    hub = channel._Hub()
+    queue = asyncio.Queue(maxsize=8)
+    hub.queues[tournament.pk] = {queue}
+    asyncio.run(hub.recheck_once())
+    assert queue.empty()
+    channel.announce(tournament.pk)  # published on no Redis: missed
+    asyncio.run(hub.recheck_once())
+    asyncio.run(hub.recheck_once())
+    assert [queue.get_nowait() for _ in range(queue.qsize())] == [
+        {"version": results_version(tournament.pk), "what": ""}]
+
+
+def test_a_version_older_than_the_last_announced_is_not_announced(client, tournament, seated,
+                                                                   django_capture_on_commit_callbacks):
+    """Two servers' renders may end in either order: the older version is not announced after the newer."""
+    table = seated.tables.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        report(table, [(62,), (48,), (30,), (0, 1)])
+    older = results_version(tournament.pk)
+    table.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        report(table, [(61,), (48,), (30,), (0, 1)])
+    newer = results_version(tournament.pk)
+    channel.announce(tournament.pk, older)
+    assert channel.last_announced(tournament.pk)["version"] == newer

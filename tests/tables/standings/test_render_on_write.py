@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tables.standings import cache as public_cache
+from tables.live.selectors import last_announced
 from tables.standings import refresh, watch
 from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, STALE, _save, _through, _url, clock, played)
@@ -163,3 +164,30 @@ def test_the_refresher_thread_refreshes_and_looks_again_when_asked(monkeypatch):
     refresher.schedule(7)
     assert done.wait(5)
     assert calls == [7, 7] and refresher.due == {}
+
+
+@pytest.fixture
+def rendering_on_write(settings, monkeypatch):
+    """Render on write on, the refresher's passes called by the test rather than its thread."""
+    settings.PUBLIC_PAGE_RENDER_ON_WRITE = True
+    monkeypatch.setattr(refresh._refresher, "schedule", lambda pk, delay=0.0: None)
+
+
+def test_a_watched_tournaments_change_is_announced_once_its_page_is_rendered(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, rendering_on_write):
+    url = _url(tournament)
+    Client().get(url, headers=POLL)  # a visitor asks for the page: it is watched
+    before = last_announced(tournament.pk)
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert last_announced(tournament.pk) == before  # not at the commit: the new page is not there yet
+    clock.now += REFRESH
+    refresh.refresh(tournament.pk)
+    version = versions.results_version(tournament.pk)
+    assert last_announced(tournament.pk) == {"version": version, "what": "result"}
+    assert Client().get(url, headers=POLL)[public_cache.VERSION_HEADER] == version  # the page it names is there
+
+
+def test_a_change_nobody_watches_is_announced_at_its_commit(
+        tournament, played, organiser, django_capture_on_commit_callbacks, rendering_on_write):
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert last_announced(tournament.pk) == {"version": versions.results_version(tournament.pk), "what": "result"}

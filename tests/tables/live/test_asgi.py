@@ -1,0 +1,33 @@
+"""The live server's ASGI application (risiko_site.asgi): a live stream runs outside Django's
+per-request thread context, so an open stream keeps no thread and no database connection of its
+own; every other request runs inside one, as Django's own handler runs it."""
+import asyncio
+
+from asgiref.sync import SyncToAsync
+
+from risiko_site import asgi
+
+
+def _context_of(path, monkeypatch):
+    """The thread context a request for `path` is handled in (None: the process's shared thread)."""
+    seen = []
+
+    async def handle(self, scope, receive, send):
+        seen.append(SyncToAsync.thread_sensitive_context.get(None))
+    monkeypatch.setattr(asgi.Handler, "handle", handle)
+    asyncio.run(asgi.application({"type": "http", "path": path}, None, None))
+    return seen[0]
+
+
+def test_only_the_live_channel_is_recognised():
+    assert asgi.is_live("/t/12/live/")
+    assert not asgi.is_live("/t/12/classifica/")
+    assert not asgi.is_live("/t/12/live/extra/")
+
+
+def test_a_live_stream_runs_on_the_shared_thread(monkeypatch):
+    assert _context_of("/t/12/live/", monkeypatch) is None
+
+
+def test_any_other_request_runs_in_a_context_of_its_own(monkeypatch):
+    assert _context_of("/t/12/classifica/", monkeypatch) is not None
