@@ -19,6 +19,7 @@ class TablesConfig(AppConfig):
         # ... and announces it on the tournament's live channel (tables.live.channel): once its
         # watched pages are rendered, or at once when nobody watches them.
         from tables.live import channel
+
         def announce_unless_rendered(pk):
             if not refresh.renders_on_write(pk):
                 channel.announce(pk)
