@@ -177,6 +177,13 @@ def _parallel_tables(tournament, phase, prior, phases, present, by_round, totals
     return tables, {"finals": len(groups)}
 
 
+def _name_finals(phases, finals):
+    """A Raduno's final phase named once the number of finals is known."""
+    final = next(p for p in phases if p.kind == Phase.Kind.FINAL)
+    final.name = _("Final") if finals == 1 else _("%(k)d parallel finals") % {"k": finals}
+    final.save(update_fields=["name"])
+
+
 def _best_seconds(prior, games, entrants, present):
     """Seed 003: "basterà riconvocare nella successiva gara i migliori secondi che rimpiazzeranno i
     concorrenti mancanti". Each qualifier absent or withdrawn (not checked in) gives their place to the
@@ -280,6 +287,8 @@ def phase_draw(*, user, phase, plan_choice=0, seed=None):
     if remember:
         phase.settings = {**phase.settings, **remember}
         phase.save(update_fields=["settings"])
+    if phase.kind == Phase.Kind.SEMIFINAL and "finals" in remember:
+        _name_finals(phases, remember["finals"])
     audit(user=user, action="phase.draw", obj=phase, tournament=tournament,
           after={"phase": phase.name, "round": rnd.number, "tables": tables, **remember})
     return rnd
