@@ -163,12 +163,13 @@ def _parallel_tables(tournament, phase, prior, phases, present, by_round, totals
     group 1 at tables 1-4, group 2 at 5-8, ...), then final g at table g among the winners of group g."""
     if phase.kind == Phase.Kind.SEMIFINAL:
         plan = parallel_groups(tournament, present, by_round, totals)
-        if any(len(group) < 4 * 3 for group in plan.groups) or len(plan.groups) < plan.finals:
+        tables_per_group = SEATS_PER_GROUP // FINAL_SIZE
+        if any(len(group) < 3 * tables_per_group for group in plan.groups):  # semifinals of 3 at least
             raise ValidationError(ngettext(
-                "%(k)d final needs %(seats)d players present for its semifinals.",
-                "%(k)d parallel finals need %(seats)d players present for their semifinals.",
-                plan.finals) % {"k": plan.finals, "seats": plan.finals * SEATS_PER_GROUP})
-        tables = [t for group in plan.groups for t in semifinal_seating(group, SEATS_PER_GROUP // FINAL_SIZE)]
+                "%(k)d final needs at least %(seats)d players present for its semifinals.",
+                "%(k)d parallel finals need at least %(seats)d players present for their semifinals.",
+                plan.finals) % {"k": plan.finals, "seats": plan.finals * 3 * tables_per_group})
+        tables = [t for group in plan.groups for t in semifinal_seating(group, tables_per_group)]
         return tables, {"finals": plan.finals, "participants": plan.participants,
                         "groups": [[int(p) for p in group] for group in plan.groups]}
     winners = _semifinal_finalists(prior, phases, by_round)

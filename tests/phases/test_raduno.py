@@ -26,8 +26,8 @@ FINAL_TP = [Decimal("80"), Decimal("60"), Decimal("40"), Decimal("25")]
 def _phase(client, tournament, order, action):
     response = client.post(reverse("manage:phase_action", args=[tournament.pk, order, action]))
     assert response.status_code == 302
-    assert [m.level_tag for m in response.wsgi_request._messages] != ["error"], [
-        str(m) for m in response.wsgi_request._messages]
+    errors = [str(m) for m in response.wsgi_request._messages if m.level_tag == "error"]
+    assert errors == []
 
 
 def _by_form(client, table, points):
@@ -205,3 +205,13 @@ def test_a_raduno_of_76_plays_one_final(staff, client, tournament, organiser):
         (1, 1, 1), (2, 1, 2), (3, 1, 3), (4, 1, 4), (5, None, None)]
     names = {r.pk: r.player.full_name for r in regs}
     assert [r["player"] for r in data["rows"][:4]] == [names[pk] for pk in winners]
+
+
+def test_semifinals_with_too_few_players_present_are_refused_and_nothing_is_drawn(staff, tournament):
+    _raduno(staff, tournament, 10, 1)
+    response = staff[0].post(reverse("manage:phase_action", args=[tournament.pk, 2, "draw"]))
+    assert [str(m) for m in response.wsgi_request._messages if m.level_tag == "error"] == [tr(
+        "%(k)d final needs at least %(seats)d players present for its semifinals.",
+        plural="%(k)d parallel finals need at least %(seats)d players present for their semifinals.",
+        count=1, k=1, seats=12)]
+    assert list(tournament.rounds.values_list("number", flat=True)) == [1]
