@@ -69,7 +69,9 @@ def phase_bracket(tournament):
                         if len(winners) == 1:
                             winners[0].advances = True
                     label = ""
-                    if phase.kind == Phase.Kind.FINAL:
+                    if phase.kind == Phase.Kind.FINAL and phase.settings.get("finals", 1) > 1:
+                        label = _("Final %(n)d") % {"n": table.number}  # parallel finals (SCORING.md 13.9)
+                    elif phase.kind == Phase.Kind.FINAL:
                         label = _("Final") if table.number == 1 else _("Finalina")
                     tables.append(BracketTable(table.number, label, seats, table.reported))
                 rounds.append(BracketRound(rnd, tables))

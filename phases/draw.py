@@ -13,13 +13,14 @@ from phases.presets import FINAL_SIZE, knockout_specs
 from phases.selectors import phases_overview, present_ids
 from scoring.errors import ScoringError
 from scoring.knockout import seconds_on_one_scale, table_winner
+from scoring.finals import SEATS_PER_GROUP
 from scoring.qualify import semifinal_seating
 from scoring.phases import Stage, draw_tables, knockout_stages, knockout_table_sizes, semifinal_tables
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
 from tables.seating.como import top_table_applies
-from tables.standings.selectors import (composition_of, games_by_round, knockout_standing, phase_games,
-                                       qualifying_outcome, qualifying_standings, winner_error)
+from tables.standings.selectors import (composition_of, games_by_round, knockout_standing, parallel_groups,
+                                       phase_games, qualifying_outcome, qualifying_standings, winner_error)
 from tables.models import Round
 from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
@@ -81,6 +82,8 @@ def _entrants_tables(tournament, phase, phases, *, plan_choice=0, seed=0):
         else:
             tables = draw_tables(entrants, tournament.table_size, seed, offset=len(advancing) if second_chance else 0)
         return tables, remember
+    if phases[0].settings.get("parallel_finals"):
+        return _parallel_tables(tournament, phase, prior, phases, present, by_round, totals)
     composition = composition_of(tournament, phases)
     if composition is not None:
         return _composed_tables(tournament, phase, phases, prior, composition, present, by_round, totals)
@@ -151,6 +154,35 @@ def _composed_tables(tournament, phase, phases, prior, composition, present, by_
         if len(rest) >= 3:
             tables.append(rest)
     return tables, remember
+
+
+# --- Raduno: parallel finals (SCORING.md 13.9) ------------------------------------------------------
+
+def _parallel_tables(tournament, phase, prior, phases, present, by_round, totals):
+    """A Raduno: the semifinals of every group (4 each, filled in a snake from the group's own order,
+    group 1 at tables 1-4, group 2 at 5-8, ...), then final g at table g among the winners of group g."""
+    if phase.kind == Phase.Kind.SEMIFINAL:
+        plan = parallel_groups(tournament, present, by_round, totals)
+        tables_per_group = SEATS_PER_GROUP // FINAL_SIZE
+        if any(len(group) < 3 * tables_per_group for group in plan.groups):  # semifinals of 3 at least
+            raise ValidationError(ngettext(
+                "%(k)d final needs at least %(seats)d players present for its semifinals.",
+                "%(k)d parallel finals need at least %(seats)d players present for their semifinals.",
+                plan.finals) % {"k": plan.finals, "seats": plan.finals * 3 * tables_per_group})
+        tables = [t for group in plan.groups for t in semifinal_seating(group, tables_per_group)]
+        return tables, {"finals": plan.finals, "participants": plan.participants,
+                        "groups": [[int(p) for p in group] for group in plan.groups]}
+    winners = _semifinal_finalists(prior, phases, by_round)
+    groups = prior.settings.get("groups", [])
+    tables = [[w for w in winners if int(w) in set(group)] for group in groups]
+    return tables, {"finals": len(groups)}
+
+
+def _name_finals(phases, finals):
+    """A Raduno's final phase named once the number of finals is known."""
+    final = next(p for p in phases if p.kind == Phase.Kind.FINAL)
+    final.name = _("Final") if finals == 1 else _("%(k)d parallel finals") % {"k": finals}
+    final.save(update_fields=["name"])
 
 
 def _best_seconds(prior, games, entrants, present):
@@ -256,6 +288,8 @@ def phase_draw(*, user, phase, plan_choice=0, seed=None):
     if remember:
         phase.settings = {**phase.settings, **remember}
         phase.save(update_fields=["settings"])
+    if phase.kind == Phase.Kind.SEMIFINAL and "finals" in remember:
+        _name_finals(phases, remember["finals"])
     audit(user=user, action="phase.draw", obj=phase, tournament=tournament,
           after={"phase": phase.name, "round": rnd.number, "tables": tables, **remember})
     return rnd

@@ -166,8 +166,46 @@ PRESETS = {
                      "open about that day or an earlier one."))),
 }
 
+# --- Raduno: parallel finals with shared ranks (SCORING.md 13.9) ---------------------------------
+RADUNO = "raduno"
+RADUNO_DECISIONS = (
+    gettext_lazy("The number of finals follows the club program's thresholds (soglieRaduni): 1 final up to 76 "
+                 "participants, 2 up to 116, 3 up to 156, 4 up to 196, 5 above (the GestioneTorneo manual prints "
+                 "\"116 - 156\" in its table and \"between 150 and 199\" in its text). The participants are the "
+                 "players with a result in the qualifying rounds (absences included)."),
+    gettext_lazy("With k finals the first 16 x k present players of the qualifying order (a shared rank decided by "
+                 "the best single game, then the second best, ...) form k groups: the 1st to group 1, the 2nd to "
+                 "group 2, ..., the (k+1)-th to group 1 again. Each group plays 4 semifinals filled in a snake "
+                 "from its own order (group 1 at tables 1-4, group 2 at 5-8, ...); the 4 winners of group g play "
+                 "final g, at table g. An absent player gives the seat to the next present one."),
+    gettext_lazy("The GestioneTorneo manual plays the final(s) as the 4th round: 2 qualifying games by default; "
+                 "the organiser may choose 1 to 6."),
+    gettext_lazy("Players in the same place of their final share the rank: the k winners are 1st, the seconds "
+                 "(k+1)-th, ...; the others follow by the standings of the qualifying games plus the semifinal "
+                 "they lost (the semifinal adds points here, unlike the other formats)."),
+    TIES_BY_NAME,
+)
+PRESETS[RADUNO] = Preset(
+    2, (1, 6), final="yes", semifinals=True, decisions=RADUNO_DECISIONS,
+    tournament_settings={"formula": "bonus50", "como_reference": 4, "corrective_scope": "table_points",
+                         "tiebreak": "best_results,previous_round"},
+    help=gettext_lazy(
+        "RCU Roma, Raduno / Open: qualifying games (table points, x0.75 at tables of 3 and x1.25 at tables of "
+        "5, plus 50 to the winner), then 4 semifinals of the top 16 and a final of the 4 semifinal winners; "
+        "above 76 players 2 to 5 finals are played side by side, each with its own semifinals, and the "
+        "players in the same place of each final share the rank."))
+
+
+def raduno_specs(games):
+    """The phases of a Raduno: the qualifying games, the semifinals of every group, the parallel
+    finals (their number is known once the qualifying games are played)."""
+    return [(Phase.Kind.QUALIFYING, _("Qualifying rounds"), games, {"parallel_finals": True}),
+            (Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}),
+            (Phase.Kind.FINAL, _("Finals"), 1, {"size": FINAL_SIZE})]
+
+
 TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",
-                            "table_size", "formula", "tiebreak", "end_roll_variant")
+                            "table_size", "formula", "tiebreak", "end_roll_variant", "corrective_scope")
 
 
 def check_composed(composition, games):
@@ -275,6 +313,8 @@ def phase_specs(preset, *, games, final, finalina, players, table_size, composit
     spec = PRESETS[preset]
     if spec.teams:
         return []
+    if preset == RADUNO:
+        return raduno_specs(games)
     if spec.knockout:
         try:
             stages = knockout_stages(players, table_size, second_chance=spec.second_chance)

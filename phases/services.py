@@ -76,6 +76,7 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
     if preset != "como":
         settings.setdefault("best_of", None)
         settings.setdefault("como_reference", None)
+    settings.setdefault("corrective_scope", "")  # SCORING.md 13.1: only the formats that set it
     # A knockout is planned for the players checked in (or, before check-in, those registered).
     players = len(present_ids(tournament)) or \
         tournament.registrations.filter(status=Registration.Status.CONFIRMED).count()

@@ -17,6 +17,8 @@ from .numeric import engine_context
 from .placement import id_key
 
 SEATS_PER_GROUP = 16  # 4 semifinals of 4 players per group
+# 13.9: the club program's `soglieRaduni` (k = 1 up to 76 participants, 2 up to 116, ..., 5 above 196).
+FINALS_THRESHOLDS = (76, 116, 156, 196)
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,11 @@ class FinalsRow:
 
 def _err(message, code="finals", **kw):
     return InvalidDocument(message, code=code, **kw)
+
+
+def finals_count(participants: int) -> int:
+    """13.9: the number k of parallel finals for this many participants."""
+    return 1 + sum(1 for threshold in FINALS_THRESHOLDS if participants > threshold)
 
 
 def semifinal_groups(order, finals: int, seats_per_group: int = SEATS_PER_GROUP) -> list[list]:

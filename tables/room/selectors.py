@@ -1,11 +1,11 @@
 """Reads for the room's pages: who sits where in the current round, the latest results, the standings
 now. Standings rows themselves come from tables.standings.selectors."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tables.clock.selectors import clock_state, live_round
 from tables.models import Round, Seat
 from tables.standings import versioned
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.text import fold
 
 
@@ -71,6 +71,25 @@ def published_standings_now(tournament):
     the widget shows, the same as the default of standings.json."""
     return versioned.computed(versioned.tournament_slot("standings-published", tournament),
                               lambda: tournament_standings(tournament, published_only=True))
+
+
+def in_final_order(tournament, standings, published_only=False):
+    """The standings rows in the order the public standings page leads with: after a final (parallel
+    finals included, SCORING.md section 6 and 13.9) the final order, `rank` its position (shared by
+    the same place of parallel finals); otherwise the rows as they are. Computed once per results
+    version."""
+    if not tournament.format_preset:
+        return standings.rows
+
+    def ordered():
+        lead = standings_lead(tournament, published_only=published_only)
+        if lead is None or lead.kind != "final" or not lead.final_rows:
+            return standings.rows
+        by_reg = {r.registration_id: r for r in standings.rows}
+        return [replace(by_reg[f.registration.pk], rank=f.position) for f in lead.final_rows
+                if f.registration.pk in by_reg]
+    name = "room-final-order-published" if published_only else "room-final-order"
+    return versioned.computed(versioned.tournament_slot(name, tournament), ordered)
 
 
 # An A4 page of the wall list holds this many lines a column (18 pt in 2 columns, 15 pt in 3), under

@@ -15,8 +15,8 @@ from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
-from tables.room.selectors import (clock_of, current_round, filing_letter, latest_results, published_standings_now,
-                                   seating_by_surname, standings_now, wall_name, wall_pages)
+from tables.room.selectors import (clock_of, current_round, filing_letter, in_final_order, latest_results,
+                                   published_standings_now, seating_by_surname, standings_now, wall_name, wall_pages)
 from tables.standings.selectors import public_standings_status
 from tables.rounds.selectors import round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
@@ -60,7 +60,7 @@ def screen_data(request, pk):
                                  for s in seats]}
                     for table, seats in latest_results(rnd)],
         "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "total": points(r.total)}
-                      for r in standings.rows],
+                      for r in in_final_order(tournament, standings)],
         "provisional": standings.provisional,
         "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
@@ -116,7 +116,8 @@ def standings_widget(request, pk):
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     response = render(request, "tables/room/widget.html", {
-        "tournament": tournament, "rows": standings.rows[:limit], "more": len(standings.rows) > limit,
+        "tournament": tournament, "rows": in_final_order(tournament, standings, True)[:limit],
+        "more": len(standings.rows) > limit,
         "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
         "poll_seconds": settings.STANDINGS_POLL_SECONDS})
     origins = tournament.embed_origin_list

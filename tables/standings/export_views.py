@@ -65,8 +65,12 @@ def _csv_download(request, filename):
     return response, SafeCsvWriter(response, csv_format(request))
 
 
-def _phase_label(phase):
-    return {"final": _("final"), "finalina": _("finalina")}.get(phase, _("qualifying"))
+def _phase_label(row):
+    if row.final is not None:  # parallel finals (SCORING.md 13.9)
+        return _("final %(n)d, %(place)d°") % {"n": row.final, "place": row.place}
+    if row.phase == "semifinal":
+        return _("qualifying + semifinal")
+    return {"final": _("final"), "finalina": _("finalina")}.get(row.phase, _("qualifying"))
 
 
 @login_required
@@ -89,7 +93,7 @@ def standings_csv(request, pk):
                     + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
     for r in rows:
         decided = final.get(r.registration_id)
-        writer.writerow(([decided.position, _phase_label(decided.phase)] if decided else [None, None] if final else [])
+        writer.writerow(([decided.position, _phase_label(decided)] if decided else [None, None] if final else [])
                         + [r.rank, r.player.full_name, r.club, shown(r.total), r.wins]
                         + (list(r.medals) if medals else [])
                         + [None if p is None else shown(p) for p in r.rounds])

@@ -9,12 +9,14 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring.errors import ScoringError
+from scoring.finals import finals_count, finals_standings, semifinal_groups
 from scoring.knockout import knockout_progress, table_winner
 from scoring.phases import knockout_order
-from scoring.qualify import Candidate, composition_tiers, decided_by, qualify, rules_for, semifinal_table_count
+from scoring.qualify import (Candidate, candidate_order, composition_tiers, decided_by, qualify, rules_for,
+                             semifinal_table_count)
 from scoring.standings import final_classification
 from tables import engine
-from tables.models import Round, Seat
+from tables.models import Round, Seat, Table
 from tables.standings.games import games_by_round, standings_rounds
 from tournaments.models import Phase
 
@@ -279,6 +281,8 @@ class FinalRow:
     phase: str           # "final", "finalina", "qualifying" (or the knockout game reached)
     qualifying_rank: int | None = None
     qualifying_total: object = None
+    final: int | None = None    # parallel finals (SCORING.md 13.9): which final, and the place in it
+    place: int | None = None
 
 
 @dataclass
@@ -296,6 +300,8 @@ def final_standings(tournament):
     complete = bool(phases) and all(phase_status(p, rounds[p.pk]) == "done" for p in phases)
     by_round, totals = games_by_round(tournament)
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+    if phases and phases[0].settings.get("parallel_finals"):
+        return FinalStandings(_parallel_rows(tournament, phases, rounds, by_round, totals, regs), complete, True)
     final_phase = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
     final = rounds[final_phase.pk][-1:] if final_phase else []
     final_games = {g.table: g for r in final for g in by_round.get(r.number, [])}
@@ -324,6 +330,70 @@ def final_standings(tournament):
     rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
                              r.registration.player.first_name.casefold(), r.registration.pk))
     return FinalStandings(rows, complete, bool(phases))
+
+
+# --- Raduno: parallel finals with shared ranks (SCORING.md 13.9) ---------------------------------
+
+@dataclass
+class ParallelPlan:
+    """How many finals, for how many participants, and the semifinal groups (registration ids)."""
+    finals: int
+    participants: int
+    groups: list
+
+
+def parallel_groups(tournament, present, by_round=None, totals=None):
+    """13.9.1: k finals by the participants (the players with a result in the qualifying rounds), and
+    the first 16k present players in candidate order (SCORING.md section 12) dealt into k groups."""
+    result = qualifying_result(tournament, by_round, totals)
+    games = defaultdict(list)
+    for game in sorted(result.games, key=lambda g: (g.round, g.table)):
+        for score in game.players:
+            if not score.void:
+                games[score.player].append(score.points)
+    candidates = [Candidate(row.rank, row.player, tuple(games[row.player]), present=row.player in present)
+                  for row in result.standings]
+    order = [c.player for c in candidate_order(candidates) if c.present]
+    finals = finals_count(len(result.standings))
+    return ParallelPlan(finals, len(result.standings), semifinal_groups(order, finals))
+
+
+def _parallel_rows(tournament, phases, rounds, by_round, totals, regs):
+    """13.9.2 once every final is reported: the finalists by their place (the same place of every final
+    shares the rank), then the others by the standings of their qualifying games plus the semifinal
+    they lost. Before that, the qualifying order."""
+    qualifying = {row.player: row for row in qualifying_standings(tournament, by_round, totals)}
+    final_phase = next(p for p in phases if p.kind == Phase.Kind.FINAL)
+    final = rounds[final_phase.pk][-1:]
+    finals = [g for r in final for g in by_round.get(r.number, [])]
+    if not finals or len(finals) != Table.objects.filter(round__in=final).count():
+        classification = final_classification(list(qualifying.values()), None)
+        return [FinalRow(row.position, regs[int(row.player)], row.phase, qualifying[row.player].rank,
+                         qualifying[row.player].total) for row in classification]
+    semifinal_rounds = [r.number for p in phases if p.kind == Phase.Kind.SEMIFINAL for r in rounds[p.pk]]
+    counted = {number for number, _status in standings_rounds(tournament)} | set(semifinal_rounds)
+    games = [g for n in sorted(by_round) if n in counted for g in by_round[n]]
+    semifinalists = {s.id for n in semifinal_rounds for g in by_round.get(n, []) for s in g.players}
+    finalists = {s.id for g in finals for s in g.players}
+    others, rank, previous = [], 0, None
+    for i, row in enumerate(r for r in engine.score(tournament, games, total_penalties=totals).standings
+                            if r.player not in finalists):
+        if row.rank != previous:
+            rank, previous = i + 1, row.rank
+        others.append((rank, row.player))
+    try:
+        ranked = finals_standings(finals, others)
+    except ScoringError as exc:
+        raise ValidationError(str(exc)) from None
+    rows = []
+    for row in ranked:
+        q = qualifying.get(row.player)
+        phase = "final" if row.final is not None else "semifinal" if row.player in semifinalists else "qualifying"
+        rows.append(FinalRow(row.rank, regs[int(row.player)], phase, q.rank if q else None,
+                             q.total if q else None, row.final, row.place))
+    rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
+                             r.registration.player.first_name.casefold(), r.registration.pk))
+    return rows
 
 
 @dataclass

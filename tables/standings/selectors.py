@@ -22,10 +22,11 @@ from scoring.model import MEDAL_PLACES
 from tables import engine
 from tables.models import Dispute, Round
 from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
-from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, Qualifying, RepechageHolder,
-                                     StandingsLead, composition_of, cut_lines_of, final_round, final_standings,
-                                     knockout_rows, knockout_standing, phase_games, phase_rounds, phase_status,
-                                     qualifying_outcome, qualifying_standings, winner_error)
+from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, ParallelPlan, Qualifying,
+                                     RepechageHolder, StandingsLead, composition_of, cut_lines_of, final_round,
+                                     final_standings, knockout_rows, knockout_standing, parallel_groups,
+                                     phase_games, phase_rounds, phase_status, qualifying_outcome,
+                                     qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.models import Formula, Phase
 
@@ -39,6 +40,7 @@ __all__ = [
     "CutLines", "FinalRow", "FinalStandings", "KnockoutRow", "Qualifying", "RepechageHolder", "StandingsLead",
     "composition_of", "final_standings", "knockout_standing", "phase_games", "phase_rounds", "phase_status",
     "qualifying_outcome", "qualifying_standings", "standings_cut_lines", "standings_lead", "winner_error",
+    "ParallelPlan", "parallel_groups",
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
     # whether the standings are final: every round closed and published, no dispute open or possible

@@ -201,7 +201,10 @@ def _with_final(data, result, lead):
         row = by_reg.get(reg.pk) or {"rank": None, "player": reg.player.full_name,
                                      "club": reg.player.club.name if reg.player.club else "", "total": None,
                                      "rounds": []}
-        out.append({"position": final.position, "decided_by": final.phase, **row})
+        entry = {"position": final.position, "decided_by": final.phase, **row}
+        if final.final is not None:  # parallel finals (SCORING.md 13.9): which final, the place in it
+            entry.update(final=final.final, place=final.place)
+        out.append(entry)
     return out
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from scoring.__main__ import run
 from scoring.errors import InvalidDocument, InvalidResult
-from scoring.finals import finals_standings, semifinal_groups
+from scoring.finals import finals_count, finals_standings, semifinal_groups
 
 from .builders import game, p
 
@@ -58,6 +58,12 @@ def test_groups_take_the_first_16_per_final_by_position_modulo_the_finals():
     assert groups[0] == [f"S{i}" for i in range(1, 33, 2)] and groups[1] == [f"S{i}" for i in range(2, 33, 2)]
     assert semifinal_groups([f"S{i}" for i in range(1, 14)], 3, 4) == [
         ["S1", "S4", "S7", "S10"], ["S2", "S5", "S8", "S11"], ["S3", "S6", "S9", "S12"]]
+
+
+@pytest.mark.parametrize("participants, k", [(16, 1), (76, 1), (77, 2), (116, 2), (117, 3), (156, 3), (157, 4),
+                                             (196, 4), (197, 5), (400, 5)])
+def test_the_number_of_finals_follows_the_club_program_thresholds(participants, k):
+    assert finals_count(participants) == k
 
 
 def test_finals_may_be_listed_in_any_order():

@@ -68,6 +68,10 @@ FORMAT_PRESETS = [
     ("como", _("Como: best 3 of 4 evenings")),
     ("teams_2vs2", _("2vs2 teams, round robin")),
 ]
+# SCORING.md 13.9: the Raduno, parallel finals above 76 players.
+FORMAT_PRESETS += [
+    ("raduno", _("Raduno: qualifying games, semifinals, parallel finals above 76 players")),
+]
 
 # SCORING.md section 10: the sums that end a timed game.
 END_ROLL_VARIANTS = [
