@@ -25,6 +25,9 @@ from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
 
 
+MIN_SEMIFINAL_TABLE = 3  # players at a semifinal table, at least
+
+
 def _knockout_replan(*, user, tournament, phases, phase, by_round):
     """Before seating a knockout game after the first: fit the phases from here to the final to the
     players actually left (absences change the number of tables, hence of winners). Phases without
@@ -133,10 +136,17 @@ def _composed_tables(tournament, phase, phases, prior, composition, present, by_
                               "semifinal": list(outcome.rules.semifinal) if outcome.rules.semifinal else None,
                               "repechage": {"seats": outcome.rules.repechage_seats,
                                             "min_games": outcome.rules.min_games}}}
+        if outcome.case:
+            # SCORING.md 13.8: which plan the Master seated, and its number of semifinals.
+            remember.update(master_case=outcome.case, semifinal_tables=outcome.tables)
         if phase.kind == Phase.Kind.SEMIFINAL:
             if outcome.rules.semifinal is None:
                 raise ValidationError(_("With %(n)d participants this format has no semifinals: change the "
                                         "format.") % {"n": outcome.participants})
+            if outcome.case and len(q.semifinal) + len(q.repechage) < MIN_SEMIFINAL_TABLE * outcome.tables:
+                raise ValidationError(_("The Master's semifinals need at least %(min)d players checked in; %(n)d "
+                                        "are.") % {"min": MIN_SEMIFINAL_TABLE * outcome.tables + outcome.rules.direct,
+                                                   "n": len(present)})
             tables = semifinal_seating(q.semifinal + q.repechage, outcome.tables)
             return tables, remember
         finalists = q.final + q.repechage
@@ -187,6 +197,24 @@ def absent_notice(phase):
     return ngettext("Absent, the seat went to the next in the standings: %(names)s.",
                     "Absent, their seats went to the next in the standings: %(names)s.",
                     len(absent)) % {"names": _names(absent)}
+
+
+def master_case_notice(phase):
+    """The Master's semifinals (SCORING.md 13.8): which plan was seated, said on the format page; "" for
+    any other phase."""
+    case = phase.settings.get("master_case") if phase is not None else None
+    rules = phase.settings.get("rules") or {}
+    if not case or not rules.get("semifinal"):
+        return ""
+    low, high = rules["semifinal"]
+    values = {"tables": phase.settings.get("semifinal_tables", 0), "low": low, "high": high}
+    if case == "unbeaten":
+        return _("The 1st won both games and leads alone: straight to the final; %(tables)d semifinals of "
+                 "%(low)d-%(high)d.") % values
+    if case == "fewer":
+        return _("Too few players present for 4 semifinals: the 1st straight to the final; %(tables)d semifinals "
+                 "of %(low)d-%(high)d.") % values
+    return _("Nobody leads alone having won both games: %(tables)d semifinals of %(low)d-%(high)d.") % values
 
 
 def _names(ids):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _, ngettext
 
 from tables.models import Round
 from tables.rounds.inputs import present_registrations
-from scoring.qualify import composition_tiers, semifinal_table_count
+from scoring.qualify import composition_tiers, semifinal_table_count, unbeaten_rules
 from tables.standings.selectors import composition_of, phase_rounds, phase_status
 from tournaments.models import Phase
 
@@ -76,6 +76,10 @@ def composed_summary(tournament):
             parts.append(ngettext("%(n)s repêchage seat for the best single game (at least %(m)s games)",
                                   "%(n)s repêchage seats for the best single games (at least %(m)s games)",
                                   rules.repechage_seats) % {"n": rules.repechage_seats, "m": rules.min_games})
+        if rules.unbeaten_semifinal:  # SCORING.md 13.8, the Master
+            parts.append(_("when the 1st alone has won every game: straight to the final, ranks %(a)s-%(b)s to "
+                           "%(t)s semifinals") % {"a": rules.unbeaten_semifinal[0], "b": rules.unbeaten_semifinal[1],
+                                                 "t": semifinal_table_count(unbeaten_rules(rules), final_size)})
         parts.append(_("final of %(n)s") % {"n": final_size})
         if len(tiers) > 1:
             lead = (_("Up to %(n)s participants") % {"n": tier.up_to} if tier.up_to is not None
