@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from phases.presets import FINAL_SIZE, knockout_specs
-from phases.selectors import phases_overview, present_ids
+from phases.selectors import master_case_words, phases_overview, present_ids
 from scoring.errors import ScoringError
 from scoring.knockout import seconds_on_one_scale, table_winner
 from scoring.qualify import semifinal_seating
@@ -206,15 +206,7 @@ def master_case_notice(phase):
     rules = phase.settings.get("rules") or {}
     if not case or not rules.get("semifinal"):
         return ""
-    low, high = rules["semifinal"]
-    values = {"tables": phase.settings.get("semifinal_tables", 0), "low": low, "high": high}
-    if case == "unbeaten":
-        return _("The 1st won both games and leads alone: straight to the final; %(tables)d semifinals of "
-                 "%(low)d-%(high)d.") % values
-    if case == "fewer":
-        return _("Too few players present for 4 semifinals: the 1st straight to the final; %(tables)d semifinals "
-                 "of %(low)d-%(high)d.") % values
-    return _("Nobody leads alone having won both games: %(tables)d semifinals of %(low)d-%(high)d.") % values
+    return master_case_words(case, rules["semifinal"], phase.settings.get("semifinal_tables", 0))
 
 
 def _names(ids):

@@ -49,7 +49,8 @@ def formats_page(request, pk):
     phases = selectors.phases_overview(tournament)
     for view in phases:
         view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
-        view.case_notice = draw.master_case_notice(view.phase)  # the Master: which semifinal plan
+        # The Master: which semifinal plan was seated, or would be if seated now.
+        view.case_notice = draw.master_case_notice(view.phase) or selectors.master_case_preview(tournament, view)
     # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
     advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
               if phases and not any(v.rounds for v in phases) else None)

@@ -151,9 +151,11 @@ def test_a_leader_alone_who_won_both_goes_straight_to_the_final(tournament, orga
         p00.pk, 1, 2, Decimal("2.064"))
     assert standings[1].rank == 2
 
-    response = _phase_action(manager, tournament, 2, "draw")
     notice = tr("The 1st won both games and leads alone: straight to the final; %(tables)d semifinals of "
                 "%(low)d-%(high)d.", tables=3, low=2, high=13)
+    before = manager.get(reverse("manage:formats", args=[tournament.pk]))
+    assert texts(before, "[data-master-case=preview]") == [tr("Seated now: %(plan)s", plan=notice)]
+    response = _phase_action(manager, tournament, 2, "draw")
     page = manager.get(response["Location"])
     assert notice in messages(page)
     assert texts(page, "[data-master-case=unbeaten]") == [notice]
@@ -220,10 +222,12 @@ def test_no_unbeaten_leader_four_semifinals_of_the_top_16(tournament, organiser,
     response = manager.post(reverse("manage:registration_action", args=[tournament.pk, by_name["P02"].pk, "checkin"]))
     assert response.status_code in (200, 302)
     assert not Registration.objects.get(pk=by_name["P02"].pk).present
-    response = _phase_action(manager, tournament, 2, "draw")
-    page = manager.get(response["Location"])
     notice = tr("Nobody leads alone having won both games: %(tables)d semifinals of %(low)d-%(high)d.",
                 tables=4, low=1, high=16)
+    before = manager.get(reverse("manage:formats", args=[tournament.pk]))
+    assert texts(before, "[data-master-case=preview]") == [tr("Seated now: %(plan)s", plan=notice)]
+    response = _phase_action(manager, tournament, 2, "draw")
+    page = manager.get(response["Location"])
     assert notice in messages(page)
     assert texts(page, "[data-master-case=base]") == [notice]
     semi = tournament.phases.get(order=2)
@@ -309,7 +313,7 @@ def test_fewer_players_present_every_one_plays_a_semifinal(tournament, organiser
             "of %(low)d-%(high)d.", tables=3, low=2, high=13)
 
 
-def test_below_ten_present_the_semifinals_are_refused_and_nothing_is_seated(tournament, organiser):
+def test_below_ten_present_the_semifinals_are_refused_and_nothing_is_seated(client, tournament, organiser):
     regs = players(tournament, 16)
     tp = {i: 40 - 2 * i for i in range(16)}
     r1 = dict(tp)
@@ -319,8 +323,12 @@ def test_below_ten_present_the_semifinals_are_refused_and_nothing_is_seated(tour
         ([[0, 1, 5, 9], [2, 4, 10, 14], [3, 6, 8, 15], [7, 11, 12, 13]], tp)])
     Registration.objects.filter(pk__in=[r.pk for r in regs[9:]]).update(present=False)
     rounds = tournament.rounds.count()
+    refusal = tr("The Master's semifinals need at least %(min)d players checked in; %(n)d are.", min=10, n=9)
     with pytest.raises(ValidationError) as exc:
         draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2), seed=1)
-    assert exc.value.messages == [tr("The Master's semifinals need at least %(min)d players checked in; %(n)d are.",
-                                     min=10, n=9)]
+    assert exc.value.messages == [refusal]
     assert tournament.rounds.count() == rounds
+    # The format page says it before the organiser tries.
+    client.force_login(organiser)
+    page = client.get(reverse("manage:formats", args=[tournament.pk]))
+    assert texts(page, "[data-master-case=preview]") == [refusal]
