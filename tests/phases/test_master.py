@@ -150,6 +150,11 @@ def test_a_leader_alone_who_won_both_goes_straight_to_the_final(tournament, orga
     assert (standings[0].player, standings[0].rank, standings[0].wins, standings[0].total) == (
         p00.pk, 1, 2, Decimal("2.064"))
     assert standings[1].rank == 2
+    # The public standings draw the cut lines of the plan that applies: the leader in the final zone.
+    public = Client().get(reverse("public:standings", args=[tournament.pk]))
+    assert attr(public, "[data-zone=final] li", "data-registration") == [str(p00.pk)]
+    assert attr(public, "[data-zone=semifinal] li", "data-registration") == [
+        str(row.player) for row in standings[1:13]]
 
     notice = tr("The 1st won both games and leads alone: straight to the final; %(tables)d semifinals of "
                 "%(low)d-%(high)d.", tables=3, low=2, high=13)
@@ -217,6 +222,10 @@ def test_no_unbeaten_leader_four_semifinals_of_the_top_16(tournament, organiser,
     assert [str(row.total) for row in standings] == TOTALS
     assert [row.rank for row in standings] == list(range(1, 18))
     assert standings[0].wins == 1 and by_name["P00"].pk == standings[2].player
+    public = Client().get(reverse("public:standings", args=[tournament.pk]))
+    assert attr(public, "[data-zone=final] li", "data-registration") == []
+    assert _names(regs, [int(pk) for pk in attr(public, "[data-zone=semifinal] li", "data-registration")]) == \
+        QUALIFYING[:16]
 
     # P02 (2nd) is not checked in: the 17th takes the last seat of the top 16.
     response = manager.post(reverse("manage:registration_action", args=[tournament.pk, by_name["P02"].pk, "checkin"]))
