@@ -39,6 +39,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='tournament',
             name='formula',
-            field=models.CharField(choices=[('punti_tavolo', 'Table points'), ('conversione150', 'Conversion 150'), ('conversione200', 'Conversion 200'), ('bonus50', 'Table points + win bonus'), ('vittorie', 'Number of wins'), ('triestino', 'Trieste method'), ('standard', 'Standard points'), ('faentino', 'Faenza method'), ('spartaco', 'Spartaco formula'), ('maialino', 'Maialino formula'), ('veronese', 'Verona/Trento formula'), ('medagliere', 'Olympic medal table'), ('millesimi', 'Millesimi (Master)'), ('maialino_2024', 'Maialino 2024 (Modena)')], default='conversione150', max_length=20, verbose_name='scoring formula'),
+            field=models.CharField(choices=[('punti_tavolo', 'Table points'), ('conversione150', 'Conversion 150'), ('conversione200', 'Conversion 200'), ('bonus50', 'Table points + win bonus'), ('vittorie', 'Number of wins'), ('triestino', 'Trieste method'), ('standard', 'Standard points'), ('faentino', 'Faenza method'), ('spartaco', 'Spartaco formula'), ('maialino', 'Maialino formula'), ('veronese', 'Verona/Trento formula'), ('medagliere', 'Olympic medal table'), ('millesimi', 'Thousandths (Master)'), ('maialino_2024', 'Maialino 2024 formula (Modena)')], default='conversione150', max_length=20, verbose_name='scoring formula'),
         ),
     ]
