@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from phases.presets import FINAL_SIZE, knockout_specs
-from phases.selectors import phases_overview, present_ids
+from phases.selectors import master_case_words, phases_overview, present_ids
 from scoring.errors import ScoringError
 from scoring.knockout import seconds_on_one_scale, table_winner
 from scoring.finals import SEATS_PER_GROUP
@@ -24,6 +24,9 @@ from tables.standings.selectors import (composition_of, games_by_round, knockout
 from tables.models import Round
 from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
+
+
+MIN_SEMIFINAL_TABLE = 3  # players at a semifinal table, at least
 
 
 def _knockout_replan(*, user, tournament, phases, phase, by_round):
@@ -136,10 +139,17 @@ def _composed_tables(tournament, phase, phases, prior, composition, present, by_
                               "semifinal": list(outcome.rules.semifinal) if outcome.rules.semifinal else None,
                               "repechage": {"seats": outcome.rules.repechage_seats,
                                             "min_games": outcome.rules.min_games}}}
+        if outcome.case:
+            # SCORING.md 13.8: which plan the Master seated, and its number of semifinals.
+            remember.update(master_case=outcome.case, semifinal_tables=outcome.tables)
         if phase.kind == Phase.Kind.SEMIFINAL:
             if outcome.rules.semifinal is None:
                 raise ValidationError(_("With %(n)d participants this format has no semifinals: change the "
                                         "format.") % {"n": outcome.participants})
+            if outcome.case and len(q.semifinal) + len(q.repechage) < MIN_SEMIFINAL_TABLE * outcome.tables:
+                raise ValidationError(_("The Master's semifinals need at least %(min)d players checked in; %(n)d "
+                                        "are.") % {"min": MIN_SEMIFINAL_TABLE * outcome.tables + outcome.rules.direct,
+                                                   "n": len(present)})
             tables = semifinal_seating(q.semifinal + q.repechage, outcome.tables)
             return tables, remember
         finalists = q.final + q.repechage
@@ -219,6 +229,16 @@ def absent_notice(phase):
     return ngettext("Absent, the seat went to the next in the standings: %(names)s.",
                     "Absent, their seats went to the next in the standings: %(names)s.",
                     len(absent)) % {"names": _names(absent)}
+
+
+def master_case_notice(phase):
+    """The Master's semifinals (SCORING.md 13.8): which plan was seated, said on the format page; "" for
+    any other phase."""
+    case = phase.settings.get("master_case") if phase is not None else None
+    rules = phase.settings.get("rules") or {}
+    if not case or not rules.get("semifinal"):
+        return ""
+    return master_case_words(case, rules["semifinal"], phase.settings.get("semifinal_tables", 0))
 
 
 def _names(ids):

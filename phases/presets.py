@@ -202,6 +202,45 @@ def raduno_specs(games):
     return [(Phase.Kind.QUALIFYING, _("Qualifying rounds"), games, {"parallel_finals": True}),
             (Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}),
             (Phase.Kind.FINAL, _("Finals"), 1, {"size": FINAL_SIZE})]
+# --- The Master (SCORING.md 13.4, 13.7, 13.8; club preset "master", 13.12) ------------------------------
+# 2 games in thousandths, ties by the best results then the standings after the previous round; semifinals
+# of 1st-16th, or 2nd-13th with the sole unbeaten leader straight to the final (scoring.qualify's
+# `direct_if_unbeaten`); final of 4, whose order leads the standings.
+MASTER_QUALIFY = {"tiers": [{"up_to": None, "direct": 0, "semifinal": [1, 16],
+                             "repechage": {"seats": 0, "min_games": 1},
+                             "direct_if_unbeaten": {"semifinal": [2, 13]}}],
+                  "final_size": 4}
+MASTER_DECISIONS = (
+    gettext_lazy("\"Alone at the top\" (\"da solo in testa\") means the only player ranked 1st once the "
+                 "tie-breaks are applied (best results, then the standings after the previous round): two "
+                 "players equal on all of them share the 1st place and the 4 semifinals of the top 16 are "
+                 "played (SCORING.md 13.8, Interpretation). A game won is place 1 at the table, shared or "
+                 "not; a player who missed a game has not won both."),
+    gettext_lazy("A player not checked in when the semifinals are seated gives their seat to the next in the "
+                 "standings; the unbeaten leader must be checked in to go straight to the final, otherwise the "
+                 "4 semifinals of the top 16 are played."),
+    gettext_lazy("With fewer than 16 players present every player present plays a semifinal: 4 semifinals of "
+                 "3 or 4 players from 12 present (3 semifinals from 10 present when the leader goes straight "
+                 "to the final); with 10 or 11 present the 1st goes straight to the final anyway and the others "
+                 "play 3 semifinals, as in the two-day format of the Editrice Giochi guidelines below 32 "
+                 "players; below 10 present the semifinals are not seated."),
+)
+PRESETS["master"] = Preset(
+    2, (2, 2), final="yes", semifinals=True, qualify=MASTER_QUALIFY,
+    tournament_settings={"formula": "millesimi", "tiebreak": "best_results,previous_round"},
+    decisions=MASTER_DECISIONS + (FINAL_LEADS, TIES_BY_NAME), help=gettext_lazy(
+        "Master (MasterRisiko, Victory): 2 games in thousandths (a win is 1 plus the table points in "
+        "thousandths; at tables of 5 the table points count x1.25, at most 1.100), ties by the best results, "
+        "then the standings after the previous round; semifinals of the top 16 (4 tables, one finalist "
+        "each); when after the 2 games one player alone leads the standings having won both games, they go "
+        "straight to the final and 2nd-13th play 3 semifinals; final of 4, whose order leads the standings."))
+
+
+def fixed_qualify(preset):
+    """Whether a format's qualification is fixed by its rules (the Master's conditional plan): the format
+    page offers no fields to compose it."""
+    tiers = PRESETS[preset].qualify.get("tiers", []) if preset in PRESETS else []
+    return any(t.get("direct_if_unbeaten") for t in tiers)
 
 
 TOURNAMENT_FORMAT_FIELDS = ("format_preset", "rounds_planned", "discard_worst", "best_of", "como_reference",

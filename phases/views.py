@@ -10,9 +10,11 @@ from django.views.decorators.http import require_GET, require_POST
 from phases import bracket as brackets
 from phases import draw, selectors, services
 from phases.forms import EndRollVariantForm, FirenzeContinentsForm, FormatForm
-from phases.presets import PRESETS, knockout_advice
+from phases.presets import PRESETS, fixed_qualify, knockout_advice
 
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
+# The formats whose qualification the organiser may compose on the page (not the Master's fixed rules).
+EDITABLE = {key for key in COMPOSABLE if not fixed_qualify(key)}
 from scoring.standings import semifinal_plans
 from tables.rounds import services as table_services
 from tables.clock.selectors import live_round
@@ -47,6 +49,8 @@ def formats_page(request, pk):
     phases = selectors.phases_overview(tournament)
     for view in phases:
         view.notice = draw.absent_notice(view.phase)  # composed formats: who was skipped, absent
+        # The Master: which semifinal plan was seated, or would be if seated now.
+        view.case_notice = draw.master_case_notice(view.phase) or selectors.master_case_preview(tournament, view)
     # Before the first knockout game is drawn: below the seed's range, say so and offer its alternative.
     advice = (knockout_advice(tournament.format_preset, present, tournament.table_size)
               if phases and not any(v.rounds for v in phases) else None)
@@ -55,7 +59,7 @@ def formats_page(request, pk):
         "continents_form": forms["continents"], "phases": phases, "advice": advice, "present": present,
         "plans": [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))],
         "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE,
-        "composed_summary": selectors.composed_summary(tournament), "composable": sorted(COMPOSABLE),
+        "composed_summary": selectors.composed_summary(tournament), "composable": sorted(EDITABLE),
         "knockout": tournament.format_preset.startswith("knockout"), "live": live_round(tournament),
         "presets": [(key, label, PRESETS[key].help, PRESETS[key].decisions)
                     for key, label in forms["format"].fields["preset"].choices]},
@@ -70,7 +74,7 @@ def _format_forms(request, tournament, which):
     return {
         "format": FormatForm(posted("format"), initial={
             "preset": tournament.format_preset or None, "final": True,
-            "best_of": tournament.best_of if tournament.format_preset in COMPOSABLE else None,
+            "best_of": tournament.best_of if tournament.format_preset in EDITABLE else None,
             **FormatForm.initial_from(first.settings.get("qualify") if first else None)}),
         "endroll": EndRollVariantForm(posted("endroll"), initial={"variant": tournament.end_roll_variant}),
         "continents": FirenzeContinentsForm(posted("continents"),
@@ -80,11 +84,12 @@ def _format_forms(request, tournament, which):
 def _save_format(user, tournament, form):
     data = form.cleaned_data
     spec = PRESETS[data["preset"]]
-    composition = form.composition(spec.qualify) if spec.qualify else None
+    editable = data["preset"] in EDITABLE
+    composition = form.composition(spec.qualify) if editable else None
     try:
         services.format_apply(user=user, tournament=tournament, preset=data["preset"], games=data["games"],
                               discards=data["discards"], final=data["final"], finalina=data["finalina"],
-                              best_of=data["best_of"] if spec.qualify else None, composition=composition)
+                              best_of=data["best_of"] if editable else None, composition=composition)
     except ValidationError as exc:
         add_service_errors(form, exc)
         return None
@@ -133,6 +138,8 @@ def phase_action(request, pk, order, action):
                 messages.warning(request, _("Drawn with fewer players than this knockout presupposes (%(low)d-%(high)d "
                                             "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
                                                                           "n": advice.players})
+            if draw.master_case_notice(rnd.phase):
+                messages.info(request, draw.master_case_notice(rnd.phase))
             notice = draw.absent_notice(rnd.phase)
             if notice:
                 messages.warning(request, notice)

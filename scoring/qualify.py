@@ -136,6 +136,13 @@ def sole_unbeaten_leader(candidates: list[Candidate]) -> bool:
     return played >= 1 and len(leader.games) == played and leader.wins == played
 
 
+def unbeaten_rules(rules: QualifyRules) -> QualifyRules:
+    """The plan of SCORING.md 13.8 once its condition holds: the 1st straight to the final, the
+    semifinals of ranks 2..b' (the repêchage unchanged)."""
+    return QualifyRules(direct=1, semifinal=rules.unbeaten_semifinal, repechage_seats=rules.repechage_seats,
+                        min_games=rules.min_games)
+
+
 def qualify(rules: QualifyRules, candidates: list[Candidate]) -> Qualification:
     """Section 12: direct finalists, semifinalists, repêchage, absent players skipped; with 13.8's
     `direct_if_unbeaten`, a sole unbeaten leader straight to the final and the semifinals of ranks
@@ -146,8 +153,7 @@ def qualify(rules: QualifyRules, candidates: list[Candidate]) -> Qualification:
     if rules.unbeaten_semifinal is not None:
         unbeaten = sole_unbeaten_leader(candidates)
         if unbeaten:
-            rules = QualifyRules(direct=1, semifinal=rules.unbeaten_semifinal,
-                                 repechage_seats=rules.repechage_seats, min_games=rules.min_games)
+            rules = unbeaten_rules(rules)
     order = candidate_order(candidates)
     final, semifinal, absent = [], [], []
     wanted = rules.direct + rules.semifinal_seats
@@ -287,9 +293,12 @@ def composition_tiers(composition: dict) -> list[Tier]:
     for t in composition.get("tiers", []):
         rep = t.get("repechage") or {}
         semifinal = tuple(t["semifinal"]) if t.get("semifinal") else None
+        # SCORING.md 13.8 (the Master): {"direct_if_unbeaten": {"semifinal": [2, b']}} beside the base plan.
+        unbeaten = (t.get("direct_if_unbeaten") or {}).get("semifinal")
         tiers.append(Tier(t.get("up_to"), QualifyRules(direct=t.get("direct", 0), semifinal=semifinal,
                                                        repechage_seats=rep.get("seats", 0),
-                                                       min_games=rep.get("min_games", 1))))
+                                                       min_games=rep.get("min_games", 1),
+                                                       unbeaten_semifinal=tuple(unbeaten) if unbeaten else None)))
     return tiers
 
 
@@ -332,9 +341,13 @@ def check_composition(tiers, final_size: int, table_size_range=(3, 6)) -> None:
     low, high = table_size_range
     if not tiers:
         raise InvalidDocument("no qualification rules", code="empty", field="qualify")
+    plans = []
     for tier in tiers:
-        rules = tier.rules
-        check_rules(rules)
+        check_rules(tier.rules)
+        plans.append(tier.rules)
+        if tier.rules.unbeaten_semifinal is not None:
+            plans.append(unbeaten_rules(tier.rules))  # 13.8: the plan with the leader straight to the final
+    for rules in plans:
         if rules.semifinal is None:
             if rules.direct + rules.repechage_seats != final_size:
                 raise InvalidDocument(

@@ -13,7 +13,7 @@ from scoring.finals import finals_count, finals_standings, semifinal_groups
 from scoring.knockout import knockout_progress, table_winner
 from scoring.phases import knockout_order
 from scoring.qualify import (Candidate, candidate_order, composition_tiers, decided_by, qualify, rules_for,
-                             semifinal_table_count)
+                             semifinal_table_count, unbeaten_rules)
 from scoring.standings import final_classification
 from tables import engine
 from tables.models import Round, Seat, Table
@@ -90,6 +90,10 @@ class Qualifying:
     games: dict              # player -> [game points of every qualifying game played, in round order]
     participants: int
     final_size: int
+    # SCORING.md 13.8 (the Master), which plan applied: "unbeaten" (the sole unbeaten leader straight to
+    # the final), "base" (the semifinals of the base range), "fewer" (too few present for the base
+    # plan's tables: the 1st present straight to the final anyway, see `_fewer_present`); "" without it.
+    case: str = ""
 
     @property
     def tables(self):
@@ -109,12 +113,35 @@ def qualifying_outcome(tournament, composition, *, present=None, by_round=None, 
     participants = len(result.standings)
     rules = rules_for(composition_tiers(composition), participants)
     candidates = [Candidate(row.rank, row.player, tuple(games[row.player]),
-                            present=present is None or row.player in present) for row in result.standings]
+                            present=present is None or row.player in present, wins=row.wins)
+                  for row in result.standings]
+    final_size = composition["final_size"]
     try:
         outcome = qualify(rules, candidates)
+        case = ""
+        if outcome.direct_if_unbeaten is not None:
+            case = "unbeaten" if outcome.direct_if_unbeaten else "base"
+            if outcome.direct_if_unbeaten:
+                rules = unbeaten_rules(rules)
+            elif _fewer_present(rules, outcome, final_size):
+                rules = unbeaten_rules(rules)
+                outcome = qualify(rules, candidates)
+                case = "fewer"
     except ScoringError as exc:
         raise ValidationError(str(exc)) from None
-    return Qualifying(rules, outcome, result.standings, dict(games), participants, composition["final_size"])
+    return Qualifying(rules, outcome, result.standings, dict(games), participants, final_size, case)
+
+
+MIN_SEMIFINAL_TABLE = 3
+
+
+def _fewer_present(rules, outcome, final_size):
+    """The Master (SCORING.md 13.8) with too few players present for the base plan's semifinal tables
+    of at least 3 (fewer than 12 for 4 semifinals): what a club does, as the two-day format of seed 004
+    below 32 players, is send the 1st straight to the final and play the conditional plan's semifinals
+    (3 of 2nd-13th) with whoever is present."""
+    seats = len(outcome.semifinal) + len(outcome.repechage)
+    return rules.semifinal is not None and seats < MIN_SEMIFINAL_TABLE * semifinal_table_count(rules, final_size)
 
 
 @dataclass

@@ -58,6 +58,7 @@ FORMAT_PRESETS = [
     ("sum3", _("3 games, points summed")),
     ("sum3_final", _("3 games + final of the top 4")),
     ("semis16", _("2 games + semifinals of the top 16 + final")),
+    ("master", _("Master: 2 games in thousandths + semifinals of the top 16, or the unbeaten leader to the final")),
     ("evenings_final", _("4-6 games with discards + final (+ finalina)")),
     ("championship", _("Championship: 8 or more evenings with discards + final")),
     ("evenings_top2_repechage", _("Evenings with discards: top 2 to the final, 2 semifinals + repêchage")),
