@@ -48,6 +48,7 @@ PUBLIC = {
     "public:standings_widget", "public:player_json",
     "health", "health_en",
     "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
+    "public:championship_standings", "public:championship_json",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -138,6 +139,13 @@ MATRIX = {
     "manage:teams": Route("organiser", T),
     "manage:team_schedule": Route("organiser", T, "post", ok=302),
     "manage:team_delete": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post", ok=302),
+    "manage:championship_teams": Route("organiser", T),
+    "manage:championship_team_rename": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post",
+                                             lambda w: {"rename-name": "Squadra rinominata"}, ok=302),
+    "manage:championship_team_dissolve": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post",
+                                               ok=302),
+    "manage:championship_table": Route("organiser", T),
+    "manage:championship_csv": Route("organiser", T),
     "manage:clock": Route("organiser", R),
     "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "start"}, "post",
                                  lambda w: {"minutes": "90"}, 302),
@@ -308,6 +316,7 @@ REFUSED_IN_THE_WORLD = {
     "manage:phase_action": "This phase has no seating to publish.",
     "manage:round_action": "Tables still without a result: 1.",
     "manage:team_delete": "The schedule is made: teams can no longer change.",
+    "manage:championship_team_dissolve": "The 2vs2 schedule is made: teams can no longer change.",
     "manage:team_schedule": "The schedule is already made.",
 }
 
