@@ -18,10 +18,12 @@ from tables.models import Round, Seat
 from tables.standings import championship as championship_module
 from tables.standings import versioned
 from tables.standings.selectors import tournament_standings
-from tests.factories import ClubFactory, RegistrationFactory
+from phases import services as formats
+from tests.factories import ClubFactory, RegistrationFactory, report, seat_round
 from tables.templatetags.torneo import points as _shown
 from tests.html import field_errors, messages, one, select, text, texts, tr
 from tournaments.models import AuditLog, Team
+from tournaments.teams import championship_services
 
 CLUBS = ("Lario", "Brianza", "Ticino", "Adda")
 # Table points by the seat's strength at its table (the strongest first): no two alike, nobody eliminated.
@@ -286,3 +288,28 @@ def test_a_player_without_a_team_plays_and_counts_for_no_team(client_for, tourna
     assert texts(page, "#championship-table [data-played]") == ["4", "4", "4"]
     assert texts(page, "#individual-standings [data-player-team]").count("Lario A") == 4
     assert len(select(page, "#individual-standings tbody tr")) == 16
+
+
+def test_the_team_table_worked_by_hand(tournament, organiser, players, client):
+    """Each round one player of each club at every table; club c's player takes the (c + t * r)-th place
+    at table t of round r (from 0), with table points 62, 48, 30, 12: standard points 12.62, 7.48, 5.30,
+    3.12. Lario's 12 results: 12.62 seven times, 7.48, 5.30 three times, 3.12: the best 9 make 101.12,
+    5.30, 5.30 and 3.12 are discarded."""
+    formats.format_apply(user=organiser, tournament=tournament, preset="team_championship")
+    for name in CLUBS:
+        championship_services.championship_team_create(user=organiser, tournament=tournament, name=f"{name} A",
+                                                        registrations=players[name])
+    for r in range(3):
+        rnd = seat_round(tournament, [[players[c][(t + n * r) % 4] for n, c in enumerate(CLUBS)] for t in range(4)])
+        for t, table in enumerate(rnd.tables.order_by("number")):
+            report(table, [(TABLE_POINTS[(c + t * r) % 4],) for c in range(4)])
+    teams = client.get(reverse("public:championship_json", args=[tournament.pk]) + "?live=1").json()["teams"]
+    assert [(t["rank"], t["team"], t["club"], t["total"], t["counted"], t["discarded"]) for t in teams] == [
+        (1, "Lario A", "Lario", 101.12, [12.62] * 7 + [7.48, 5.3], [5.3, 5.3, 3.12]),
+        (2, "Ticino A", "Ticino", 71.84, [12.62] * 3 + [7.48] + [5.3] * 5, [5.3, 5.3, 3.12]),
+        (3, "Brianza A", "Brianza", 70.28, [12.62] + [7.48] * 7 + [5.3], [3.12] * 3),
+        (4, "Adda A", "Adda", 52.84, [12.62] + [7.48] * 3 + [5.3] + [3.12] * 4, [3.12] * 3)]
+    page = client.get(reverse("public:championship_standings", args=[tournament.pk]))
+    lario = one(page, f"#championship-table tr[data-team='{Team.objects.get(name='Lario A').pk}']")
+    assert (text(one(lario, "[data-total]")), [text(s) for s in select(lario, "[data-discarded] s")]) == (
+        "101.12", ["5.30", "5.30", "3.12"])
