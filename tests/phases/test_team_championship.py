@@ -313,3 +313,18 @@ def test_the_team_table_worked_by_hand(tournament, organiser, players, client):
     lario = one(page, f"#championship-table tr[data-team='{Team.objects.get(name='Lario A').pk}']")
     assert (text(one(lario, "[data-total]")), [text(s) for s in select(lario, "[data-discarded] s")]) == (
         "101.12", ["5.30", "5.30", "3.12"])
+
+
+def test_players_of_no_club_cannot_form_a_team(client_for, tournament, organiser):
+    client = client_for(organiser)
+    _set_format(client, tournament)
+    clubless = [RegistrationFactory(tournament=tournament, player__club=None, player__last_name=f"Senza{i}")
+                for i in range(4)]
+    response = _compose(client, tournament, "Nessuno", clubless)
+    assert response.status_code == 400
+    assert field_errors(response, "players") == [tr(
+        "A team is of one club, and these players belong to none: %(names)s.",
+        names=", ".join(r.player.full_name for r in clubless))]
+    # On the page they are listed apart, their boxes disabled.
+    assert [box.has_attr("disabled") for box in select(response, ".club-group[data-club=''] input")] == [True] * 4
+    assert Team.objects.count() == 0
