@@ -1,7 +1,7 @@
 """What each tournament format sets up: presets and the phases they plan.
 
 Seed 004 ("Formule per un Torneo Ufficiale", semifinal guidance, "eliminazione diretta"), seed 000
-(Como, rules 3-5), seed 001 (2vs2 teams)."""
+(Como, rules 3-5), seed 001 (2vs2 teams), SCORING.md 13.10 (the national team championship)."""
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -164,6 +164,22 @@ PRESETS = {
                      "and always before it."),
         gettext_lazy("The standings of a day stay provisional until its window has closed with no dispute still "
                      "open about that day or an earlier one."))),
+    "team_championship": Preset(
+        3, (3, 3), 0, (0, 0), tournament_settings={"formula": "standard", "best_of": None}, help=gettext_lazy(
+            "National team championship (SCORING.md 13.10): every player plays 3 individual games (standard "
+            "points: 12, 7, 5, 3 and the table points as decimals); the clubs enter teams of 4 of their own "
+            "players, and a team's total is the sum of its 9 best results out of 12 (3 discarded)."),
+        decisions=(
+            gettext_lazy("The organiser composes the teams on the \"Teams of the championship\" page: 4 confirmed "
+                         "players of one club each; a club may enter several teams; a player without a team "
+                         "plays and is ranked in the individual standings, counting for no team."),
+            gettext_lazy("Teams are composed and dissolved before the first result is entered; a team may be "
+                         "renamed at any time."),
+            gettext_lazy("The draw keeps players of the same club, hence team-mates, at different tables "
+                         "whenever the numbers allow it."),
+            gettext_lazy("Teams level on total are ordered by their counted results compared best first; still "
+                         "level, they share the rank and are listed in the order the teams were entered."),
+            TIES_BY_NAME)),
 }
 
 # --- Raduno: parallel finals with shared ranks (SCORING.md 13.9) ---------------------------------

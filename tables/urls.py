@@ -5,6 +5,7 @@ from tables.arbitration.kinds import MATCH
 from tables.clock import views as clock_views
 from tables.live import views as live_views
 from tables.push import views as push_views
+from tables.standings import championship_views
 from tables.standings import export_views
 from tables.results import firenze_views
 from tables.standings import formula_views
@@ -24,6 +25,8 @@ public_patterns = [
     path("api/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
     path("api/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
     path("t/<int:pk>/squadre/", standings_views.team_standings_page, name="team_standings"),
+    path("t/<int:pk>/classifica/squadre/", championship_views.championship_standings, name="championship_standings"),
+    path("api/tournaments/<int:pk>/teams.json", championship_views.championship_json, name="championship_json"),
     # One event per change the tournament's screens show (tables.live): served by the `live` pool.
     path("t/<int:pk>/live/", live_views.live, name="live"),
 ]
@@ -48,6 +51,8 @@ manage_patterns = [
     path("t/<int:pk>/turni/<int:number>/<slug:action>/", views.round_action, name="round_action"),
     path("t/<int:pk>/export/classifica.csv", export_views.standings_csv, name="standings_csv"),
     path("t/<int:pk>/export/risultati.csv", export_views.results_csv, name="results_csv"),
+    path("t/<int:pk>/classifica/squadre/", championship_views.championship_table, name="championship_table"),
+    path("t/<int:pk>/export/squadre.csv", championship_views.championship_csv, name="championship_csv"),
 ]
 
 arbiter_patterns = [

@@ -50,6 +50,7 @@ PUBLIC = {
     "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
     # A phone following a player of a published tournament, and switching off (tests/tables/push).
     "public:push_worker", "public:push_subscribe", "public:push_unsubscribe",
+    "public:championship_standings", "public:championship_json",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}
@@ -140,6 +141,13 @@ MATRIX = {
     "manage:teams": Route("organiser", T),
     "manage:team_schedule": Route("organiser", T, "post", ok=302),
     "manage:team_delete": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post", ok=302),
+    "manage:championship_teams": Route("organiser", T),
+    "manage:championship_team_rename": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post",
+                                             lambda w: {"rename-name": "Squadra rinominata"}, ok=302),
+    "manage:championship_team_dissolve": Route("organiser", lambda w: {**T(w), "team_pk": w["team"].pk}, "post",
+                                               ok=302),
+    "manage:championship_table": Route("organiser", T),
+    "manage:championship_csv": Route("organiser", T),
     "manage:clock": Route("organiser", R),
     "manage:clock_action": Route("organiser", lambda w: {**R(w), "action": "start"}, "post",
                                  lambda w: {"minutes": "90"}, 302),
@@ -310,6 +318,7 @@ REFUSED_IN_THE_WORLD = {
     "manage:phase_action": "This phase has no seating to publish.",
     "manage:round_action": "Tables still without a result: 1.",
     "manage:team_delete": "The schedule is made: teams can no longer change.",
+    "manage:championship_team_dissolve": "The 2vs2 schedule is made: teams can no longer change.",
     "manage:team_schedule": "The schedule is already made.",
 }
 

@@ -5,6 +5,7 @@ from tournaments.accounts import views as account_views
 from tournaments.audit import views as audit_views
 from tournaments.registration import views as registration_views
 from tournaments.registration import roster_views
+from tournaments.teams import championship_views
 from tournaments.teams import views as teams_views
 
 public_patterns = [
@@ -52,6 +53,15 @@ manage_patterns += [
     path("t/<int:pk>/squadre/", teams_views.teams_page, name="teams"),
     path("t/<int:pk>/squadre/calendario/", teams_views.team_schedule, name="team_schedule"),
     path("t/<int:pk>/squadre/<int:team_pk>/elimina/", teams_views.team_delete, name="team_delete"),
+]
+
+# The teams of the national team championship (tournaments.teams.championship_services; their table is in tables.urls).
+manage_patterns += [
+    path("t/<int:pk>/squadre-campionato/", championship_views.championship_teams, name="championship_teams"),
+    path("t/<int:pk>/squadre-campionato/<int:team_pk>/rinomina/", championship_views.championship_team_rename,
+         name="championship_team_rename"),
+    path("t/<int:pk>/squadre-campionato/<int:team_pk>/sciogli/", championship_views.championship_team_dissolve,
+         name="championship_team_dissolve"),
 ]
 
 arbiter_patterns = [

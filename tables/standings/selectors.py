@@ -7,7 +7,9 @@
   `qualifying_outcome`), the final order (`final_standings`), a knockout's progress
   (`knockout_standing`), and what leads the public standings (`standings_lead`, `standings_cut_lines`);
 - 2vs2 teams (`teams`): the team table after each day (`team_standings`) and the state of each day
-  (`team_days`).
+  (`team_days`);
+- the national team championship (`championship`): the team table of club teams of 4, best 9 results
+  (`championship_table`, `cached_championship_table`).
 
 Pages, exports, the room, circuits and the app of tournament formats read standings from here."""
 from collections import Counter, defaultdict
@@ -21,6 +23,8 @@ from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from tables import engine
 from tables.models import Dispute, Round
+from tables.standings.championship import (ChampionshipRow, ChampionshipTable, cached_championship_table,
+                                           championship_table)
 from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
 from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, ParallelPlan, Qualifying,
                                      RepechageHolder, StandingsLead, composition_of, cut_lines_of, final_round,
@@ -43,6 +47,8 @@ __all__ = [
     "ParallelPlan", "parallel_groups",
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
+    # the national team championship
+    "ChampionshipRow", "ChampionshipTable", "cached_championship_table", "championship_table",
     # whether the standings are final: every round closed and published, no dispute open or possible
     "dispute_deadline", "public_standings_status", "standings_are_final",
 ]

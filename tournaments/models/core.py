@@ -53,7 +53,7 @@ STANDARD_ELIMINATED = [("order", _("by elimination order: 1st eliminated 1 point
                        ("position", _("by final place: 5 minus the place"))]
 
 # Tournament formats (seed 004 "Formule per un Torneo Ufficiale", seed 000 Como, seed 001 2vs2,
-# seed 003 knockout); their phases are built by the phases app.
+# seed 003 knockout, SCORING.md 13.10 team championship); their phases are built by the phases app.
 FORMAT_PRESETS = [
     ("sum3", _("3 games, points summed")),
     ("sum3_final", _("3 games + final of the top 4")),
@@ -68,6 +68,7 @@ FORMAT_PRESETS = [
     ("knockout_second_chance", _("Knockout with second chance")),
     ("como", _("Como: best 3 of 4 evenings")),
     ("teams_2vs2", _("2vs2 teams, round robin")),
+    ("team_championship", _("National team championship: club teams of 4, 3 games")),
 ]
 # SCORING.md 13.9: the Raduno, parallel finals above 76 players.
 FORMAT_PRESETS += [

@@ -10,7 +10,9 @@ from tournaments.models.core import END_ROLL_VARIANTS, Registration, Tournament
 
 
 class Team(models.Model):
-    """A 2vs2 team: 2 to 3 registered players, one of them the captain (seed 001 art. 7)."""
+    """A 2vs2 team: 2 to 3 registered players, one of them the captain (seed 001 art. 7); or, in the
+    national team championship (SCORING.md 13.10), 4 registered players of one club, no captain, who play
+    individual games and whose best results count for the team (tournaments.teams.championship)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(_("team name"), max_length=80)

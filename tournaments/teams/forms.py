@@ -63,3 +63,20 @@ class MatchResultForm(forms.Form):
                 "best": (data["home_best"], data["away_best"]),
                 "territory_points": (data["home_territory_points"] or Decimal(0),
                                      data["away_territory_points"] or Decimal(0))}
+
+
+class ChampionshipTeamForm(forms.Form):
+    """A team of the national team championship: a name and 4 players of one club (the rules:
+    tournaments.teams.championship_services). Any confirmed player may be ticked, so that a player
+    already in a team is refused with the service's message, not a generic one."""
+    name = forms.CharField(label=_("Team name"), max_length=80)
+    players = forms.MultipleChoiceField(label=_("Players (4 of one club)"), widget=forms.CheckboxSelectMultiple,
+                                        error_messages={"required": _("Tick the 4 players of the team.")})
+
+    def __init__(self, *args, registrations=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [(str(r.pk), r.player.full_name) for r in registrations]
+
+
+class TeamNameForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=80)
