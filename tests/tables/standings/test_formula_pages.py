@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 import pytest
 from django.urls import reverse
 
@@ -38,9 +40,9 @@ def test_side_by_side_shows_a_rank_column_per_formula(client, tournament, organi
     client.force_login(organiser)
     response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
     rows = response.context["rows"]
-    assert len(response.context["keys"]) == 14
+    keys = [c.key if not c.preset else f"preset:{c.key}" for c in response.context["columns"]]
+    assert len([k for k in keys if not k.startswith("preset:")]) == 14
     by_name = {r["player"].last_name: r["cells"] for r in rows}
-    keys = response.context["keys"]
     assert by_name["A"][keys.index("conversione150")]["rank"] == 1
     # E won its table with 40 TP: first under conversione150, behind B (48 TP) under punti_tavolo.
     assert by_name["E"][keys.index("conversione150")]["rank"] == 2
@@ -58,6 +60,34 @@ def test_side_by_side_leaves_out_a_formula_the_tournaments_settings_refuse(clien
     client.force_login(organiser)
     response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
     assert response.status_code == 200
-    assert "maialino_2024" not in response.context["keys"] and "millesimi" in response.context["keys"]
-    assert [text(node) for node in select(response, "[data-refused]")] == [CATALOGUE["maialino_2024"].name.get("en")]
-    assert len(select(response, "table.compare thead th")) == len(response.context["keys"]) + 1
+    keys = [c.key for c in response.context["columns"] if not c.preset]
+    assert "maialino_2024" not in keys and "millesimi" in keys
+    # The club rule of Modena plays maialino_2024 too: refused for the same reason.
+    assert [text(node) for node in select(response, "[data-refused]")] == [
+        CATALOGUE["maialino_2024"].name.get("en"), "Coppe Maialino 2024 (RCU Modena)"]
+    assert len(select(response, "table.compare thead th")) == len(response.context["columns"]) + 1
+
+
+def test_side_by_side_adds_a_column_per_club_rule_scored_on_an_unsaved_copy(client, tournament, organiser):
+    """SCORING.md 13's running 5-table (A 60, B 48, C 30, D 12, E eliminated first) under each club rule:
+    its formula and settings applied to this tournament's results, the tournament itself unchanged."""
+    regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCDE"]
+    report(seat_round(tournament, [regs]).tables.get(), [(60,), (48,), (30,), (12,), (0, 1)])
+    client.force_login(organiser)
+    response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
+    columns = response.context["columns"]
+    presets = [c.key for c in columns if c.preset]
+    assert presets == ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024",
+                       "finale_2004", "campionato_squadre"]
+    as_numbers = {c.key: [Decimal(r.total) for r in c.standings.rows] for c in columns if c.preset}
+    assert as_numbers["raduno_open"] == [Decimal("125"), Decimal("60"), Decimal("37.5"), Decimal("15"), 0]
+    # exact totals; the page shows 5.38 (SCORING.md 13.6.4)
+    assert as_numbers["torneo_gufo"] == [Decimal("12.75"), Decimal("7.60"), Decimal("5.375"), Decimal("3.15"), 0]
+    assert as_numbers["master"] == [Decimal("1.075"), Decimal("0.060"), Decimal("0.038"), Decimal("0.015"), 0]
+    assert as_numbers["finale_2004"] == [Decimal("80"), Decimal("48"), Decimal("30"), Decimal("12"), 0]
+    assert as_numbers["maialino_2024"] == [Decimal("200"), Decimal("88"), Decimal("70"), Decimal("52"), 0]
+    header = select(response, "table.compare thead th[data-column^='preset:']")
+    assert [th["data-column"] for th in header] == [f"preset:{k}" for k in presets]
+    assert len(select(response, "table.compare tbody tr:first-child td")) == len(columns)
+    tournament.refresh_from_db()
+    assert (tournament.formula, tournament.como_reference, tournament.club_preset) == ("conversione150", None, "")
