@@ -7,8 +7,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.catalogue import CATALOGUE
-from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
+from scoring.help_common import FORMAT_INTERPRETATIONS, GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.standings import selectors as standings_selectors
+from tournaments.club_presets import CLUB_PRESETS
 from tournaments.rules import tournament_for_organiser
 
 
@@ -21,7 +22,9 @@ def formula_list(request):
     lang = _lang()
     items = [{"key": key, "name": info.name.get(lang), "summary": info.summary.get(lang)}
              for key, info in CATALOGUE.items()]
-    return render(request, "tables/formula_list.html", {"formulas": items})
+    return render(request, "tables/formula_list.html", {
+        "formulas": items, "club_rules": CLUB_PRESETS.values(),
+        "format_notes": [t.get(lang) for t in FORMAT_INTERPRETATIONS]})
 
 
 @require_GET

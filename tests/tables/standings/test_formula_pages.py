@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from scoring.catalogue import CATALOGUE
 from tests.factories import RegistrationFactory, report, seat_round
-from tests.html import one, parse, select, text, texts
+from tests.html import attr, one, parse, select, text, texts
 
 
 @pytest.mark.parametrize("key", list(CATALOGUE))
@@ -91,3 +91,55 @@ def test_side_by_side_adds_a_column_per_club_rule_scored_on_an_unsaved_copy(clie
     assert len(select(response, "table.compare tbody tr:first-child td")) == len(columns)
     tournament.refresh_from_db()
     assert (tournament.formula, tournament.como_reference, tournament.club_preset) == ("conversione150", None, "")
+
+
+def _example_points(page, index):
+    """The points of worked example `index` as its tables show them, game after game."""
+    return texts(one(page, f"section.example[data-example='{index}']"), "tbody td.num strong")
+
+
+@pytest.mark.parametrize("key, example, points", [
+    ("bonus50", "RADUNO_EXAMPLE", ["125", "60", "37.50", "15", "0"]),
+    ("bonus50", "CORRECTIVE_SCORE_EXAMPLE", ["137.50", "60", "37.50", "15", "0"]),
+    ("bonus50", "FINAL_2004_EXAMPLE", ["110", "44", "30", "12"]),
+    ("spartaco", "SPARTACO_FLAT_EXAMPLE", ["186", "86", "86", "86"]),
+    ("spartaco", "SPARTACO_OWN_TP_EXAMPLE", ["186", "40", "25", "0"]),
+    ("standard", "GUFO_EXAMPLE", ["12.75", "7.60", "5.38", "3.15", "0"]),
+    ("punti_tavolo", "PREVIOUS_ROUND_EXAMPLE", ["60", "40", "20", "10", "60", "40", "25", "5"]),
+])
+def test_a_club_variant_s_worked_example_is_computed_live_on_its_formula_s_page(client, db, key, example, points):
+    from scoring import help_common
+    index = CATALOGUE[key].examples.index(getattr(help_common, example))
+    page = client.get(reverse("public:formula", args=[key]))
+    assert _example_points(page, index) == points
+
+
+def test_the_previous_round_example_ranks_a_ahead_of_b_on_equal_totals(client, db):
+    from scoring.help_common import PREVIOUS_ROUND_EXAMPLE
+    index = CATALOGUE["punti_tavolo"].examples.index(PREVIOUS_ROUND_EXAMPLE)
+    section = one(client.get(reverse("public:formula", args=["punti_tavolo"])), f"section.example[data-example='{index}']")
+    standings = [[text(td) for td in tr.select("td")][:3] for tr in section.select("table:last-of-type tbody tr")]
+    assert standings[:2] == [["1", "A", "100"], ["2", "B", "100"]]
+
+
+@pytest.mark.parametrize("key, note", [
+    ("bonus50", "CORRECTIVE_TABLE_POINTS"), ("standard", "CORRECTIVE_TABLE_POINTS"),
+    ("standard", "GUFO_SHARED_PLACE"), ("spartaco", "SPARTACO_OWN_TP_NOT_ADOPTED"),
+    ("millesimi", "MILLESIMI_SHARED_TOP")])
+def test_section_13_interpretations_are_on_their_formula_s_page(client, db, key, note):
+    from scoring import help_common
+    page = client.get(reverse("public:formula", args=[key]))
+    assert getattr(help_common, note).en in texts(page, "[data-interpretations=formula] li")
+
+
+def test_the_formulas_list_shows_every_club_rule_and_the_formats_interpretations(client, db):
+    from scoring.help_common import FORMAT_INTERPRETATIONS
+    from tournaments.club_presets import CLUB_PRESETS
+    page = client.get(reverse("public:formulas"))
+    assert attr(page, "[data-club-rule]", "data-club-rule") == list(CLUB_PRESETS)
+    master = one(page, "[data-club-rule=master]")
+    assert text(one(master, ".card-title")) == "Master (millesimi)"
+    assert [text(dd) for dd in master.select("dd")][:3] == ["Thousandths (Master)",
+                                                            "Best single results, Standing after the previous round", "2"]
+    assert one(master, "a")["href"] == reverse("public:formula", args=["millesimi"])
+    assert texts(page, "[data-interpretations=formats] li") == [t.en for t in FORMAT_INTERPRETATIONS]
