@@ -58,4 +58,10 @@ def test_side_by_side_with_the_club_rules_on_a_phone(live_server, browser, login
     if AXE.exists():
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(SERIOUS) == []
+    page.goto(f"{live_server.url}/formule/#club-rules")   # the list of the club rules, linked from the page
+    assert page.locator("[data-club-rule]").count() == 7
+    shot(page, "club_rules_list_phone")
+    if AXE.exists():
+        page.add_script_tag(path=str(AXE))
+        assert page.evaluate(SERIOUS) == []
     context.close()

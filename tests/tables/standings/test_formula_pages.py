@@ -139,7 +139,7 @@ def test_the_formulas_list_shows_every_club_rule_and_the_formats_interpretations
     assert attr(page, "[data-club-rule]", "data-club-rule") == list(CLUB_PRESETS)
     master = one(page, "[data-club-rule=master]")
     assert text(one(master, ".card-title")) == "Master (millesimi)"
-    assert [text(dd) for dd in master.select("dd")][:3] == ["Thousandths (Master)",
+    assert texts(master, "[data-setting]")[:3] == ["Thousandths (Master)",
                                                             "Best single results, Standing after the previous round", "2"]
     assert one(master, "a")["href"] == reverse("public:formula", args=["millesimi"])
     assert texts(page, "[data-interpretations=formats] li") == [t.en for t in FORMAT_INTERPRETATIONS]
