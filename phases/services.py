@@ -8,8 +8,10 @@ from django.utils.translation import gettext as _
 from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
 from phases.selectors import phases_overview, present_ids
 from tables.rounds import services as table_services
-from tables.models import Round, Seat
+from tables.models import Round, Seat, Table
 from tournaments.audit.services import audit
+from tournaments.club_presets import CLUB_PRESETS
+from tournaments.services import tournament_save
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
 
@@ -99,6 +101,25 @@ def format_apply(*, user, tournament, preset, games=None, discards=None, final=T
           after={**snapshot(tournament), "phases": [name for _k, name, _r, _s in specs],
                  **({"qualify": composition} if composition else {})})
     return tournament
+
+
+@transaction.atomic
+def club_preset_apply(*, user, tournament, key):
+    """A club's rule (SCORING.md 13.12) on the formats page: its tournament format (when this application
+    has it) through `format_apply`, then every scoring setting it fills through `tournament_save`, each
+    audited. Refused once a table has a result: the standings already counted would change under the
+    players; single settings are still changed on the settings page, which shows the change first."""
+    preset = CLUB_PRESETS.get(key)
+    if preset is None:
+        raise ValidationError({"club_preset": _("Choose a club rule.")})
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if Table.objects.filter(round__tournament=tournament, reported_at__isnull=False).exists():
+        raise ValidationError(_("Results are already entered: a club rule can no longer be applied from here. "
+                                "Change single settings on the tournament's settings page."))
+    if preset.format_available and preset.format in PRESETS:
+        tournament = format_apply(user=user, tournament=tournament, preset=preset.format)
+    return tournament_save(user=user, tournament=tournament,
+                           data={**preset.tournament_settings, "club_preset": preset.key})
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from phases import bracket as brackets
 from phases import draw, selectors, services
-from phases.forms import EndRollVariantForm, FirenzeContinentsForm, FormatForm
+from phases.forms import ClubPresetForm, EndRollVariantForm, FirenzeContinentsForm, FormatForm
 from phases.presets import PRESETS, fixed_qualify, knockout_advice
 
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
@@ -20,6 +20,7 @@ from tables.rounds import services as table_services
 from tables.clock.selectors import live_round
 from tables.rounds.inputs import present_registrations
 from tables.standings import selectors as standings
+from tournaments.club_presets import club_preset_name
 from tournaments.forms import add_service_errors
 from tournaments.rules import staff_role, tournament_for_organiser, tournament_for_public
 
@@ -56,7 +57,8 @@ def formats_page(request, pk):
               if phases and not any(v.rounds for v in phases) else None)
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": forms["format"], "roll_form": forms["endroll"],
-        "continents_form": forms["continents"], "phases": phases, "advice": advice, "present": present,
+        "continents_form": forms["continents"], "club_form": forms["club"], "phases": phases,
+        "club_rule": club_preset_name(tournament.club_preset), "advice": advice, "present": present,
         "plans": [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))],
         "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE,
         "composed_summary": selectors.composed_summary(tournament), "composable": sorted(EDITABLE),
@@ -78,7 +80,8 @@ def _format_forms(request, tournament, which):
             **FormatForm.initial_from(first.settings.get("qualify") if first else None)}),
         "endroll": EndRollVariantForm(posted("endroll"), initial={"variant": tournament.end_roll_variant}),
         "continents": FirenzeContinentsForm(posted("continents"),
-                                            initial={"points": tournament.firenze_continent_points})}
+                                            initial={"points": tournament.firenze_continent_points}),
+        "club": ClubPresetForm(posted("club"), initial={"club_preset": tournament.club_preset})}
 
 
 def _save_format(user, tournament, form):
@@ -111,9 +114,19 @@ def _save_continent_points(user, tournament, form):
     return _("Points per continent saved.")
 
 
+def _save_club_preset(user, tournament, form):
+    try:
+        services.club_preset_apply(user=user, tournament=tournament, key=form.cleaned_data["club_preset"])
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return None
+    return _("Club rule applied: its settings are saved, every one still editable in the settings.")
+
+
 # How each form of the page (by the name it is posted with) is saved once valid: the success message,
 # or None with the service's refusal shown on the form.
-SAVES = {"format": _save_format, "endroll": _save_end_roll, "continents": _save_continent_points}
+SAVES = {"format": _save_format, "endroll": _save_end_roll, "continents": _save_continent_points,
+         "club": _save_club_preset}
 
 
 @login_required

@@ -13,8 +13,20 @@ from .help_common import (
     CLUB_GT_CODE,
     CLUB_GT_MANUAL,
     CLUB_MODENA,
+    CLUB_N04,
     COMMON_PARAMETERS,
     COMO_EXAMPLE,
+    CORRECTIVE_SCORE_EXAMPLE,
+    CORRECTIVE_TABLE_POINTS,
+    FINAL_2004_EXAMPLE,
+    GUFO_EXAMPLE,
+    GUFO_SHARED_PLACE,
+    MILLESIMI_SHARED_TOP,
+    PREVIOUS_ROUND_EXAMPLE,
+    RADUNO_EXAMPLE,
+    SPARTACO_FLAT_EXAMPLE,
+    SPARTACO_OWN_TP_EXAMPLE,
+    SPARTACO_OWN_TP_NOT_ADOPTED,
     FIVE_PLAYER_EXAMPLE,
     MILLESIMI_FIVE_EXAMPLE,
     MILLESIMI_TWO_ROUNDS_EXAMPLE,
@@ -54,7 +66,7 @@ _ENTRIES = (
         sources=(Source(SEED_FIRK, "art. 46-47, Tab. D"), Source(SEED_FIRK, "Variante 51.1, regole 3-5")),
         interpretations=(),
         parameters=COMMON_PARAMETERS + ("risiko_total",),
-        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, COMO_EXAMPLE),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, COMO_EXAMPLE, PREVIOUS_ROUND_EXAMPLE),
     ),
     FormulaInfo(
         key="conversione150",
@@ -100,11 +112,20 @@ _ENTRIES = (
                  "Two players first with the same table points split the bonus (25 each); when more "
                  "than two are tied, no bonus is given."),
             Text("Usata ai Nazionali EG e ai Raduni.", "Used at the EG Nationals and the Raduni."),
+            Text("Raduni e Open di RCU Roma: ai tavoli da 5 i punti tavolo si moltiplicano per 1,25 (da 3 per "
+                 "0,75) prima del bonus; il 100 di un RisiKo! non si aumenta.",
+                 "RCU Rome's Raduni and Open: at 5-player tables the table points are multiplied by 1.25 (at "
+                 "3 by 0.75) before the bonus; a RisiKo!'s 100 is not raised."),
+            Text("Finale nazionale 2004: bonus 20, e chi fa RisiKo! prende esattamente 110.",
+                 "2004 national final: bonus 20, and a RisiKo! is worth exactly 110."),
         ),
-        sources=(Source(SEED_RTU, 'Formule Punteggio, punti tavolo con "bonus per la vittoria"'),),
-        interpretations=(TABLE_TIE_BREAK,),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, punti tavolo con "bonus per la vittoria"'),
+                 Source(CLUB_GT_MANUAL, "Tipi di Tornei contemplati, Raduno, Open, NazionaleRisiKo"),
+                 Source(CLUB_N04, "regolamento della finale")),
+        interpretations=(TABLE_TIE_BREAK, CORRECTIVE_TABLE_POINTS),
         parameters=COMMON_PARAMETERS + ("bonus", "risiko_total"),
-        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, TIE_EXAMPLE, RADUNO_EXAMPLE, CORRECTIVE_SCORE_EXAMPLE,
+                  FINAL_2004_EXAMPLE),
     ),
     FormulaInfo(
         key="vittorie",
@@ -161,7 +182,8 @@ _ENTRIES = (
                  "Eliminated: 1 to the first eliminated, 2 to the second, 3 to the third (4 to the "
                  "fourth at 5- and 6-player tables)."),
         ),
-        sources=(Source(SEED_RTU, 'Formule Punteggio, metodo dei "punti standard"'),),
+        sources=(Source(SEED_RTU, 'Formule Punteggio, metodo dei "punti standard"'),
+                 Source(CLUB_GT_MANUAL, "Tipi di Tornei contemplati, Torneo Gufo")),
         interpretations=(
             Text("Un eliminato prende il proprio ordine di eliminazione a ogni dimensione del tavolo: "
                  "1 al primo eliminato, 2 al secondo, 3 al terzo, 4 al quarto (tavoli da 5 e da 6).",
@@ -178,9 +200,9 @@ _ENTRIES = (
                  "Interpretation (Torneo Gufo, RCU Rome: eliminated players by position, corrective on "
                  "table points): RisiKo! stays 13; the scaled hundredths are shown and compared rounded "
                  "to 2 decimals (5.375 becomes 5.38)."),
-            SHARED_PLACES),
+            GUFO_SHARED_PLACE, CORRECTIVE_TABLE_POINTS, SHARED_PLACES),
         parameters=COMMON_PARAMETERS + ("standard_eliminated",),
-        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE, GUFO_EXAMPLE),
     ),
     FormulaInfo(
         key="faentino",
@@ -226,9 +248,10 @@ _ENTRIES = (
                  "giocatore 100 meno il malus (186 e 86 con il malus di 14, modificabile).",
                  "Interpretation: with RisiKo! the winner gets 200 minus the malus and every other "
                  "player 100 minus the malus (186 and 86 with the default malus of 14, adjustable)."),
-            SHARED_PLACES),
+            SPARTACO_OWN_TP_NOT_ADOPTED, SHARED_PLACES),
         parameters=COMMON_PARAMETERS + ("spartaco_malus", "spartaco_risiko_losers"),
-        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE),
+        examples=(RUNNING_EXAMPLE, FIVE_PLAYER_EXAMPLE, RISIKO_EXAMPLE, SPARTACO_FLAT_EXAMPLE,
+                  SPARTACO_OWN_TP_EXAMPLE),
     ),
     FormulaInfo(
         key="maialino",
@@ -332,7 +355,8 @@ _ENTRIES = (
             Text("Interpretazione: i punti tavolo con decimali non vengono troncati (41,5 dà 0,0415, "
                  "arrotondato per eccesso a 0,042).",
                  "Interpretation: table points with decimals are not truncated (41.5 gives 0.0415, rounded "
-                 "up to 0.042)."),),
+                 "up to 0.042)."),
+            MILLESIMI_SHARED_TOP),
         parameters=("discard_worst", "best_of", "tiebreak"),
         examples=(RUNNING_EXAMPLE, MILLESIMI_TWO_ROUNDS_EXAMPLE, MILLESIMI_FIVE_EXAMPLE, TIE_EXAMPLE),
     ),

@@ -19,6 +19,7 @@ CLUB_GT_MANUAL = "GT-M"
 CLUB_GT_CODE = "GT-C"
 CLUB_BARLETTA = "BAR"
 CLUB_MODENA = "MO24"
+CLUB_N04 = "N04"
 RULEBOOKS = {
     SEED_FIRK: "Regolamento F.I.RK. (torneo di Como)",
     SEED_TEAMS: "Regolamento 2vs2 Rahal Maut",
@@ -29,8 +30,9 @@ RULEBOOKS = {
     CLUB_GT_CODE: "GestioneTorneo, il programma dei tornei (RCU Roma)",
     CLUB_BARLETTA: "RCU Barletta, Giocatore dell'anno Risik'Arè 2022",
     CLUB_MODENA: "RCU Modena, Coppe Maialino 2024",
+    CLUB_N04: "Campionato Nazionale RisiKo! 2004",
 }
-CLUB_SOURCES = (CLUB_GT_MANUAL, CLUB_GT_CODE, CLUB_BARLETTA, CLUB_MODENA)
+CLUB_SOURCES = (CLUB_GT_MANUAL, CLUB_GT_CODE, CLUB_BARLETTA, CLUB_MODENA, CLUB_N04)
 
 
 @dataclass(frozen=True)
@@ -288,3 +290,86 @@ def conversione_rules(top: int) -> tuple[Text, ...]:
              f"RisiKo!: {top + 1} minus the second's table points in hundredths; the others are placed "
              "normally with 100 table points for the winner."),
     )
+
+
+# Club variants (SCORING.md section 13): the worked examples of its running 5-player table
+# (A 60, B 48, C 30, D 12, E eliminated first) and of its sections, with the parameters they need.
+_CLUB_FIVE = (Game(1, 1, (_p("A", 60), _p("B", 48), _p("C", 30), _p("D", 12), _p("E", 0, eliminated=1))),)
+RADUNO_EXAMPLE = Example(
+    Text("Raduno / Open (RCU Roma), correttivo sui punti tavolo con riferimento 4: tavolo da 5 A 60, B 48, C 30, "
+         "D 12, E eliminato per primo (A: 60 × 1,25 + 50 = 125)",
+         "Raduno / Open (RCU Rome), corrective on table points with reference 4: 5-player table A 60, B 48, "
+         "C 30, D 12, E eliminated first (A: 60 × 1.25 + 50 = 125)"),
+    _CLUB_FIVE, Params(como_reference=4, corrective_scope="table_points"))
+CORRECTIVE_SCORE_EXAMPLE = Example(
+    Text("Lo stesso tavolo con il correttivo sui punti (Como, riferimento 4): A (60 + 50) × 1,25 = 137,5",
+         "The same table with the corrective on the score (Como, reference 4): A (60 + 50) × 1.25 = 137.5"),
+    _CLUB_FIVE, Params(como_reference=4, corrective_scope="score"))
+FINAL_2004_EXAMPLE = Example(
+    Text("Finale nazionale 2004, bonus 20 e RisiKo! a 110: A fa RisiKo!, B 44, C 30, D 12",
+         "2004 national final, bonus 20 and RisiKo! worth 110: A makes RisiKo!, B 44, C 30, D 12"),
+    (Game(1, 1, (_p("A", 40, risiko=True), _p("B", 44), _p("C", 30), _p("D", 12))),),
+    Params(bonus=Decimal("20"), risiko_total=Decimal("110")))
+_SPARTACO_RISIKO = (Game(1, 1, (_p("A", 40, risiko=True), _p("B", 40), _p("C", 25), _p("D", 0, eliminated=1))),)
+SPARTACO_FLAT_EXAMPLE = Example(
+    Text("RisiKo! di A; B 40, C 25, D eliminato: gli altri prendono 100 meno il malus (86)",
+         "A makes RisiKo!; B 40, C 25, D eliminated: the others get 100 minus the malus (86)"),
+    _SPARTACO_RISIKO)
+SPARTACO_OWN_TP_EXAMPLE = Example(
+    Text("Campionato Gufo (RCU Roma), lo stesso tavolo: gli altri prendono i propri punti tavolo, l'eliminato 0",
+         "Campionato Gufo (RCU Rome), the same table: the others get their own table points, the eliminated "
+         "player 0"),
+    _SPARTACO_RISIKO, Params(spartaco_risiko_losers="own_tp"))
+GUFO_EXAMPLE = Example(
+    Text("Torneo Gufo (RCU Roma), eliminati per posizione e centesimi × 5/4: tavolo da 5 A 60, B 48, C 30, D 12, "
+         "E eliminato per primo (C: 5 + 0,375, mostrato 5,38; E quinto: 0)",
+         "Torneo Gufo (RCU Rome), eliminated players by position and hundredths × 5/4: 5-player table A 60, "
+         "B 48, C 30, D 12, E eliminated first (C: 5 + 0.375, shown 5.38; E fifth: 0)"),
+    _CLUB_FIVE, Params(standard_eliminated="position", como_reference=4, corrective_scope="table_points"))
+PREVIOUS_ROUND_EXAMPLE = Example(
+    Text("Spareggio sul turno precedente: A 60 poi 40, B 40 poi 60; pari anche nei migliori risultati, A era "
+         "davanti dopo il primo turno e resta davanti",
+         "Tie-break on the previous round: A 60 then 40, B 40 then 60; level on best results too, A was ahead "
+         "after round 1 and stays ahead"),
+    (Game(1, 1, (_p("A", 60), _p("B", 40), _p("C", 20), _p("D", 10))),
+     Game(2, 1, (_p("B", 60), _p("A", 40), _p("D", 25), _p("C", 5)))),
+    Params(tiebreak=("best_results", "previous_round")))
+
+# SCORING.md section 13's interpretations, each on the page of the formula it concerns.
+CORRECTIVE_TABLE_POINTS = Text(
+    "Interpretazione (correttivo sui punti tavolo, Raduni e Open di RCU Roma): ai tavoli da 6 il fattore è 1,5 "
+    "(il programma del club non ha il caso); i punti tavolo con decimali si usano come registrati (il programma "
+    "li tronca agli interi e usa i decimali per segnare chi è davanti: qui lo fa il piazzamento).",
+    "Interpretation (corrective on table points, RCU Rome's Raduni and Open): at 6-player tables the factor is "
+    "1.5 (the club's program has no such case); table points with decimals are used as entered (the program "
+    "truncates them and uses the decimals to mark who is ahead: here the place does that).")
+SPARTACO_OWN_TP_NOT_ADOPTED = Text(
+    "Campionato Gufo: dopo un RisiKo! il vincitore prende 186 come dice il manuale del club (il suo programma "
+    "dà 200). Non adottato: il programma tratta come un RisiKo! anche una vittoria con 86 punti tavolo o più, e "
+    "ai tavoli da 5 moltiplica solo i punti del vincitore; qui decide solo il RisiKo!.",
+    "Campionato Gufo: after a RisiKo! the winner gets 186 as the club's manual says (its program gives 200). "
+    "Not adopted: the program also treats a win with 86 table points or more as a RisiKo!, and at 5-player "
+    "tables scales only the winner's points; here only the RisiKo! decides.")
+MILLESIMI_SHARED_TOP = Text(
+    "Interpretazione: a pari punti tavolo al primo posto, senza un piazzamento deciso al tavolo, ogni primo "
+    "prende l'unità (come il programma di RCU Roma; il manuale tace).",
+    "Interpretation: players level on top table points, with no place decided at the table, each get the unit "
+    "(as RCU Rome's program does; the manual is silent).")
+GUFO_SHARED_PLACE = Text(
+    "Torneo Gufo: i giocatori in gioco che condividono un posto si dividono i punti dei posti (non adottato: il "
+    "programma del club dà a ciascuno il posto migliore).",
+    "Torneo Gufo: players still in the game who share a place share the places' points (not adopted: the club's "
+    "program gives each the better place).")
+# Formats of the club rules (SCORING.md 13.8, 13.9): shown with the club rules (the formulas' list).
+FORMAT_INTERPRETATIONS = (
+    Text("Interpretazione (Master, finale diretta): \"da solo in testa\" vuol dire l'unico primo della classifica "
+         "dopo le due partite, con entrambe vinte; altrimenti semifinali dei primi 16.",
+         "Interpretation (Master, straight to the final): \"alone at the top\" means the only player ranked first "
+         "after the two games, having won both; otherwise semifinals of the top 16."),
+    Text("Raduno oltre 76 giocatori: finali parallele; i vincitori delle finali condividono il 1° posto, i "
+         "secondi il posto successivo, e così via; il numero di finali segue le soglie del programma di RCU Roma "
+         "(76, 116, 156, 196 giocatori), non la tabella del manuale.",
+         "Raduno above 76 players: parallel finals; the finals' winners share 1st place, the seconds the next "
+         "place, and so on; the number of finals follows the thresholds of RCU Rome's program (76, 116, 156, 196 "
+         "players), not the manual's table."),
+)

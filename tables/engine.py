@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 import scoring
 from scoring.formulas import get_formula
-from scoring.errors import ScoringError
+from scoring.errors import InvalidResult, ScoringError
 from scoring.table_result import EnteredResult, settle_table
 from scoring.territories import continents, territories_by_continent
 from scoring.validation import MAX_PENALTY
@@ -118,20 +118,36 @@ def settle_result(*, table, seats, lines):
     points from the territories, places by armies), validates and places. Returns the settled lines;
     a broken rule is a ResultError naming the player of `seats` at fault."""
     return settle_entered(round_number=table.round.number, table_number=table.number, lines=lines,
-                          names={pk: seat.registration.player.full_name for pk, seat in seats.items()})
+                          names={pk: seat.registration.player.full_name for pk, seat in seats.items()},
+                          formula=table.round.tournament.formula)
 
 
-def settle_entered(*, round_number, table_number, lines, names):
+def settle_entered(*, round_number, table_number, lines, names, formula=None):
     """`settle_result` for a table not in the database yet (a workbook's table checked before it is
-    imported): the lines' `seat_id`s are any ids, `names` gives each one's player name for the messages."""
+    imported): the lines' `seat_id`s are any ids, `names` gives each one's player name for the messages.
+    With `formula`, the table is also one that formula scores: `maialino_2024` has one winner, so a tie
+    for first left unsettled by place is refused here, where the arbiter can settle it."""
     try:
         settled = settle_table(round_number, table_number, [
             EnteredResult(id=line.seat_id, table_points=line.table_points, risiko=line.risiko,
                           eliminated=line.eliminated, place=line.place, territories=tuple(line.territories),
                           armies=line.armies) for line in lines])
+        if formula is not None:
+            _formula_accepts(formula, settled.game)
     except ScoringError as exc:
         raise _result_error(exc, names) from None
     return settled.lines
+
+
+def _formula_accepts(formula, game):
+    """Raise the formula's InvalidResult for a table it cannot score (`maialino_2024`: a tie for first
+    not settled by place); its parameters are the tournament's business, checked where they are saved."""
+    try:
+        scoring.score_game(formula, game)
+    except InvalidResult:
+        raise
+    except ScoringError:
+        pass
 
 
 def _result_error(exc, names):
@@ -139,6 +155,10 @@ def _result_error(exc, names):
     if exc.code == "table_points_missing":
         return ResultError(_("enter the table points of %(name)s") % {"name": name},
                            player=exc.player, field="table_points")
+    if exc.code == "winner_tie":
+        return ResultError(_("%(a)s and %(b)s are tied for first, but this formula has one winner: the arbiter "
+                             "chooses who is first and enters it as the place (1 and 2).")
+                           % {"a": name, "b": names.get(exc.context["other"])}, player=exc.player, field="place")
     if exc.code == "territory_twice":
         return ResultError(_("%(territory)s is ticked for both %(a)s and %(b)s: a territory has one owner.") % {
             "territory": exc.context["territory"], "a": names[exc.context["other"]], "b": name},

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import InvalidParams
 from scoring.formulas import get_formula
 from scoring.model import Params
+from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.registration.selectors import clubs_of, known_label, players_named
 from tournaments.services import club_find_duplicate
@@ -248,8 +249,9 @@ class TournamentForm(forms.ModelForm):
         fields = ["name", "start_date", "end_date", "venue", "club", "formula", "bonus", "spartaco_malus",
                   "risiko_total", "spartaco_risiko_losers", "standard_eliminated",
                   "como_reference", "corrective_scope", "discard_worst", "best_of", "table_size", "rounds_planned", "entry_fee",
-                  "published", "signup_open", "dispute_window_minutes"]
+                  "published", "signup_open", "dispute_window_minutes", "club_preset"]
         widgets = {
+            "club_preset": forms.HiddenInput(),
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "bonus": NumericInput(),
@@ -316,6 +318,11 @@ class TournamentForm(forms.ModelForm):
 
     def clean_name(self):
         return _required_text(self.cleaned_data.get("name"))
+
+    def clean_club_preset(self):
+        """The club rule the settings were filled from (SCORING.md 13.12): one this application knows, else none."""
+        key = self.cleaned_data.get("club_preset") or ""
+        return key if key in CLUB_PRESETS else ""
 
     def clean(self):
         data = super().clean()

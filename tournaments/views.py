@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from tournaments import services, settings_checks
 from tournaments.registration import services as roster
 from tournaments.accounts.selectors import arbiters_of
+from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS, club_preset_name
 from tournaments.forms import SignupForm, TournamentForm, add_service_errors, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -49,6 +50,7 @@ def tournament_public(request, pk):
     tournament = tournament_for_public(pk)
     return render(request, "tournaments/tournament_public.html", {
         "tournament": tournament, "registrations": confirmed_registrations(tournament),
+        "club_rule": club_preset_name(tournament.club_preset),
         "rounds": published_rounds(tournament),
         "role": staff_role(request.user, tournament),
     })
@@ -105,7 +107,9 @@ def tournament_create(request):
     earlier = organised_tournaments(request.user).order_by("-start_date", "-pk")
     source = _copy_source(earlier, request.POST.get("copy_from") if request.method == "POST"
                           else request.GET.get("copia"))
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_from(source) if source else None)
+    preset = _club_preset(request)
+    initial = {**(TournamentForm.initial_from(source) if source else {}), **(preset.form_initial() if preset else {})}
+    form = TournamentForm(request.POST or None, initial=initial or None)
     if request.method == "POST" and form.is_valid():
         tournament = save_or_errors(form, services.tournament_copy if source else services.tournament_save,
                                     user=request.user, **({"source": source} if source else {}))
@@ -114,8 +118,14 @@ def tournament_create(request):
             messages.success(request, _("Tournament created."))
             return redirect("manage:tournament", pk=tournament.pk)
     return render(request, "tournaments/tournament_form.html", {
-        "form": form, "tournament": None, "earlier": earlier[:30], "source": source,
-        "copied_arbiters": services.arbiters_to_copy(source) if source else []})
+        "form": form, "tournament": None, "earlier": earlier[:30], "source": source, "preset": preset,
+        "club_presets": CLUB_PRESET_CHOICES, "copied_arbiters": services.arbiters_to_copy(source) if source else []})
+
+
+def _club_preset(request):
+    """The club rule (SCORING.md 13.12) whose settings fill the form: `?regolamento=<key>` on the page's
+    first load (a POST carries the settings themselves, and the rule's key in a hidden field)."""
+    return CLUB_PRESETS.get(request.GET.get("regolamento") or "") if request.method == "GET" else None
 
 
 def _copy_source(earlier, pk):
@@ -134,7 +144,8 @@ def _fee_warning(request, tournament):
 @login_required
 def tournament_edit(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    preset = _club_preset(request)
+    form = TournamentForm(request.POST or None, instance=tournament, initial=preset.form_initial() if preset else None)
     if request.method == "POST" and form.is_valid():
         tournament.refresh_from_db()
         if request.POST.get("confirm") != "1":
@@ -147,7 +158,8 @@ def tournament_edit(request, pk):
             _fee_warning(request, saved)
             messages.success(request, _("Tournament saved."))
             return redirect("manage:tournament", pk=pk)
-    return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": tournament})
+    return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": tournament,
+                                                                "preset": preset, "club_presets": CLUB_PRESET_CHOICES})
 
 
 @login_required
@@ -156,5 +168,5 @@ def tournament_manage(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/tournament_manage.html", {
         "tournament": tournament, "counts": registration_totals(tournament),
-        "arbiters": arbiters_of(tournament)})
+        "arbiters": arbiters_of(tournament), "club_rule": club_preset_name(tournament.club_preset)})
 

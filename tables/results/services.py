@@ -105,8 +105,19 @@ def table_result_save(*, user, table, lines, version, submission=None, confirmed
     `table_result_submit`, with its exceptions."""
     asked = [] if confirmed else questions(lines)
     if asked:
+        _refuse_before_asking(table, lines)
         raise ResultQuestion(asked)
     return table_result_submit(user=user, table=table, lines=lines, version=version, submission=submission)
+
+
+def _refuse_before_asking(table, lines):
+    """A result the rules refuse is refused before anything is asked about it: under `maialino_2024` (one
+    winner, SCORING.md 13.5) players level on top with no place are not a slip to confirm but a tie the
+    arbiter must settle."""
+    table = Table.objects.select_related("round__tournament").get(pk=table.pk)
+    seats = {s.pk: s for s in table.seats.select_related("registration__player")}
+    if sorted(seats) == sorted(line.seat_id for line in lines):
+        engine.settle_result(table=table, seats=seats, lines=lines)
 
 
 @transaction.atomic

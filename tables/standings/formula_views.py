@@ -7,8 +7,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.catalogue import CATALOGUE
-from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
+from scoring.help_common import FORMAT_INTERPRETATIONS, GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.standings import selectors as standings_selectors
+from tournaments.club_presets import CLUB_PRESETS
 from tournaments.rules import tournament_for_organiser
 
 
@@ -21,7 +22,9 @@ def formula_list(request):
     lang = _lang()
     items = [{"key": key, "name": info.name.get(lang), "summary": info.summary.get(lang)}
              for key, info in CATALOGUE.items()]
-    return render(request, "tables/formula_list.html", {"formulas": items})
+    return render(request, "tables/formula_list.html", {
+        "formulas": items, "club_rules": CLUB_PRESETS.values(),
+        "format_notes": [t.get(lang) for t in FORMAT_INTERPRETATIONS]})
 
 
 @require_GET
@@ -57,21 +60,9 @@ def formula_detail(request, key):
 @login_required
 @require_GET
 def formulas_compared(request, pk):
-    """The current standings under every formula at once: one column of ranks per formula."""
+    """The current standings under every formula and every club rule at once: one column of ranks each."""
     tournament = tournament_for_organiser(request.user, pk)
-    compared = standings_selectors.formulas_compared(tournament)
-    by_formula = compared.standings
-    lang = _lang()
-    keys = [key for key in CATALOGUE if key in by_formula]
-    ranks = {key: {row.registration_id: row for row in by_formula[key].rows} for key in keys}
-    base = by_formula[tournament.formula].rows
-    rows = [{"player": row.player, "club": row.club,
-             "cells": [{"rank": ranks[k][row.registration_id].rank, "total": ranks[k][row.registration_id].total,
-                        "moved": ranks[k][row.registration_id].rank - row.rank} for k in keys]}
-            for row in base]
-    podiums = [{"key": k, "name": CATALOGUE[k].name.get(lang),
-                "top": [r.player.full_name for r in by_formula[k].rows if r.rank <= 3][:3]} for k in keys]
+    compared = standings_selectors.side_by_side(tournament, _lang())
     return render(request, "tables/formulas_compared.html", {
-        "tournament": tournament, "keys": keys, "names": [CATALOGUE[k].name.get(lang) for k in keys],
-        "rows": rows, "podiums": podiums, "current": tournament.formula,
-        "refused": [(CATALOGUE[k].name.get(lang), reason) for k, reason in compared.refused.items()]})
+        "tournament": tournament, "current": tournament.formula, "current_preset": tournament.club_preset,
+        **compared})

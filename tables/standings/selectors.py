@@ -12,12 +12,14 @@
   (`championship_table`, `cached_championship_table`).
 
 Pages, exports, the room, circuits and the app of tournament formats read standings from here."""
+import copy
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from scoring.catalogue import CATALOGUE
 from scoring.errors import ScoringError
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
@@ -32,11 +34,13 @@ from tables.standings.phases import (CutLines, FinalRow, FinalStandings, Knockou
                                      phase_games, phase_rounds, phase_status, qualifying_outcome,
                                      qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
+from tournaments.club_presets import CLUB_PRESETS
 from tournaments.models import Formula, Phase
 
 __all__ = [
     # individual standings
     "FINAL_PHASES", "FormulaComparison", "StandingRow", "Standings", "formulas_compared", "games_by_round",
+    "presets_compared", "side_by_side", "with_club_preset",
     "rank_after_each_round", "rank_history",
     "standings_by_formula",
     "standings_rounds", "tournament_games", "tournament_standings",
@@ -135,10 +139,10 @@ class FormulaComparison:
     refused: dict
 
 
-def formulas_compared(tournament, formulas=None, published_only=False):
+def formulas_compared(tournament, formulas=None, published_only=False, inputs=None):
     """The tournament's results under each formula (the engine's, if not given), for the page comparing
     them and the snapshots a transfer is checked by."""
-    inputs = _inputs(tournament, published_only)
+    inputs = inputs or _inputs(tournament, published_only)
     standings, refused = {}, {}
     for formula in formulas or FORMULAS:
         try:
@@ -146,6 +150,59 @@ def formulas_compared(tournament, formulas=None, published_only=False):
         except ScoringError as exc:
             refused[formula] = str(exc)
     return FormulaComparison(standings, refused)
+
+
+def with_club_preset(tournament, preset):
+    """A copy of `tournament`, never saved, with every setting of the club rule `preset` (SCORING.md 13.12)."""
+    variant = copy.copy(tournament)
+    for name, value in preset.tournament_settings.items():
+        setattr(variant, name, value)
+    return variant
+
+
+def presets_compared(tournament, published_only=False, inputs=None):
+    """The tournament's results under each club rule: its formula and settings applied to a copy of the
+    tournament (`with_club_preset`); a rule the results do not suit is refused with the engine's words.
+    FormulaComparison keyed by the club rule's key."""
+    inputs = inputs or _inputs(tournament, published_only)
+    standings, refused = {}, {}
+    for key, preset in CLUB_PRESETS.items():
+        try:
+            standings[key] = _standings(with_club_preset(tournament, preset), *inputs, preset.formula)
+        except ScoringError as exc:
+            refused[key] = str(exc)
+    return FormulaComparison(standings, refused)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of the side-by-side page: a formula, or a club rule (`preset`)."""
+    key: str
+    name: str
+    preset: bool
+    standings: Standings
+
+
+def side_by_side(tournament, language):
+    """The page comparing the current standings under every formula and every club rule: the columns
+    (formulas in the engine's order, then the club rules), the rows in the order of the tournament's own
+    formula with each column's rank, total and move, the podiums, and what was refused and why."""
+    inputs = _inputs(tournament, False)
+    formulas = formulas_compared(tournament, inputs=inputs)
+    presets = presets_compared(tournament, inputs=inputs)
+    columns = [Column(k, CATALOGUE[k].name.get(language), False, formulas.standings[k])
+               for k in CATALOGUE if k in formulas.standings]
+    columns += [Column(k, str(CLUB_PRESETS[k].name), True, st) for k, st in presets.standings.items()]
+    by_player = [{row.registration_id: row for row in column.standings.rows} for column in columns]
+    rows = [{"player": row.player, "club": row.club,
+             "cells": [{"rank": ranks[row.registration_id].rank, "total": ranks[row.registration_id].total,
+                        "moved": ranks[row.registration_id].rank - row.rank} for ranks in by_player]}
+            for row in formulas.standings[tournament.formula].rows]
+    podiums = [{"key": c.key, "name": c.name, "preset": c.preset,
+                "top": [r.player.full_name for r in c.standings.rows if r.rank <= 3][:3]} for c in columns]
+    refused = [(CATALOGUE[k].name.get(language), reason) for k, reason in formulas.refused.items()]
+    refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()]
+    return {"columns": columns, "rows": rows, "podiums": podiums, "refused": refused}
 
 
 def dispute_deadline(tournament):

@@ -26,7 +26,7 @@ def _first_screen(page):
 def test_the_first_screen_holds_name_date_and_formula_only(client, organiser):
     client.force_login(organiser)
     page = client.get(reverse(URL))
-    assert _first_screen(page) == ["csrfmiddlewaretoken", "name", "start_date", "formula", "bonus", "spartaco_malus"]
+    assert _first_screen(page) == ["csrfmiddlewaretoken", "club_preset", "name", "start_date", "formula", "bonus", "spartaco_malus"]
     # The formula's own settings show only for the formulas that read them.
     assert field(page, "bonus")["data-show-when"] == field(page, "spartaco_malus")["data-show-when"] == "formula"
     assert (field(page, "bonus")["data-show-values"], field(page, "spartaco_malus")["data-show-values"]) == (
