@@ -80,6 +80,12 @@ class Standings:
         return bool(self.discard_worst or self.best_of)
 
     @property
+    def decimals(self):
+        """The decimals points are shown with (SCORING.md 13.4: 3 under `millesimi`, else 2): pages,
+        JSON, CSV and workbooks alike."""
+        return FORMULAS[self.formula].decimals
+
+    @property
     def shows_medals(self):
         """Medagliere (SCORING.md 4.12): the counts of 1st to 5th places decide the order."""
         return self.formula == "medagliere"
