@@ -7,6 +7,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.catalogue import CATALOGUE
+from scoring.formulas import get_formula
 from scoring.help_common import GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.standings import selectors as standings_selectors
 from tournaments.rules import tournament_for_organiser
@@ -42,6 +43,7 @@ def formula_detail(request, key):
                       for g in result.games],
             "standings": result.standings, "players": players,
             "multi_round": len({g.round for g in example.games}) > 1,
+            "decimals": get_formula(result.formula).decimals,
         })
     return render(request, "tables/formula_detail.html", {
         "info": info, "name": info.name.get(lang), "summary": info.summary.get(lang),
@@ -67,7 +69,8 @@ def formulas_compared(request, pk):
     base = by_formula[tournament.formula].rows
     rows = [{"player": row.player, "club": row.club,
              "cells": [{"rank": ranks[k][row.registration_id].rank, "total": ranks[k][row.registration_id].total,
-                        "moved": ranks[k][row.registration_id].rank - row.rank} for k in keys]}
+                        "moved": ranks[k][row.registration_id].rank - row.rank, "decimals": by_formula[k].decimals}
+                       for k in keys]}
             for row in base]
     podiums = [{"key": k, "name": CATALOGUE[k].name.get(lang),
                 "top": [r.player.full_name for r in by_formula[k].rows if r.rank <= 3][:3]} for k in keys]
