@@ -59,8 +59,8 @@ def screen_data(request, pk):
                      "players": [{"name": s.registration.player.full_name, "points": points(s.table_points)}
                                  for s in seats]}
                     for table, seats in latest_results(rnd)],
-        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "total": points(r.total)}
-                      for r in in_final_order(tournament, standings)],
+        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club,
+                       "total": points(r.total, standings.decimals)} for r in in_final_order(tournament, standings)],
         "provisional": standings.provisional,
         "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }

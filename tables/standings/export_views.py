@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.numeric import shown
+from scoring.numeric import shown_for
 from tables.rounds.selectors import tournament_seats
 from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.rules import tournament_for_organiser
@@ -91,6 +91,7 @@ def standings_csv(request, pk):
                     + [_("Rank"), _("Player"), _("Club"), _("Total"), _("Wins")]
                     + ([_("%(n)s° places") % {"n": n} for n in result.medal_places] if medals else [])
                     + [_("Round %(n)d") % {"n": n} for n in result.round_numbers])
+    shown = shown_for(result.decimals)  # 3 decimals under millesimi (SCORING.md 13.4), else 2
     for r in rows:
         decided = final.get(r.registration_id)
         writer.writerow(([decided.position, _phase_label(decided)] if decided else [None, None] if final else [])

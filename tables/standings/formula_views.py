@@ -7,6 +7,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.catalogue import CATALOGUE
+from scoring.formulas import get_formula
 from scoring.help_common import FORMAT_INTERPRETATIONS, GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.standings import selectors as standings_selectors
 from tournaments.club_presets import CLUB_PRESETS
@@ -45,6 +46,7 @@ def formula_detail(request, key):
                       for g in result.games],
             "standings": result.standings, "players": players,
             "multi_round": len({g.round for g in example.games}) > 1,
+            "decimals": get_formula(result.formula).decimals,
         })
     return render(request, "tables/formula_detail.html", {
         "info": info, "name": info.name.get(lang), "summary": info.summary.get(lang),

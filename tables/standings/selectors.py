@@ -92,6 +92,12 @@ class Standings:
         return bool(self.discard_worst or self.best_of)
 
     @property
+    def decimals(self):
+        """The decimals points are shown with (SCORING.md 13.4: 3 under `millesimi`, else 2): pages,
+        JSON, CSV and workbooks alike."""
+        return FORMULAS[self.formula].decimals
+
+    @property
     def shows_medals(self):
         """Medagliere (SCORING.md 4.12): the counts of 1st to 5th places decide the order."""
         return self.formula == "medagliere"
@@ -196,7 +202,8 @@ def side_by_side(tournament, language):
     by_player = [{row.registration_id: row for row in column.standings.rows} for column in columns]
     rows = [{"player": row.player, "club": row.club,
              "cells": [{"rank": ranks[row.registration_id].rank, "total": ranks[row.registration_id].total,
-                        "moved": ranks[row.registration_id].rank - row.rank} for ranks in by_player]}
+                        "moved": ranks[row.registration_id].rank - row.rank, "decimals": column.standings.decimals}
+                       for column, ranks in zip(columns, by_player)]}
             for row in formulas.standings[tournament.formula].rows]
     podiums = [{"key": c.key, "name": c.name, "preset": c.preset,
                 "top": [r.player.full_name for r in c.standings.rows if r.rank <= 3][:3]} for c in columns]

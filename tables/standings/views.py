@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from scoring.numeric import as_float
+from scoring.numeric import as_float_for
 from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
@@ -161,13 +161,16 @@ def player_json(request, pk, reg_pk):
              for seat in player_seats(reg)]
     return JsonResponse({"player": reg.player.full_name,
                          "club": reg.player.club.name if reg.player.club else "",
-                         "rank": row.rank if row else None, "total": _number(row.total) if row else None,
+                         "rank": row.rank if row else None,
+                         "total": _number(row.total, result.decimals) if row else None,
                          "current_table": current, "games": games},
                         json_dumps_params={"ensure_ascii": False})
 
 
-def _number(value):
-    return None if value is None else as_float(value)
+def _number(value, decimals=2):
+    """A JSON number as shown: table points and the points of most formulas to 2 decimals, the
+    `millesimi` formula's to 3 (SCORING.md 13.4)."""
+    return None if value is None else as_float_for(decimals)(value)
 
 
 @require_GET
@@ -175,7 +178,8 @@ def _number(value):
 def standings_json(request, pk):
     """Standings for club websites, saying which: by default only the rounds whose standings the
     organiser published (`status` "published", or "final" once nothing can change them), with
-    `?live=1` every result entered so far ("provisional"); `after_round` the last round counted."""
+    `?live=1` every result entered so far ("provisional"); `after_round` the last round counted;
+    `decimals` those the points are shown with (3 under `millesimi`, SCORING.md 13.4, else 2)."""
     tournament = tournament_for_public(pk)
     live = request.GET.get("live") == "1"
     result = tournament_standings(tournament, published_only=not live)
@@ -187,7 +191,7 @@ def standings_json(request, pk):
         if lead is not None and lead.final_rows:
             data = _with_final(data, result, lead)
     return JsonResponse({"status": public_standings_status(tournament, result, live=live),
-                         "after_round": result.after_round, "rows": data},
+                         "after_round": result.after_round, "decimals": result.decimals, "rows": data},
                         json_dumps_params={"ensure_ascii": False})
 
 
@@ -219,8 +223,9 @@ def _knockout_json_row(r):
 def _json_row(result, r):
     """One standings row as the JSON of the public API; like the contract (SCORING.md section 9), the
     rows of `vittorie` / `triestino` carry `wins`, those of `medagliere` carry `medals` (places 1-5)."""
-    row = {"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total),
-           "rounds": [_number(p) for p in r.rounds]}
+    decimals = result.decimals
+    row = {"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total, decimals),
+           "rounds": [_number(p, decimals) for p in r.rounds]}
     if result.shows_wins:
         row["wins"] = r.wins
     if result.shows_medals:

@@ -7,7 +7,7 @@ from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _, ngettext
 
-from scoring.numeric import shown
+from scoring.numeric import shown, shown_in_thousandths
 
 register = template.Library()
 
@@ -27,10 +27,14 @@ def _decimal_separator():
 
 
 @register.filter
-def points(value):
-    """Points as shown everywhere: rounded half-up to 2 decimals, localised ("150,14"), no trailing zeros."""
+def points(value, decimals=2):
+    """Points as shown everywhere: rounded half-up to 2 decimals, localised ("150,14"), no trailing zeros.
+    `decimals` 3 (`Standings.decimals`, `Tournament.points_decimals`: the `millesimi` formula, SCORING.md
+    13.4) shows thousandths, always all three as the clubs write them ("1,091", "1,100", "0,000")."""
     if value is None or value == "":
         return "–"
+    if decimals == 3:
+        return _thousandths(Decimal(value))
     value = shown(Decimal(value))
     if value.is_zero():
         value = abs(value)  # "0", never "-0", as Django writes it
@@ -38,6 +42,16 @@ def points(value):
     if not value.is_finite() or value.adjusted() >= _FAST_DIGITS:
         return number_format(value, decimal_pos=decimals)
     return f"{value:.{decimals}f}".replace(".", _decimal_separator())
+
+
+def _thousandths(value):
+    """Points in thousandths (SCORING.md 13.4): rounded half-up to 3 decimals, all three written."""
+    value = shown_in_thousandths(value)
+    if value.is_zero():
+        value = abs(value)
+    if not value.is_finite() or value.adjusted() >= _FAST_DIGITS:
+        return number_format(value, decimal_pos=3)
+    return f"{value:.3f}".replace(".", _decimal_separator())
 
 
 @register.simple_tag
@@ -50,6 +64,7 @@ def standings_rows(tournament, standings, cut_lines=None):
     Written here rather than as a template loop, which spent most of a 200-player render walking
     2,000 cells; the markup is the same."""
     medals = standings.shows_medals
+    decimals = standings.decimals
     rows = standings.rows
     zone, last = {}, {}
     if cut_lines:
@@ -71,11 +86,12 @@ def standings_rows(tournament, standings, cut_lines=None):
         tag = f' <span class="zone-tag zone-{where}">{conditional_escape(tags[where])}</span>' if where else ""
         cells = [f'<tr data-reg="{conditional_escape(reg)}"{attrs}><td class="num">{conditional_escape(row.rank)}</td>'
                  f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{tag}{club}</td>'
-                 f'<td class="num total">{points(row.total)}</td>']
+                 f'<td class="num total">{points(row.total, decimals)}</td>']
         if medals:
             cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
         dropped = row.dropped
-        cells.extend(_dropped_cell(points(p)) if n in dropped else f'<td class="num round-col">{points(p)}</td>'
+        cells.extend(_dropped_cell(points(p, decimals)) if n in dropped
+                     else f'<td class="num round-col">{points(p, decimals)}</td>'
                      for n, p in zip(standings.round_numbers, row.rounds))
         if not medals:
             cells.append(f'<td class="num">{conditional_escape(row.wins)}</td>')
@@ -91,8 +107,9 @@ def rank_in(reg, cut_lines):
 
 
 @register.simple_tag
-def tie_note(note):
-    """In words, why a line falls between two equal players (SCORING.md 12), naming the rule."""
+def tie_note(note, decimals=2):
+    """In words, why a line falls between two equal players (SCORING.md 12), naming the rule; a best
+    game shown with the tournament's `decimals`."""
     if note.by is None:
         rule = _("the standings order") if note.zone == "repechage" else _("the registration order")
     elif note.by == 0:
@@ -106,7 +123,7 @@ def tie_note(note):
     names = {"ahead": note.ahead.player.full_name, "behind": note.behind.player.full_name, "rule": rule}
     if note.zone == "repechage":
         return _("%(ahead)s and %(behind)s have the same best game (%(best)s): the repêchage seat goes to "
-                 "%(ahead)s by %(rule)s.") % {**names, "best": points(note.best)}
+                 "%(ahead)s by %(rule)s.") % {**names, "best": points(note.best, decimals)}
     return _("%(ahead)s and %(behind)s share rank %(rank)s: %(ahead)s is ahead by %(rule)s.") % {
         **names, "rank": note.rank}
 

@@ -9,6 +9,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring.formulas import get_formula
 from tournaments.text import fold
 
 # The big screen's panels, in the order it shows them (tables.room).
@@ -264,6 +265,12 @@ class Tournament(models.Model):
     @property
     def tiebreak_chain(self):
         return tuple(item.strip() for item in self.tiebreak.split(",") if item.strip())
+
+    @property
+    def points_decimals(self):
+        """The decimals the tournament's points (totals, games, penalties) are shown with: 3 under
+        `millesimi` (SCORING.md 13.4), else 2; table points keep their own."""
+        return get_formula(self.formula).decimals
 
     @property
     def fee_above_official_max(self):

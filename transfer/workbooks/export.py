@@ -17,6 +17,7 @@ from tables.standings.selectors import tournament_standings
 CLUB_HEADERS = ("Tavolo", "Nome", "Cognome", "Nickname", "Club", "ID nazionale", "Punti tavolo", "Eliminato",
                 "RisiKo", "Posto", "Penalità")
 BOLD = Font(bold=True)
+THOUSANDTHS = "0.000"
 
 
 def _plain(value):
@@ -80,6 +81,11 @@ def _standings_sheet(book, tournament):
     for row in standings.rows:
         sheet.append([row.rank, row.player.first_name, row.player.last_name, row.club or None, _plain(row.total)]
                      + [_plain(points) for points in row.rounds])
+    if standings.decimals == 3:  # millesimi (SCORING.md 13.4): "1,100" as the clubs write it, not 1,1
+        for cells in sheet.iter_rows(min_row=2, min_col=5):
+            for cell in cells:
+                if cell.value is not None:
+                    cell.number_format = THOUSANDTHS
 
 
 def gestione_workbook(tournament):

@@ -4,7 +4,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import RegistrationFactory, report, seat_round
-from tests.html import attr
+from tests.html import attr, select, text
 from tournaments.models import AuditLog, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +91,14 @@ def test_formula_change_shows_the_top_10_before_and_after_not_every_player(clien
     # The old top 10 (two share 7th), and the 13th who becomes 10th; the 6 others are left out.
     assert [(r["old_rank"], r["new_rank"]) for r in rows] == [
         (1, 1), (2, 2), (3, 7), (4, 3), (5, 5), (6, 8), (7, 4), (7, 13), (9, 6), (10, 9), (13, 10)]
+
+
+def test_the_change_to_millesimi_shows_each_total_in_its_formulas_decimals(client, organiser, published):
+    """Now under conversione150 (2 decimals, whole numbers without), after the change in thousandths
+    (SCORING.md 13.4): the winner of table 1 with 90 TP has 1.090."""
+    client.force_login(organiser)
+    response = client.post(reverse("manage:tournament_edit", args=[published.pk]),
+                           _form(published, formula="millesimi"))
+    cells = [[text(td) for td in tr.select("td.num")] for tr in select(response, "#settings-change tbody tr")]
+    assert cells[:4] == [["1° · 150.30", "1° · 1.090"], ["2° · 150.05", "2° · 1.050"], ["3° · 95", "4° · 0.045"],
+                         ["4° · 80", "3° · 0.060"]]
