@@ -166,7 +166,7 @@ PRESETS = {
                      "open about that day or an earlier one."))),
     "team_championship": Preset(
         3, (3, 3), 0, (0, 0), tournament_settings={"formula": "standard", "best_of": None}, help=gettext_lazy(
-            "National team championship (SCORING.md 13.10): every player plays 3 individual games (standard "
+            "National team championship: every player plays 3 individual games (standard "
             "points: 12, 7, 5, 3 and the table points as decimals); the clubs enter teams of 4 of their own "
             "players, and a team's total is the sum of its 9 best results out of 12 (3 discarded)."),
         decisions=(
@@ -230,7 +230,7 @@ MASTER_DECISIONS = (
     gettext_lazy("\"Alone at the top\" (\"da solo in testa\") means the only player ranked 1st once the "
                  "tie-breaks are applied (best results, then the standings after the previous round): two "
                  "players equal on all of them share the 1st place and the 4 semifinals of the top 16 are "
-                 "played (SCORING.md 13.8, Interpretation). A game won is place 1 at the table, shared or "
+                 "played (an interpretation of the Master rules). A game won is place 1 at the table, shared or "
                  "not; a player who missed a game has not won both."),
     gettext_lazy("A player not checked in when the semifinals are seated gives their seat to the next in the "
                  "standings; the unbeaten leader must be checked in to go straight to the final, otherwise the "

@@ -207,7 +207,7 @@ def _with_final(data, result, lead):
                                      "rounds": []}
         entry = {"position": final.position, "decided_by": final.phase, **row}
         if final.final is not None:  # parallel finals (SCORING.md 13.9): which final, the place in it
-            entry.update(final=final.final, place=final.place)
+            entry["final"], entry["place"] = final.final, final.place
         out.append(entry)
     return out
 

@@ -168,10 +168,11 @@ def test_side_by_side_shows_each_formula_with_its_own_decimals(client, organiser
     tournament, _regs = conversione
     client.force_login(organiser)
     response = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
-    keys = response.context["keys"]
+    keys = [f"{'preset' if c.preset else 'formula'}:{c.key}" for c in response.context["columns"]]
     titles = {text(tr.th): [td["title"] for td in tr.select("td")] for tr in select(response, "tbody tr")}
-    assert titles["Carlo Bari"][keys.index("millesimi")] == "1,091"
-    assert titles["Carlo Bari"][keys.index("conversione150")] == "231,20"
+    assert titles["Carlo Bari"][keys.index("formula:millesimi")] == "1,091"
+    assert titles["Carlo Bari"][keys.index("formula:conversione150")] == "231,20"
+    assert titles["Carlo Bari"][keys.index("preset:master")] == "1,091"   # the Master's rule: millesimi too
 
 
 def test_the_millesimi_help_page_shows_its_examples_in_thousandths(client, db):
