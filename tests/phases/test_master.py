@@ -127,8 +127,8 @@ def test_the_format_sets_millesimi_two_games_and_the_conditional_semifinals(clie
     decisions = text(one(page, "#decisions-master"))
     assert tr("\"Alone at the top\" (\"da solo in testa\") means the only player ranked 1st once the tie-breaks "
               "are applied (best results, then the standings after the previous round): two players equal on "
-              "all of them share the 1st place and the 4 semifinals of the top 16 are played (SCORING.md 13.8, "
-              "Interpretation). A game won is place 1 at the table, shared or not; a player who missed a game "
+              "all of them share the 1st place and the 4 semifinals of the top 16 are played (an interpretation "
+              "of the Master rules). A game won is place 1 at the table, shared or not; a player who missed a game "
               "has not won both.") in decisions
     # The composition is the Master's own: the page offers no fields to change it.
     assert "master" not in one(page, "[data-composition]")["data-show-values"].split()

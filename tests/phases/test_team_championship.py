@@ -124,7 +124,7 @@ def test_the_format_sets_standard_points_three_games_and_links_the_teams_page(cl
     page = client.get(reverse("manage:formats", args=[tournament.pk]))
     assert one(page, "#championship-teams-link")["href"] == reverse("manage:championship_teams", args=[tournament.pk])
     assert text(one(page, "label[for=preset-team_championship] .help:not(.decisions)")) == tr(
-        "National team championship (SCORING.md 13.10): every player plays 3 individual games (standard points: "
+        "National team championship: every player plays 3 individual games (standard points: "
         "12, 7, 5, 3 and the table points as decimals); the clubs enter teams of 4 of their own players, and a "
         "team's total is the sum of its 9 best results out of 12 (3 discarded).")
 
