@@ -51,7 +51,7 @@ def test_club_evening_in_at_most_15_actions_and_7_taps_per_table(live_server, br
     act.click("[data-action=new-tournament]")
     act.fill("#id_name", "Serata di club")
     act.fill("#id_start_date", "2026-12-01")
-    act.click("main button[type=submit]")
+    act.click("#save-tournament")
     expect_message(page, it("Tournament created."))
     act.click(".subnav [data-nav=players]")
     csv_file = tmp_path / "club.csv"

@@ -19,14 +19,14 @@ def test_organiser_creates_tournament_registers_and_checks_in_three_players(live
     page.fill("#id_start_date", "2026-12-01")
     page.click("#more-settings summary")
     page.fill("#id_entry_fee", "-5")
-    page.click("main button[type=submit]")
+    page.click("#save-tournament")
     assert page.locator(".has-error .field-error").first.inner_text() == \
         it("Ensure this value is greater than or equal to %(limit_value)s.", limit_value=0)
     shot(page, "02-tournament-form-error")
     assert Tournament.objects.count() == 0
     page.fill("#id_entry_fee", "8")
     assert page.is_checked("#id_published")   # a new tournament is public by default
-    page.click("main button[type=submit]")
+    page.click("#save-tournament")
     expect_message(page, it("Tournament created."))
     shot(page, "03-tournament-overview")
     tournament = Tournament.objects.get(name="Coppa del Lario")
