@@ -6,18 +6,21 @@ instances run as production's two pools (the first takes the arbiters, the secon
 bench_load's --split-pools) and the live channel's uvicorn (docker-compose.yml's `live` command:
 risiko_site.asgi, one process), everything on loopback ports chosen free at run time.
 
---clients phones (default 1,000) open the tournament's event stream (`/t/<id>/live/`) in one
-asyncio process of their own, and each does what static/js/live.js and htmx do on the standings
-page: on an event it asks the public pool for the standings fragment (`HX-Request`, gzip accepted,
-`If-None-Match` with the page it holds), asks again every 0.4 s, at most 4 times, while the answer
-shows an older version than the event's, keeps one request in flight (a trigger meanwhile queues one
-more), and polls by itself every STANDINGS_POLL_SECONDS. Their requests reach gunicorn over a pool
-of keep-alive connections, as through the proxy. Meanwhile bench_load's 200 phones poll the
+--clients phones (default 1,000) open the tournament's event stream for the standings fragment
+(`/t/<id>/live/?page=/t/<id>/classifica/`) in one asyncio process of their own, and each does what
+static/js/live.js and htmx do on the standings page: an event carrying the page (`event: page`)
+is the page itself, held at once; on a plain event it asks the public pool for the fragment
+(`HX-Request`, gzip accepted, `If-None-Match` with the page it holds), asks again every 0.4 s, at
+most 4 times, while the answer shows an older version than the event's, keeps one request in flight
+(a trigger meanwhile queues one more); its own poll (every STANDINGS_POLL_SECONDS) goes out once a
+minute while the channel works (heard from within two heartbeats), at each turn otherwise. Their
+requests reach gunicorn over a pool of keep-alive connections, as through the proxy. Meanwhile bench_load's 200 phones poll the
 standings every 2 s and its 20 arbiters save results with --think-seconds pauses (5 s: about 4
 saves a second); first the same load without saves (--seconds), then with them (--seconds).
 
 Delivery is the time from a save's answer (the arbiter's 302) to a phone holding a fragment that
-shows it (its X-Results-Version names the save's audit entry or a later one), for every phone and
+shows it (the id of the event carrying it, or the X-Results-Version of the fragment fetched, names
+the save's audit entry or a later one), for every phone and
 every save that changed something; after the storm the phones have up to --drain-seconds to catch
 up with the last version. A phone that never held some save's version, nor a later one, is missed.
 Prints one line `delivery p50 X ms, p95 Y ms, max Z ms; N clients connected, missed M`, the live
@@ -50,8 +53,10 @@ import harness  # noqa: E402
 
 PLAYERS = 120
 RETRIES, RETRY_SECONDS = 4, 0.4  # static/js/live.js: RETRIES, RETRY_MS
+SAFETY_POLL_SECONDS = 60  # static/js/live.js: SAFETY_POLL_MS
 RECONNECT_SECONDS = 1.0  # EventSource's reconnection delay (the stream's `retry:`)
 UPSTREAM_CONNECTIONS = 64  # keep-alive connections to the public pool, as the proxy keeps
+EVENT_LIMIT = 2**22  # the longest line of a stream read (an event carrying a page is one line)
 DELIVERY_P95_GOAL, MEMORY_GOAL = 1.0, 200 * 2**20
 HOST = "127.0.0.1"
 
@@ -112,11 +117,12 @@ class Phone:
     """One phone on the standings page: the audit entry its last event names (`want`), the one its
     fragment shows (`held`), and when it came to hold each (`holds`: (perf_counter, entry))."""
 
-    __slots__ = ("want", "held", "etag", "last_id", "tries", "pending", "fetching", "holds", "events", "opened",
-                 "reconnects")
+    __slots__ = ("want", "held", "etag", "last_id", "tries", "pending", "fetching", "holds", "events", "pages",
+                 "opened", "reconnects", "heard", "polled")
 
     def __init__(self):
-        self.want = self.held = self.tries = self.events = self.reconnects = 0
+        self.want = self.held = self.tries = self.events = self.pages = self.reconnects = 0
+        self.heard = self.polled = -1e9
         self.etag = self.last_id = None
         self.pending = self.fetching = self.opened = False
         self.holds = []
@@ -127,8 +133,10 @@ class Phones:
     version reader, and the count of streams open now (and the lowest since the load began)."""
 
     def __init__(self, count, live_port, public_port, tournament, poll_seconds):
+        from django.conf import settings
+
         from tournaments.versions import results_through
-        self.through = results_through
+        self.through, self.heartbeat = results_through, settings.LIVE_HEARTBEAT_SECONDS
         self.phones = [Phone() for _ in range(count)]
         self.live_port, self.upstream = live_port, Upstream(public_port, UPSTREAM_CONNECTIONS)
         self.stream_path, self.page_path = f"/t/{tournament}/live/", f"/t/{tournament}/classifica/"
@@ -162,34 +170,48 @@ class Phones:
         finally:
             phone.fetching = False
 
-    def _event(self, phone, event_id):
+    def _event(self, phone, event_id, page):
+        """An event: with the page (`event: page`) the phone holds its version at once, as live.js
+        swaps it in; a plain one makes it ask for the page."""
         phone.events += 1
         phone.last_id = event_id
-        phone.want, phone.tries = max(phone.want, self.through(event_id)), 0
-        self.trigger(phone)
+        shown = self.through(event_id)
+        phone.want, phone.tries = max(phone.want, shown), 0
+        if page:
+            phone.pages += 1
+            if shown > phone.held:
+                phone.held = shown
+                phone.holds.append((time.perf_counter(), shown))
+        else:
+            self.trigger(phone)
 
     async def listen(self, phone):
         """EventSource: the stream read line by line, reopened with Last-Event-ID when it ends."""
         while not self.done:
             writer = None
             try:
-                reader, writer = await asyncio.open_connection(HOST, self.live_port)
+                reader, writer = await asyncio.open_connection(HOST, self.live_port, limit=EVENT_LIMIT)
                 last = f"Last-Event-ID: {phone.last_id}\r\n" if phone.last_id else ""
                 # HTTP/1.0: the answer runs until the connection closes, no chunks to take apart.
-                writer.write(f"GET {self.stream_path} HTTP/1.0\r\nHost: {HOST}:{self.live_port}\r\n"
-                             f"Accept: text/event-stream\r\n{last}\r\n".encode())
+                writer.write(f"GET {self.stream_path}?page={self.page_path} HTTP/1.0\r\n"
+                             f"Host: {HOST}:{self.live_port}\r\nAccept: text/event-stream\r\n{last}\r\n".encode())
                 if b" 200 " not in await reader.readline():
                     raise ConnectionError("refused")
                 while (await reader.readline()) not in (b"\r\n", b""):
                     pass
                 self._opened(phone, True)
-                event_id = None
+                event_id, kind = None, None
                 while line := await reader.readline():
                     if line.startswith(b"id:"):
                         event_id = line[3:].strip().decode()
-                    elif line in (b"\n", b"\r\n") and event_id is not None:
-                        self._event(phone, event_id)
-                        event_id = None
+                    elif line.startswith(b"event:"):
+                        kind = line[6:].strip()
+                    elif line in (b"\n", b"\r\n"):
+                        if event_id is not None or kind == b"beat":
+                            phone.heard = time.monotonic()
+                        if event_id is not None:
+                            self._event(phone, event_id, kind == b"page")
+                        event_id, kind = None, None
             except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError):
                 pass
             finally:
@@ -208,10 +230,15 @@ class Phones:
                 self.lowest = min(self.lowest, self.open)
 
     async def poll(self, phone, rng):
-        """The page's own poll (`every STANDINGS_POLL_SECONDS`), beside the channel."""
+        """The page's own poll (`every STANDINGS_POLL_SECONDS`): let through once a minute only while
+        the channel works (open, heard from within two heartbeats), as live.js does."""
         await asyncio.sleep(rng.uniform(0, self.poll_seconds))
         while not self.done:
-            self.trigger(phone)
+            now = time.monotonic()
+            alive = phone.opened and now - phone.heard < 2 * self.heartbeat + 5
+            if not alive or now - phone.polled >= SAFETY_POLL_SECONDS:
+                phone.polled = now
+                self.trigger(phone)
             await asyncio.sleep(self.poll_seconds)
 
 
@@ -241,7 +268,8 @@ async def _phones_main(phones, control):
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     control.send({"holds": [p.holds for p in phones.phones], "lowest": phones.lowest,
-                  "events": [p.events for p in phones.phones], "reconnects": sum(p.reconnects for p in phones.phones),
+                  "events": [p.events for p in phones.phones], "pages": sum(p.pages for p in phones.phones),
+                  "reconnects": sum(p.reconnects for p in phones.phones),
                   "fetches": phones.upstream.log})
 
 
@@ -392,7 +420,8 @@ def report(args, connected, phones, delivered, missed, memory, storm_missed):
     statuses = Counter(status for status, _s in fetches)
     print(f"  phones: {connected} streams open at the start, at least {phones['lowest']} open throughout, "
           f"{phones['reconnects']} reconnections; events received {sum(phones['events'])} "
-          f"(per phone {min(phones['events'])} to {max(phones['events'])}); {len(delivered)} deliveries")
+          f"(per phone {min(phones['events'])} to {max(phones['events'])}), {phones['pages']} of them carrying "
+          f"the page; {len(delivered)} deliveries")
     print(f"  fragments asked {len(fetches)} ({len(fetches) / max(1, 2 * args.seconds):.0f}/s over both loads), "
           f"statuses {dict(sorted(statuses.items(), key=str))}, p50 {ms(harness.percentile([s for _st, s in fetches], 50))}"
           f", p95 {ms(harness.percentile([s for _st, s in fetches], 95))}")

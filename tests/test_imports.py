@@ -144,7 +144,7 @@ SUBPACKAGES = {
                       "tournaments.models", "tournaments.audit", "tournaments.registration", "tournaments.rules",
                       "tournaments.tournament_selectors"},
     "tables.clock": {"tables.models", "tournaments.models", "tournaments.audit"},
-    "tables.live": {"tournaments.models", "tournaments.rules", "tournaments.versions"},
+    "tables.live": {"tables.standings", "tournaments.models", "tournaments.rules", "tournaments.versions"},
     "tables.push": {"tables.models", "tournaments.models"},
     "tables.room": {"tables.clock", "tables.models", "tables.standings", "tournaments.models", "tournaments.text",
                     "tournaments.versions"},
@@ -213,7 +213,8 @@ def part_edges(files, root=ROOT):
 
 
 # Inside `tables`, bottom to top: a part imports only the parts before it; its views its own part too.
-TABLES_ORDER = ["tables.seating", "tables.live", "tables.models", "tables.push", "tables.engine", "tables.results.writer", "tables.standings",
+TABLES_ORDER = ["tables.seating", "tables.models", "tables.push", "tables.engine", "tables.results.writer", "tables.standings",
+                "tables.live",
                 "tables.arbitration", "tables.rounds", "tables.results", "tables.clock", "tables.templatetags",
                 "tables.room"]
 # The views that read a part above their own, and why.

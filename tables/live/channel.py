@@ -9,15 +9,26 @@ Redis one subscriber per process (`_Hub`) hands the published messages to the op
 (SQLite, `make run`, the test server) each stream reads the announcement once a second from the cache.
 With Redis the hub also reads each of its tournaments' announcement every few seconds (once per
 process, not once per stream), so a message missed while Redis restarted is sent late rather than
-never. A comment line every LIVE_HEARTBEAT_SECONDS keeps proxies from closing
-an idle stream; each stream ends after LIVE_STREAM_SECONDS (the browser's EventSource reconnects,
-sending the last id it got: a client that missed a version gets the current one at once).
+never. A heartbeat event (`event: beat`) at the start and every LIVE_HEARTBEAT_SECONDS keeps
+proxies from closing an idle stream and tells the page that the channel works; each stream ends
+after LIVE_STREAM_SECONDS (the browser's EventSource reconnects, sending the last id it got: a
+client that missed a version gets the current one at once).
 
-The channel computes nothing: screens fetch the page filed under the new version (the public cache)."""
+The channel computes nothing. A stream opened for a public page (`?page=` the address of the fragment
+its screen shows, for an anonymous visitor) carries that page: each event names the version of the
+page last rendered for it (tables.standings.cache, rendered on write by tables.standings.refresh) and
+holds it as stored there, gzip-compressed, read once per process and version however many streams show it
+(`_PageEvents`), so a thousand phones hold a new standings page without a thousand requests. When
+that page is older than the change (not rendered yet: nobody watched it), the event is the plain one
+and the screen fetches the page filed under the new version. The streams carrying a page keep it
+watched, so it is rendered on write while they are open."""
 import asyncio
+import base64
 import json
 import logging
 import time
+from collections import OrderedDict
+from typing import NamedTuple
 
 import redis
 import redis.asyncio as aioredis
@@ -26,13 +37,51 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tables.live.selectors import announcement_key, change_of, last_announced
+from tables.standings.cache import last_page, now
+from tables.standings.watch import watch
 from tournaments.versions import results_through, results_version
 
 logger = logging.getLogger("torneo.live")
 
 ANNOUNCEMENT_SECONDS = 24 * 3600
-RECHECK_SECONDS = 5  # with Redis: the hub reads the cache this often besides the messages
+WATCH_NOTE_SECONDS = 5  # a carried page is noted as watched this often (tables.standings.watch)
+RECHECK_SECONDS = WATCH_NOTE_SECONDS  # with Redis: the hub reads the cache and notes the carried pages this often
 RETRY_MS = 1000  # how soon EventSource reconnects after a stream ended
+PAGE_EVENTS_KEPT = 32  # per process, the page events last built
+
+
+class Page(NamedTuple):
+    """The page a stream carries: the address of the htmx fragment its screen shows, the stream's
+    language, and its request's host headers (what the page is rendered on write for)."""
+    path: str
+    language: str
+    meta: dict
+
+
+def note_watched(pk, page):
+    """Keep `page` watched while a stream carries it: a stream asks for every new version of its page,
+    so the page is noted as asked for until the next note is due, and each version saved meanwhile is
+    rendered on write (tables.standings.refresh renders only the pages asked for since their last
+    render)."""
+    watch(pk, page.path, page.language, True, page.meta, now() + 2 * WATCH_NOTE_SECONDS)
+
+
+def page_event(pk, page, change):
+    """(version, event) carrying the page last rendered of `page` when it shows `change` or a later
+    one: `event: page`, its id that page's version, its data {"version", "what", "gzip"} (the page as
+    stored, gzip-compressed, in base64: a twelfth of its size); else None."""
+    try:
+        found = last_page(pk, page.path, page.language, True)
+    except Exception:  # the cache out of reach: the plain event, the screen fetches
+        logger.exception("live: reading the page %s failed", page.path)
+        return None
+    if found is None:
+        return None
+    version, packed = found
+    if version != change["version"] and results_through(version) <= results_through(change["version"]):
+        return None
+    data = json.dumps({"version": version, "what": change["what"], "gzip": base64.b64encode(packed).decode()})
+    return version, f"id: {version}\nevent: page\ndata: {data}\n\n".encode()
 
 
 def redis_url():
@@ -75,19 +124,27 @@ def announce(pk, version=None):
 
 
 def opening(pk, last_event_id):
-    """What a new stream starts from: (the event to send at once or None, the announcement seen)."""
+    """What a new stream starts from: (the change to send at once or None, the version the client
+    holds: the last event's id it sent back, else the last announced)."""
     current = results_version(pk)
-    first = change_of(pk, current) if last_event_id and last_event_id != current else None
-    seen = last_announced(pk)
-    return first, (first or seen or {}).get("version", last_event_id or current)
+    if last_event_id:
+        return (change_of(pk, current) if last_event_id != current else None), last_event_id
+    return None, (last_announced(pk) or {}).get("version", current)
 
 
 def event(change):
     return f"id: {change['version']}\ndata: {json.dumps(change)}\n\n"
 
 
-def _heartbeat():
-    return ": keep-alive\n\n"
+def beat():
+    """The heartbeat: an event the page sees (a comment line it would not), naming how often it comes,
+    so that a page can tell a channel that works from one a proxy holds back (static/js/live.js)."""
+    return f"event: beat\ndata: {json.dumps({'every': settings.LIVE_HEARTBEAT_SECONDS})}\n\n"
+
+
+def _start():
+    """What a stream opens with: how soon to reconnect once it ends, and a heartbeat."""
+    return f"retry: {RETRY_MS}\n\n{beat()}"
 
 
 class _Pace:
@@ -102,15 +159,27 @@ class _Pace:
     def running(self):
         return time.monotonic() - self.started < settings.LIVE_STREAM_SECONDS
 
-    def output(self, change):
-        """What to send after reading `change` (the last announcement, or None): its event, a
-        heartbeat, or nothing."""
-        if change and change["version"] != self.sent:
-            self.sent, self.beat = change["version"], time.monotonic()
+    def new(self, change):
+        """Whether `change` (the last announcement, or None) is one this stream has not sent: neither
+        its version nor an older one than the page last sent."""
+        if not change or change["version"] == self.sent:
+            return False
+        through, sent = results_through(change["version"]), results_through(self.sent or "")
+        return not (through and sent and through < sent)
+
+    def output(self, change, carried=None):
+        """What to send after reading `change` (the last announcement, or None): the event carrying
+        the page (`carried`, from `page_event`) or its own, a heartbeat, or nothing."""
+        if self.new(change):
+            self.beat = time.monotonic()
+            if carried is not None:
+                self.sent = carried[0]
+                return carried[1]
+            self.sent = change["version"]
             return event(change)
         if time.monotonic() - self.beat >= settings.LIVE_HEARTBEAT_SECONDS:
             self.beat = time.monotonic()
-            return _heartbeat()
+            return beat()
         return None
 
     def wait(self):
@@ -119,18 +188,24 @@ class _Pace:
         return max(0.01, due - time.monotonic())
 
 
-def stream(pk, first, sent):
+def stream(pk, first, sent, page=None):
     """The events of tournament `pk` for a WSGI server: the announcement read once a second; `first`
-    and `sent` as `opening` returned them."""
-    yield f"retry: {RETRY_MS}\n\n"
-    if first:
-        yield event(first)
+    and `sent` as `opening` returned them, `page` the page carried (or None)."""
+    yield _start()
     pace = _Pace(sent)
-    while pace.running:
-        time.sleep(settings.LIVE_POLL_SECONDS)
-        text = pace.output(last_announced(pk))
+    change, noted = first, 0.0
+    while True:
+        if page and time.monotonic() - noted >= WATCH_NOTE_SECONDS:
+            note_watched(pk, page)
+            noted = time.monotonic()
+        carried = page_event(pk, page, change) if page and pace.new(change) else None
+        text = pace.output(change, carried)
         if text:
             yield text
+        if not pace.running:
+            return
+        time.sleep(settings.LIVE_POLL_SECONDS)
+        change = last_announced(pk)
 
 
 class _Hub:
@@ -140,22 +215,26 @@ class _Hub:
 
     def __init__(self):
         self.queues = {}
+        self.pages = {}  # queue -> the page its stream carries
         self.latest = {}  # tournament pk -> the version last handed to its streams
         self.task = self.recheck = None
         self.loop = None
 
-    def subscribe(self, pk, url):
+    def subscribe(self, pk, url, page=None):
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.loop is not loop:
             self.loop, self.task = loop, loop.create_task(self._listen(url))
             self.recheck = loop.create_task(self._recheck())
         queue = asyncio.Queue(maxsize=8)
         self.queues.setdefault(pk, set()).add(queue)
+        if page:
+            self.pages[queue] = page
         return queue
 
     def unsubscribe(self, pk, queue):
         queues = self.queues.get(pk, set())
         queues.discard(queue)
+        self.pages.pop(queue, None)
         if not queues:
             self.queues.pop(pk, None)
 
@@ -186,11 +265,17 @@ class _Hub:
                 logger.warning("live: reading the last announcements failed")
 
     async def recheck_once(self):
-        """Hand on each tournament's last announcement when the hub has not handed it on yet."""
+        """Hand on each tournament's last announcement when the hub has not handed it on yet; keep the
+        pages its streams carry watched."""
         for pk in list(self.queues):
             change = await sync_to_async(last_announced, thread_sensitive=False)(pk)
             if change and change["version"] != self.latest.get(pk):
                 self.hand_on(pk, change)
+        carried = {(pk, page.path, page.language): (pk, page)
+                   for pk, queues in list(self.queues.items()) for queue in queues
+                   if (page := self.pages.get(queue)) is not None}
+        for pk, page in carried.values():
+            await sync_to_async(note_watched, thread_sensitive=False)(pk, page)
 
     def _deliver(self, pk, data):
         if pk.isdigit():
@@ -208,17 +293,46 @@ class _Hub:
 _hub = _Hub()
 
 
-async def astream(pk, first, sent):
+class _PageEvents:
+    """The page events of this process: each page's event for a version built once (`page_event`, in a
+    thread) and shared by every stream carrying that page."""
+
+    def __init__(self):
+        self.built = OrderedDict()  # (pk, path, language, version) -> the task building its event
+
+    async def get(self, pk, page, change):
+        key = (pk, page.path, page.language, change["version"])
+        task = self.built.get(key)
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.ensure_future(sync_to_async(page_event, thread_sensitive=False)(pk, page, change))
+            self.built[key] = task
+            while len(self.built) > PAGE_EVENTS_KEPT:
+                self.built.popitem(last=False)
+        return await asyncio.shield(task)  # a stream closing while it waits leaves the task to the others
+
+
+_page_events = _PageEvents()
+
+
+async def astream(pk, first, sent, page=None):
     """The events of tournament `pk` for an ASGI server (see the module's docstring); `first` and
-    `sent` as `opening` returned them."""
+    `sent` as `opening` returned them, `page` the page carried (or None)."""
     url = redis_url()
-    queue = _hub.subscribe(pk, url) if url else None
+    queue = _hub.subscribe(pk, url, page) if url else None
     try:
-        yield f"retry: {RETRY_MS}\n\n"
-        if first:
-            yield event(first)
+        yield _start()
         pace = _Pace(sent)
-        while pace.running:
+        change, noted = first, 0.0
+        while True:
+            if page and (not noted if queue else time.monotonic() - noted >= WATCH_NOTE_SECONDS):
+                await sync_to_async(note_watched, thread_sensitive=False)(pk, page)  # then the hub's, with Redis
+                noted = time.monotonic()
+            carried = await _page_events.get(pk, page, change) if page and pace.new(change) else None
+            text = pace.output(change, carried)
+            if text:
+                yield text
+            if not pace.running:
+                return
             change = None
             if queue is not None:  # the hub hands on every change: nothing to read meanwhile
                 try:
@@ -228,9 +342,6 @@ async def astream(pk, first, sent):
             else:
                 await asyncio.sleep(settings.LIVE_POLL_SECONDS)
                 change = await sync_to_async(last_announced, thread_sensitive=False)(pk)
-            text = pace.output(change)
-            if text:
-                yield text
     finally:
         if queue is not None:
             _hub.unsubscribe(pk, queue)

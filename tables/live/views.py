@@ -2,24 +2,37 @@
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tables.live.channel import astream, opening, stream
+from tables.live.channel import Page, astream, opening, stream
+from tables.standings.cache import public_page_tournament
+from tables.standings.watch import HOST_HEADERS
 from tournaments.rules import tournament_for_live
 
 
+def _page(request, pk):
+    """The page the stream carries (`?page=`, the address of the fragment the screen shows): a public
+    page of this tournament, for an anonymous visitor; else None (the screen fetches its page)."""
+    path = request.GET.get("page", "")
+    if request.user.is_authenticated or not path.startswith("/") or public_page_tournament(path) != pk:
+        return None
+    return Page(path, get_language(), {name: request.META[name] for name in HOST_HEADERS if name in request.META})
+
+
 def _open(request, pk):
-    """Who may listen (404 for the public on an unpublished tournament) and where the stream starts."""
+    """Who may listen (404 for the public on an unpublished tournament), where the stream starts and
+    the page it carries."""
     tournament_for_live(request.user, pk)
-    return opening(pk, request.headers.get("Last-Event-ID", ""))
+    return (*opening(pk, request.headers.get("Last-Event-ID", "")), _page(request, pk))
 
 
 @require_GET
 async def live(request, pk):
     """`text/event-stream` of tournament `pk`: an async iterator under ASGI (uvicorn), a generator
     under WSGI (runserver, the test server), which would otherwise read the whole stream first."""
-    first, sent = await sync_to_async(_open)(request, pk)
-    events = (astream if isinstance(request, ASGIRequest) else stream)(pk, first, sent)
+    first, sent, page = await sync_to_async(_open)(request, pk)
+    events = (astream if isinstance(request, ASGIRequest) else stream)(pk, first, sent, page)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -375,6 +375,22 @@ def last_render(pk, path, language, htmx):
     return _last(_base(pk, path, language, "anon", htmx))
 
 
+def last_page(pk, path, language, htmx):
+    """(version, body gzip-compressed) of the last render of an anonymous visitor's page, when its body
+    carries nothing of a visitor (the live channel hands it to every screen showing that page); else
+    None."""
+    last = last_render(pk, path, language, htmx)
+    entry = None if last is None else _page_get(f"page:{last.identity}")
+    if entry is None or entry.packed is None:
+        return None
+    return last.version, entry.packed
+
+
+def public_page_tournament(path):
+    """The tournament whose cached public page `path` is (a path without its query), or None."""
+    return _public_page_pk(path, get_urlconf())[0]
+
+
 def take_render_lock(pk, path, language, htmx):
     """The render lock of an anonymous visitor's page (see _take_render_lock)."""
     return _take_render_lock(_base(pk, path, language, "anon", htmx))

@@ -81,21 +81,35 @@ def renders_on_write(pk):
     return settings.PUBLIC_PAGE_RENDER_ON_WRITE and bool(watched(pk, now()))
 
 
+def _stale_pages(pk):
+    """[(page, demand, seconds until it may be rendered again)] of the watched pages of tournament
+    `pk` whose last render is older than its version and that a visitor asked for since that render
+    started."""
+    stale = []
+    for page, demand in watched(pk, now()).items():
+        last = last_render(pk, *page)
+        if last is not None and (last.version == results_version(pk) or demand.asked <= last.started):
+            continue
+        wait = 0.0 if last is None else last.started + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()
+        stale.append((page, demand, wait))
+    return stale
+
+
 def refresh(pk):
     """Render the watched pages of tournament `pk` whose last render is older than its version and
     that a visitor asked for since that render started (a page nobody asks for again is not rendered
-    again: its next request, or a later change, sees to it). Returns the seconds after which to look
-    again (a page rendered too recently, or whose render lock another holds), or None when there is
-    nothing more to render. Then tells the `on_rendered` listeners, when the pass rendered a page or
-    left nothing to render, the version read before it began."""
-    again, rendered, shown = None, False, results_version(pk)
-    for (path, language, htmx), demand in watched(pk, now()).items():
-        version = results_version(pk)
-        last = last_render(pk, path, language, htmx)
-        if last is not None and (last.version == version or demand.asked <= last.started):
-            continue
-        wait = 0.0 if last is None else last.started + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()
-        if wait <= 0 and take_render_lock(pk, path, language, htmx):
+    again: its next request, or a later change, sees to it). Once one of them is due (rendered at
+    least the refresh interval ago), the pass renders them all, so that the pages of a tournament
+    keep one pace and each pass leaves them showing the same version. Returns the seconds after which
+    to look again (pages rendered too recently, or whose render lock another holds), or None when
+    there is nothing more to render. Then tells the `on_rendered` listeners, when the pass rendered
+    a page or left nothing to render, the version read before it began."""
+    shown = results_version(pk)
+    stale = _stale_pages(pk)
+    due = any(wait <= 0 for _page, _demand, wait in stale)
+    again, rendered = None, False
+    for (path, language, htmx), demand, wait in stale:
+        if due and take_render_lock(pk, path, language, htmx):
             try:
                 status = _render(path, language, htmx, demand.meta)
             except Exception:  # a page that cannot be rendered now is left to the visitors' requests

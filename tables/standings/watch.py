@@ -23,7 +23,7 @@ class Demand(NamedTuple):
     asked: float
 
 
-_HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
+HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
 _noted = {}  # (pk, path, language, htmx) -> when this process last recorded it (monotonic)
 _noted_lock = threading.Lock()
 
@@ -47,7 +47,9 @@ def watch(pk, path, language, htmx, meta, at):
             _noted.clear()
     key = _watched_key(pk)
     pages = cache.get(key) or {}
-    pages[page] = Demand({name: meta[name] for name in _HOST_HEADERS if name in meta}, at)
+    before = pages.get(page)
+    asked = at if before is None else max(at, Demand(*before).asked)  # a live stream notes it ahead of time
+    pages[page] = Demand({name: meta[name] for name in HOST_HEADERS if name in meta}, asked)
     if len(pages) > WATCHED_PAGES:
         pages = dict(sorted(pages.items(), key=lambda item: Demand(*item[1]).asked)[-WATCHED_PAGES:])
     cache.set(key, pages, WATCH_SECONDS)

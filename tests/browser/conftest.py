@@ -62,7 +62,7 @@ def _live_server_drained(request):
 @pytest.fixture(autouse=True)
 def _live_streams_end_soon(settings):
     """The test server is WSGI: a closed page's live stream (static/js/live.js) ends at its next line,
-    so a keep-alive each second lets the test end without waiting for it."""
+    so a heartbeat each second lets the test end without waiting for it."""
     settings.LIVE_HEARTBEAT_SECONDS = 1
 
 

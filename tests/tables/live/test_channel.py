@@ -102,12 +102,6 @@ def test_a_client_coming_back_with_an_older_version_gets_the_current_one_at_once
     assert events(client.get(_url(tournament), headers={"Last-Event-ID": now})) == []
 
 
-def test_a_quiet_stream_sends_a_heartbeat(client, settings, tournament):
-    settings.LIVE_HEARTBEAT_SECONDS = 0.1
-    text = b"".join(client.get(_url(tournament)).streaming_content).decode()
-    assert "\n: keep-alive\n" in "\n" + text
-
-
 @pytest.mark.django_db(transaction=True)
 def test_under_asgi_the_stream_is_asynchronous(tournament, seated):
     table = seated.tables.get()

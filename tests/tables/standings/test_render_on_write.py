@@ -191,3 +191,22 @@ def test_a_change_nobody_watches_is_announced_at_its_commit(
         tournament, played, organiser, django_capture_on_commit_callbacks, rendering_on_write):
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
     assert last_announced(tournament.pk) == {"version": versions.results_version(tournament.pk), "what": "result"}
+
+
+def test_once_one_page_is_due_the_pass_renders_every_page_behind_so_they_keep_one_pace(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
+    """The fragment was rendered a moment ago, the full page a while ago: a save makes both behind;
+    the full page is due, and the fragment is rendered with it rather than in a pass of its own."""
+    url = _url(tournament)
+    page = Client().get(url)  # the full page, rendered now
+    clock.now += REFRESH - 0.1
+    fragment = Client().get(url, headers=POLL)  # the fragment, rendered 0.4 s later
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += 0.2  # the full page is due, the fragment not yet; both asked for again (noted)
+    for response, htmx in ((page, False), (fragment, True)):
+        watch.watch(tournament.pk, url, response["Content-Language"], htmx, {}, clock.now)
+    assert refresh.refresh(tournament.pk) == REFRESH
+    assert renders() == [False, False, True, True]
+    shown = versions.results_version(tournament.pk)
+    assert _last(tournament, page, htmx=False).version == _last(tournament, fragment).version == shown
+    assert last_announced(tournament.pk)["version"] == shown
