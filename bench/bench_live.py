@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import bisect
 import multiprocessing
+import os
 import random
 import resource
 import sys
@@ -274,6 +275,7 @@ async def _phones_main(phones, control):
 
 
 def _phones_process(count, live_port, public_port, tournament, poll_seconds, control):
+    os.nice(10)  # real phones bring their own processors: the servers come first on this machine's
     phones = Phones(count, live_port, public_port, tournament, poll_seconds)
     asyncio.run(_phones_main(phones, control))
     control.close()

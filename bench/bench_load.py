@@ -152,8 +152,9 @@ RESEND_SECONDS = 1.0  # how soon a save without a good answer is sent again (the
 
 
 def arbiter(bases, tournament, round_number, username, tables, phase, think_seconds, rng, logged_in):
-    """Log in (before the measured load: a password check is slow on purpose), then enter and
-    correct the results of `tables`, one after the other, until `stop`. A save answered with a
+    """Log in (before the measured load: a password check is slow on purpose), then, after a pause
+    drawn up to `think_seconds`, enter and correct the results of `tables`, one after the other,
+    until `stop`. A save answered with a
     server error or not at all is kept and sent again, with its submission id, until the server
     acknowledges it (as the arbiter's phone does: static/js/offline-queue.js)."""
     client = Client(bases, [])
@@ -166,6 +167,9 @@ def arbiter(bases, tournament, round_number, username, tables, phase, think_seco
     if status != 302:
         phase.log.append(("login", status, 0.0))
         return
+    # Arbiters sit down at different moments: each starts within one pause, not all in the same
+    # instant (twenty saves at once made a short run's save p95 that one burst's).
+    stop.wait(rng.uniform(0, think_seconds))
     turn = 0
     while not stop.is_set():
         number = tables[turn % len(tables)]
