@@ -108,13 +108,15 @@ def announce(pk, version=None):
     """Called once a change of tournament `pk` has committed, or once the public pages showing it are
     rendered (`version`, tables.standings.refresh): file and publish its version (the current one when
     not given). A version already announced, or older than the one last announced (another server's
-    render finished first), is not announced again."""
+    render finished first), is not announced again; nor one naming only changes of a draft round."""
     try:
-        if version is not None:
-            last = last_announced(pk)
-            if last and (last["version"] == version or results_through(last["version"]) > results_through(version)):
-                return
-        change = change_of(pk, version or results_version(pk))
+        last = last_announced(pk)
+        if version is not None and last and (
+                last["version"] == version or results_through(last["version"]) > results_through(version)):
+            return
+        change = change_of(pk, version or results_version(pk), since=results_through(last["version"]) if last else 0)
+        if change is None:  # a draft's change: no screen of the public shows it
+            return
         cache.set(announcement_key(pk), change, ANNOUNCEMENT_SECONDS)
         url = redis_url()
         if url:
@@ -128,7 +130,8 @@ def opening(pk, last_event_id):
     holds: the last event's id it sent back, else the last announced)."""
     current = results_version(pk)
     if last_event_id:
-        return (change_of(pk, current) if last_event_id != current else None), last_event_id
+        first = change_of(pk, current, since=results_through(last_event_id)) if last_event_id != current else None
+        return first, last_event_id
     return None, (last_announced(pk) or {}).get("version", current)
 
 

@@ -2,6 +2,7 @@
 Reads only: the announcement itself is written by tables.live.channel."""
 from django.core.cache import cache
 
+from tables.models import Round
 from tournaments.models import AuditLog
 from tournaments.versions import results_through
 
@@ -24,15 +25,36 @@ def family(action):
     return parts[0]
 
 
-def change_of(pk, version):
+DRAFT_ONLY_ACTIONS = {"round.delete"}  # a draft deleted (tables.rounds.drafts)
+RECENT_ENTRIES = 50  # the changes since the last announcement looked at, newest first
+
+
+def _shown(entries):
+    """The entries a screen shows, newest first: all but those about a round still in draft (its
+    draw, redraw, swaps and moves) and a draft's deletion."""
+    rounds = {int(e.object_id) for e in entries if e.object_type == "round" and e.object_id.isdigit()}
+    drafts = set(Round.objects.filter(pk__in=rounds, status=Round.Status.DRAFT).values_list("pk", flat=True)) \
+        if rounds else set()
+    return [e for e in entries if e.action not in DRAFT_ONLY_ACTIONS
+            and not (e.object_type == "round" and e.object_id.isdigit() and int(e.object_id) in drafts)]
+
+
+def change_of(pk, version, since=0):
     """{"version", "what"}: the version and the family of the last audited change it shows ("" when
-    the version names none: a version read from the database, a dispute window that closed)."""
+    the version names none: a version read from the database, a dispute window that closed); None when
+    every change after audit entry `since` (the one the client, or the last announcement, holds) up to
+    the version's is a draft's, which no screen of the public shows."""
     through = results_through(version)
-    action = None
     if through:
-        action = AuditLog.objects.filter(pk=through, tournament_id=pk).values_list("action", flat=True).first()
-    if action is None:
-        announced = last_announced(pk)
-        if announced and announced["version"] == version:
-            return dict(announced)
-    return {"version": version, "what": family(action) if action else ""}
+        lower = since if 0 < since < through else through - 1
+        entries = list(AuditLog.objects.filter(tournament_id=pk, pk__gt=lower, pk__lte=through)
+                       .order_by("-pk").only("action", "object_type", "object_id")[:RECENT_ENTRIES])
+        if entries:
+            shown = _shown(entries)
+            if not shown:
+                return None
+            return {"version": version, "what": family(shown[0].action)}
+    announced = last_announced(pk)
+    if announced and announced["version"] == version:
+        return dict(announced)
+    return {"version": version, "what": ""}

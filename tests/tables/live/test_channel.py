@@ -10,9 +10,11 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from tables.arbitration import services as arbitration
+from tables.clock.services import clock_start
 from tables.live import channel
 from tables.rounds import services as rounds
 from tests.factories import RegistrationFactory, report, seat_round
+from tournaments.services import tournament_room_save
 from tournaments.versions import results_version
 
 
@@ -163,3 +165,51 @@ def test_a_version_older_than_the_last_announced_is_not_announced(client, tourna
     newer = results_version(tournament.pk)
     channel.announce(tournament.pk, older)
     assert channel.last_announced(tournament.pk)["version"] == newer
+
+
+def _changes(response):
+    return [data["what"] for _id, data in events(response)]
+
+
+def test_a_drafts_changes_are_no_event_and_its_publication_is_one(client, tournament, organiser,
+                                                                 django_capture_on_commit_callbacks):
+    """A draft's draw, redraw, swaps and deletion show on no public screen: no event; once published
+    the round is one event."""
+    for _ in range(8):
+        RegistrationFactory(tournament=tournament, present=True)
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = rounds.round_create(user=organiser, tournament=tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_redraw(user=organiser, rnd=rnd)
+    a, b = [table.seats.first() for table in rnd.tables.all()]
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.seats_swap(user=organiser, rnd=rnd, seat_a=a.pk, seat_b=b.pk)
+    assert _changes(response) == []
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_publish(user=organiser, rnd=rnd)
+    assert _changes(response) == ["round"]
+
+
+def test_the_clock_and_the_rooms_settings_are_events(client, tournament, organiser, seated,
+                                                     django_capture_on_commit_callbacks):
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock_start(user=organiser, rnd=seated, minutes=90)
+    assert _changes(response) == ["clock"]
+    response = client.get(_url(tournament))
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_room_save(user=organiser, tournament=tournament, data={"screen_seconds": 20})
+    assert _changes(response) == ["tournament"]
+
+
+def test_a_client_that_missed_only_a_drafts_changes_gets_no_event(client, settings, tournament, organiser,
+                                                                  django_capture_on_commit_callbacks):
+    settings.LIVE_STREAM_SECONDS = 0.05
+    for _ in range(8):
+        RegistrationFactory(tournament=tournament, present=True)
+    before = results_version(tournament.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_create(user=organiser, tournament=tournament)
+    assert events(client.get(_url(tournament), headers={"Last-Event-ID": before})) == []
