@@ -7,6 +7,5 @@ class CircuitsConfig(AppConfig):
     verbose_name = _("Circuits")
 
     def ready(self):
-        from circuits.demo import load_demo_circuit
-        from tournaments.management.demo import demo_loaded
-        demo_loaded.connect(load_demo_circuit, dispatch_uid="circuits.demo")
+        from tournaments.management.demo import add_part
+        add_part("circuits.demo.load_demo_circuit")

@@ -1,5 +1,5 @@
 """The demo's season circuit: two past Tuesday tournaments of the demo's players, played and
-published, ranked together (connected to `load_demo` through tournaments.management.demo.demo_loaded)."""
+published, ranked together (connected to `load_demo` through tournaments.management.demo.add_part)."""
 import datetime
 from decimal import Decimal
 
@@ -41,7 +41,7 @@ def _play_past_tournament(*, organiser, arbiter, name, day, players, club, seed)
     return tournament
 
 
-def load_demo_circuit(sender, *, organiser, arbiter, tournament, **kwargs):
+def load_demo_circuit(*, organiser, arbiter, tournament):
     """Idempotent: the circuit and its two tournaments are made once."""
     if Circuit.objects.filter(name=CIRCUIT_NAME).exists():
         return None

@@ -7,6 +7,9 @@ alone, kept until the request ends, with its own database connection. A live str
 So the live channel's requests run outside such a context: their short synchronous work (who may
 listen, the version to start from) takes turns on the process's one shared thread and its one
 database connection, and an open stream holds neither.
+
+The live server answers the live channel alone (risiko_site/live_urls.py, the route the proxy sends
+it; static files too, for its start-up check): it never imports the rest of the site's views.
 """
 import os
 
@@ -16,25 +19,31 @@ from django.urls import Resolver404, resolve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "risiko_site.settings")
 
-LIVE_VIEW = "public:live"
+LIVE_URLCONF = "risiko_site.live_urls"
 
 
 def is_live(path):
     """Whether `path` is a tournament's live channel."""
     try:
-        return resolve(path).view_name == LIVE_VIEW
+        resolve(path, LIVE_URLCONF)
     except Resolver404:
         return False
+    return True
 
 
 class Handler(ASGIHandler):
-    """Django's ASGI handler, the live channel's requests outside a per-request thread context."""
+    """Django's ASGI handler with the live server's addresses, the live channel's requests outside a
+    per-request thread context."""
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and is_live(scope["path"]):
             await self.handle(scope, receive, send)
         else:
             await super().__call__(scope, receive, send)
+
+    async def get_response_async(self, request):
+        request.urlconf = LIVE_URLCONF  # read by the middleware (the language's) and the resolver
+        return await super().get_response_async(request)
 
 
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does

@@ -7,6 +7,5 @@ class TransferConfig(AppConfig):
     verbose_name = _("Tournament export and import")
 
     def ready(self):
-        from tournaments.management.demo import demo_loaded
-        from transfer.demo import load_demo_imports
-        demo_loaded.connect(load_demo_imports, dispatch_uid="transfer.demo")
+        from tournaments.management.demo import add_part
+        add_part("transfer.demo.load_demo_imports")

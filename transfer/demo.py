@@ -1,6 +1,6 @@
 """The demo's past season from workbooks: two small workbooks made here in memory, one in a club's layout
 and one in GestioneTorneo's, imported as finished tournaments and ranked by a circuit of their own
-(connected to `load_demo` through tournaments.management.demo.demo_loaded)."""
+(connected to `load_demo` through tournaments.management.demo.add_part)."""
 import datetime
 import io
 from decimal import Decimal
@@ -72,7 +72,7 @@ def _import(organiser, data, filename, name, day):
                                   source=filename).tournament
 
 
-def load_demo_imports(sender, *, organiser, arbiter, tournament, **kwargs):
+def load_demo_imports(*, organiser, arbiter, tournament):
     """Idempotent: the circuit and its two imported tournaments are made once."""
     if Circuit.objects.filter(name=CIRCUIT_NAME).exists():
         return None

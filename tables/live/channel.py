@@ -37,7 +37,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tables.live.selectors import announcement_key, change_of, last_announced
-from tables.standings.cache import last_page, now
+from tables.standings.cache import last_page, last_render, now
 from tables.standings.watch import watch
 from tournaments.versions import results_through, results_version
 
@@ -62,8 +62,9 @@ def note_watched(pk, page):
     """Keep `page` watched while a stream carries it: a stream asks for every new version of its page,
     so the page is noted as asked for until the next note is due, and each version saved meanwhile is
     rendered on write (tables.standings.refresh renders only the pages asked for since their last
-    render)."""
-    watch(pk, page.path, page.language, True, page.meta, now() + 2 * WATCH_NOTE_SECONDS)
+    render). Only a page rendered before for a visitor (a public page of this tournament) is noted."""
+    if last_render(pk, page.path, page.language, True) is not None:
+        watch(pk, page.path, page.language, True, page.meta, now() + 2 * WATCH_NOTE_SECONDS)
 
 
 def page_event(pk, page, change):

@@ -6,16 +6,19 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from tables.live.channel import Page, astream, opening, stream
-from tables.standings.cache import public_page_tournament
 from tables.standings.watch import HOST_HEADERS
 from tournaments.rules import tournament_for_live
 
+MAX_PAGE_LENGTH = 200
+
 
 def _page(request, pk):
-    """The page the stream carries (`?page=`, the address of the fragment the screen shows): a public
-    page of this tournament, for an anonymous visitor; else None (the screen fetches its page)."""
+    """The page the stream carries (`?page=`, the address of the fragment the screen shows), for an
+    anonymous visitor; else None (the screen fetches its page). Any address may be named: only a
+    public page of this tournament has renders filed under it (tables.standings.cache), so only such
+    a page is ever carried or kept watched (tables.live.channel)."""
     path = request.GET.get("page", "")
-    if request.user.is_authenticated or not path.startswith("/") or public_page_tournament(path) != pk:
+    if request.user.is_authenticated or not path.startswith("/") or len(path) > MAX_PAGE_LENGTH:
         return None
     return Page(path, get_language(), {name: request.META[name] for name in HOST_HEADERS if name in request.META})
 

@@ -386,11 +386,6 @@ def last_page(pk, path, language, htmx):
     return last.version, entry.packed
 
 
-def public_page_tournament(path):
-    """The tournament whose cached public page `path` is (a path without its query), or None."""
-    return _public_page_pk(path, get_urlconf())[0]
-
-
 def take_render_lock(pk, path, language, htmx):
     """The render lock of an anonymous visitor's page (see _take_render_lock)."""
     return _take_render_lock(_base(pk, path, language, "anon", htmx))
@@ -466,7 +461,7 @@ class PublicPageCacheMiddleware:
         if (request.method != "GET" or request.META.get("QUERY_STRING") or refreshing(request)
                 or settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
             return None
-        pk, cors = _public_page_pk(request.path_info, get_urlconf())
+        pk, cors = _public_page_pk(request.path_info, getattr(request, "urlconf", None) or get_urlconf())
         if pk is None:
             return None
         language = get_language_from_request(request)

@@ -2,6 +2,9 @@
 per-request thread context, so an open stream keeps no thread and no database connection of its
 own; every other request runs inside one, as Django's own handler runs it."""
 import asyncio
+import os
+import subprocess
+import sys
 
 from asgiref.sync import SyncToAsync
 
@@ -31,3 +34,14 @@ def test_a_live_stream_runs_on_the_shared_thread(monkeypatch):
 
 def test_any_other_request_runs_in_a_context_of_its_own(monkeypatch):
     assert _context_of("/t/12/classifica/", monkeypatch) is not None
+
+
+def test_the_live_server_loads_no_other_view_nor_what_they_import():
+    """The live server answers the live channel alone (risiko_site/live_urls.py): the site's other
+    views, the workbooks' libraries and the notifications' HTTP client stay out of its memory."""
+    code = ("import sys; from risiko_site import asgi; assert asgi.is_live('/t/3/live/'); "
+            "print(sorted(m for m in ('risiko_site.urls', 'transfer.views', 'openpyxl', 'pywebpush', 'aiohttp') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "DJANGO_SETTINGS_MODULE": "risiko_site.settings"})
+    assert out.stdout.strip() == "[]"

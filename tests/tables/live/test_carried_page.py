@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tables.live import channel
 from tables.standings import cache as page_cache
+from tables.standings import watch as watch_module
 from tables.standings.watch import watch, watched
 from tests.factories import RegistrationFactory, TournamentFactory, report, seat_round
 from tests.html import one
@@ -23,6 +24,12 @@ from tournaments.versions import results_version
 @pytest.fixture(autouse=True)
 def quick(settings):
     settings.LIVE_POLL_SECONDS, settings.LIVE_STREAM_SECONDS, settings.LIVE_HEARTBEAT_SECONDS = 0.02, 0.3, 60
+
+
+@pytest.fixture(autouse=True)
+def every_note_recorded(monkeypatch):
+    """Each note of a page is recorded (a process does so at most once per NOTE_SECONDS)."""
+    monkeypatch.setattr(watch_module, "NOTE_SECONDS", 0)
 
 
 @pytest.fixture
@@ -111,11 +118,20 @@ def test_a_client_coming_back_gets_the_current_page_at_once(client, tournament, 
 
 
 def test_a_stream_keeps_its_page_watched_ahead_of_time(client, settings, tournament):
+    _fragment(client, tournament)
     started = page_cache.now()
     blocks(_stream(client, tournament, _standings(tournament)))
     [(page, demand)] = watched(tournament.pk, started).items()
     assert page == (_standings(tournament), settings.LANGUAGE_CODE, True)
     assert demand.asked >= started + 2 * channel.WATCH_NOTE_SECONDS - 1
+
+
+def test_an_address_never_rendered_for_this_tournament_is_not_kept_watched(client, tournament):
+    other = TournamentFactory(published=True)
+    _fragment(client, other)
+    for page in (_standings(other), "/accounts/login/", "/t/%d/nothing/" % tournament.pk):
+        blocks(_stream(client, tournament, page))
+    assert watched(tournament.pk, page_cache.now()) == {}
 
 
 def test_a_visitors_request_does_not_bring_the_noted_demand_back(tournament):
@@ -155,14 +171,16 @@ def test_a_page_event_is_built_once_per_version_however_many_streams_carry_it(mo
     assert set(first) == set(again) == {("1.a:0", b"event")} and set(second) == {("2.b:0", b"event")}
 
 
-def test_the_hub_keeps_the_pages_of_its_streams_watched(tournament):
+def test_the_hub_keeps_the_pages_of_its_streams_watched(client, settings, tournament):
+    _fragment(client, tournament)
     hub = channel._Hub()
     queue = asyncio.Queue()
     hub.queues[tournament.pk] = {queue}
-    hub.pages[queue] = channel.Page("/t/9/classifica/", "en", {"HTTP_HOST": "torneo.example"})
+    hub.pages[queue] = channel.Page(_standings(tournament), settings.LANGUAGE_CODE, {"HTTP_HOST": "torneo.example"})
     started = page_cache.now()
     asyncio.run(hub.recheck_once())
     [(page, demand)] = watched(tournament.pk, started).items()
-    assert page == ("/t/9/classifica/", "en", True) and demand.meta == {"HTTP_HOST": "torneo.example"}
+    assert page == (_standings(tournament), settings.LANGUAGE_CODE, True)
+    assert demand.meta == {"HTTP_HOST": "torneo.example"} and demand.asked > started
     hub.unsubscribe(tournament.pk, queue)
     assert hub.pages == {} and hub.queues == {}

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import services
-from tournaments.management.demo import demo_loaded
+from tournaments.management.demo import load_parts
 from tournaments.models import Club, Tournament
 from tournaments.accounts.services import grant_organiser
 
@@ -61,8 +61,7 @@ class Command(BaseCommand):
                                                 fee_paid=i % 3 != 0)
                 services.registration_check_in(user=organiser, registration=reg, present=True)
         tournament = Tournament.objects.get(name="Torneo del Martedì (demo)")
-        for _receiver, line in demo_loaded.send(sender=self.__class__, organiser=organiser, arbiter=arbiter,
-                                                 tournament=tournament):
+        for line in load_parts(organiser=organiser, arbiter=arbiter, tournament=tournament):
             if line:
                 self.stdout.write(line)
         self.stdout.write(self.style.SUCCESS("Demo ready. Logins (password for both: %s):" % DEMO_PASSWORD))
