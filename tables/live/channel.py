@@ -62,8 +62,9 @@ def note_watched(pk, page):
     """Keep `page` watched while a stream carries it: a stream asks for every new version of its page,
     so the page is noted as asked for until the next note is due, and each version saved meanwhile is
     rendered on write (tables.standings.refresh renders only the pages asked for since their last
-    render). Only a page rendered before for a visitor (a public page of this tournament) is noted."""
-    if last_render(pk, page.path, page.language, True) is not None:
+    render). Only a page rendered before for a visitor, whole or as its fragment (a public page of this
+    tournament: the screen was loaded from it), is noted."""
+    if any(last_render(pk, page.path, page.language, htmx) is not None for htmx in (False, True)):
         watch(pk, page.path, page.language, True, page.meta, now() + 2 * WATCH_NOTE_SECONDS)
 
 

@@ -77,3 +77,24 @@ def test_without_the_channel_the_page_polls_by_itself(live_server, phone, settin
     report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
     phone.wait_for_selector(f'#standings tr[data-reg="{regs[0].pk}"]', timeout=3000)
     assert phone.console_errors == []
+
+
+def test_the_players_page_follows_the_channel_with_the_page_it_carries(live_server, phone, settings, tournament):
+    """The player's page (with "my table") is carried as the standings are: swapped in by its
+    hx-select, with no request."""
+    settings.PUBLIC_PAGE_RENDER_ON_WRITE = True
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    rnd = seat_round(tournament, [regs])
+    url = reverse("public:player", args=[tournament.pk, regs[0].pk])
+    asked = []
+    phone.on("request", lambda r: asked.append(r.url) if r.url.endswith(url) and r.headers.get("hx-request") else None)
+    phone.goto(live_server.url + url)
+    phone.wait_for_function("() => window.TorneoLive && window.TorneoLive.alive()", timeout=5000)
+    phone.evaluate("() => htmx.trigger('#player-live', 'live')")  # the page asked for once: it is watched
+    phone.wait_for_timeout(300)
+    assert phone.locator("#player-live [data-stats]").count() == 0
+    asked.clear()
+    report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
+    phone.wait_for_selector("#player-live [data-stats]", timeout=2000)
+    assert asked == [] and phone.locator("#player-live").count() == 1
+    assert phone.console_errors == []
