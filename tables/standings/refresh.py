@@ -102,14 +102,18 @@ def refresh(pk):
     least the refresh interval ago), the pass renders them all, so that the pages of a tournament
     keep one pace and each pass leaves them showing the same version. Returns the seconds after which
     to look again (pages rendered too recently, or whose render lock another holds), or None when
-    there is nothing more to render. Then tells the `on_rendered` listeners, when the pass rendered
-    a page or left nothing to render, the version read before it began."""
+    there is nothing more to render. Then tells the `on_rendered` listeners the version read before
+    the pass began, when it rendered every page behind or left nothing to render (not while a page's
+    render lock is held elsewhere: a visitor's request begun during the change's transaction renders
+    the version before it, and the page would be announced older than the change)."""
     shown = results_version(pk)
     stale = _stale_pages(pk)
     due = any(wait <= 0 for _page, _demand, wait in stale)
-    again, rendered = None, False
+    again, rendered, held = None, False, False
     for (path, language, htmx), demand, wait in stale:
-        if due and take_render_lock(pk, path, language, htmx):
+        if due and not take_render_lock(pk, path, language, htmx):
+            held = True  # another render under way, perhaps of an older version: looked at again
+        elif due:
             try:
                 status = _render(path, language, htmx, demand.meta)
             except Exception:  # a page that cannot be rendered now is left to the visitors' requests
@@ -123,7 +127,7 @@ def refresh(pk):
             wait = settings.PUBLIC_PAGE_REFRESH_SECONDS  # versions saved meanwhile: looked at then
         wait = max(wait, RETRY_SECONDS)
         again = wait if again is None else min(again, wait)
-    if rendered or again is None:
+    if (rendered and not held) or again is None:
         for listener in _rendered_listeners:
             listener(pk, shown)
     return again

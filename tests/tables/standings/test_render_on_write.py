@@ -210,3 +210,25 @@ def test_once_one_page_is_due_the_pass_renders_every_page_behind_so_they_keep_on
     shown = versions.results_version(tournament.pk)
     assert _last(tournament, page, htmx=False).version == _last(tournament, fragment).version == shown
     assert last_announced(tournament.pk)["version"] == shown
+
+
+def test_a_pass_leaving_a_page_to_a_render_under_way_elsewhere_announces_nothing_yet(
+        clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders, rendering_on_write):
+    """A visitor's request begun during the save's transaction renders the version before it: the
+    change is announced once every page behind shows it, not when only some do."""
+    url = _url(tournament)
+    page, fragment = Client().get(url), Client().get(url, headers=POLL)
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    announced = last_announced(tournament.pk)
+    assert announced is None or announced["version"] != versions.results_version(tournament.pk)
+    clock.now += REFRESH
+    for response, htmx in ((page, False), (fragment, True)):
+        watch.watch(tournament.pk, url, response["Content-Language"], htmx, {}, clock.now)
+    language = fragment["Content-Language"]
+    assert public_cache.take_render_lock(tournament.pk, url, language, True)  # a visitor's render under way
+    assert refresh.refresh(tournament.pk) == refresh.RETRY_SECONDS
+    assert renders() == [False, False, True]  # the full page only
+    assert last_announced(tournament.pk) == announced
+    public_cache.release_render_lock(tournament.pk, url, language, True)
+    assert refresh.refresh(tournament.pk) == REFRESH and renders() == [False, False, True, True]
+    assert last_announced(tournament.pk)["version"] == versions.results_version(tournament.pk)
