@@ -10,6 +10,7 @@ import json
 import time
 
 import pytest
+from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from tables.live import channel
@@ -185,3 +186,32 @@ def test_the_hub_keeps_the_pages_of_its_streams_watched(client, settings, tourna
     assert demand.meta == {"HTTP_HOST": "torneo.example"} and demand.asked > started
     hub.unsubscribe(tournament.pk, queue)
     assert hub.pages == {} and hub.queues == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_the_stream_carries_the_page_too(monkeypatch, settings, tournament, seated):
+    settings.LIVE_STREAM_SECONDS = 2
+    table = seated.tables.get()
+    announce = channel.announce
+
+    async def listen():
+        response = await AsyncClient().get(reverse("public:live", args=[tournament.pk]),
+                                           {"page": _standings(tournament)})
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    def save_render_announce():
+        """The order of render on write: the page rendered, then the change announced."""
+        monkeypatch.setattr(channel, "announce", lambda pk, version=None: None)
+        report(table, [(62,), (48,), (30,), (0, 1)])
+        fragment = _fragment(Client(), tournament)
+        announce(tournament.pk)
+        return fragment
+
+    async def scenario():
+        task = asyncio.ensure_future(listen())
+        await asyncio.sleep(0.3)  # the stream opened (SQLite: one writer at a time)
+        fragment = await asyncio.to_thread(save_render_announce)
+        return fragment, await task
+
+    fragment, text = asyncio.run(scenario())
+    assert f"id: {fragment['X-Results-Version']}\nevent: page\n" in text.decode()
