@@ -1,16 +1,17 @@
 """`make proxy-check`: the repository's Caddyfile in front of Torneo's two gunicorn pools, on this
 machine, checked from outside as a phone and an arbiter would reach them.
 
-Started here, all on loopback addresses: a scratch PostgreSQL database (migrated), the public and the
-staff pool (gunicorn, production settings, TORNEO_POOL naming each in an X-Torneo-Pool header), and
-Caddy with the Caddyfile as it is, told by its environment to serve DOMAIN=localhost on high ports
-with its own local certificate authority (no Let's Encrypt) and to bind 127.0.0.1 only. Checked:
-plain HTTP redirected to HTTPS, the certificate, the public pages from the public pool and the
-arbiters' and organisers' from the staff pool (header and access logs), the security headers,
-gzip, X-Forwarded-Proto and X-Forwarded-For written by the proxy whatever the client sends, and the
-login throttle counting the client's own address (TRUSTED_PROXY_COUNT=1). Every process started is
-stopped at the end, and the whole run is bounded in time. Standard library only; exit 0 when every
-check passed.
+Started here, all on loopback addresses: a scratch PostgreSQL database (migrated, the demo loaded),
+the public and the staff pool (gunicorn, production settings, TORNEO_POOL naming each in an
+X-Torneo-Pool header), and Caddy with the Caddyfile as it is, told by its environment to serve
+DOMAIN=localhost on high ports with its own local certificate authority (no Let's Encrypt) and to
+bind 127.0.0.1 only. Checked: plain HTTP redirected to HTTPS, the certificate, the public pages from
+the public pool and the arbiters' and organisers' from the staff pool (header and access logs), the
+security headers, gzip, the live channel's events passed on at once and uncompressed,
+X-Forwarded-Proto and X-Forwarded-For written by the proxy whatever the client sends, and the login
+throttle counting the client's own address (TRUSTED_PROXY_COUNT=1). Every process started is stopped
+at the end, and the whole run is bounded in time. Standard library only; exit 0 when every check
+passed.
 """
 import gzip
 import http.client
@@ -37,6 +38,7 @@ LOGIN_LIMIT = 3
 CLIENT, OTHER_CLIENT = "127.0.0.2", "127.0.0.3"  # loopback addresses the checks connect from
 STAFF_PATHS = ["/accounts/login/", "/arbitro/sw.js", "/arbitro/t/1/", "/gestione/", "/admin/"]
 PUBLIC_PATHS = ["/", "/circuiti/", "/salute/"]
+LIVE_FIRST_EVENT_S = 3  # the live channel's first event comes through the proxy within this
 SECURITY_HEADERS = {
     "strict-transport-security": "max-age=31536000; includeSubDomains; preload",
     "x-content-type-options": "nosniff",
@@ -121,6 +123,8 @@ class Run:
         env = self.app_env()
         steps = [["dropdb", "--if-exists", maintenance, DATABASE], ["createdb", maintenance, DATABASE],
                  [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                 # A published tournament for the live channel's check: the demo's.
+                 [sys.executable, "manage.py", "load_demo"],
                  # Production settings serve the static files named in whitenoise's manifest (the Dockerfile
                  # does the same), collected into the scratch folder.
                  [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]]
@@ -291,6 +295,31 @@ class Run:
         plain = self.get("/")
         self.check(plain.header("Content-Encoding") is None, "and sent plain to a client that did not ask")
 
+    def check_live(self):
+        """The live channel through the proxy (its own route, `flush_interval -1`): the stream's first
+        event, a heartbeat, arrives at once, neither held back in a buffer nor compressed."""
+        found = re.search(r'href="/t/(\d+)/', self.get("/").text())
+        self.check(found is not None, "the home page links a published tournament (the demo's)")
+        connection = _LoopbackHTTPS("localhost", self.https_port, context=self.tls, timeout=LIVE_FIRST_EVENT_S,
+                                    source_address=(CLIENT, 0))
+        started, received = time.monotonic(), b""
+        try:
+            connection.request("GET", f"/t/{found.group(1)}/live/",
+                               headers={"Accept": "text/event-stream", "Accept-Encoding": "gzip"})
+            response = connection.getresponse()
+            while b"event: beat" not in received and time.monotonic() - started < LIVE_FIRST_EVENT_S:
+                chunk = response.read1(65536)
+                if not chunk:
+                    break
+                received += chunk
+        finally:
+            connection.close()
+        seconds = time.monotonic() - started
+        self.check(response.status == 200 and response.headers.get("Content-Type") == "text/event-stream"
+                   and response.headers.get("Content-Encoding") is None and b"event: beat" in received,
+                   f"the live channel streams through the proxy, uncompressed: its first event after {seconds:.2f} s",
+                   f"{response.status} {response.headers.get('Content-Type')} {received[:80]!r}")
+
     def check_forwarded_proto(self):
         response = self.get("/", {"X-Forwarded-Proto": "http"})
         self.check(response.status == 200, "X-Forwarded-Proto is the proxy's: a client's 'http' is not believed "
@@ -408,6 +437,7 @@ def main():
         run.check_routing()
         run.check_headers()
         run.check_gzip()
+        run.check_live()
         run.check_forwarded_proto()
         run.check_throttle()
         run.fail_if_exited()
