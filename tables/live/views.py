@@ -6,7 +6,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from tables.live.channel import Page, astream, opening, stream
-from tables.standings.watch import HOST_HEADERS
+from tables.standings.watch import host_headers
 from tournaments.rules import tournament_for_live
 
 MAX_PAGE_LENGTH = 200
@@ -20,7 +20,7 @@ def _page(request, pk):
     path = request.GET.get("page", "")
     if request.user.is_authenticated or not path.startswith("/") or len(path) > MAX_PAGE_LENGTH:
         return None
-    return Page(path, get_language(), {name: request.META[name] for name in HOST_HEADERS if name in request.META})
+    return Page(path, get_language(), host_headers(request.META))
 
 
 def _open(request, pk):

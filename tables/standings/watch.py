@@ -24,6 +24,11 @@ class Demand(NamedTuple):
 
 
 HOST_HEADERS = ("HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme", "HTTP_X_FORWARDED_PROTO")
+def host_headers(meta):
+    """What a page is rendered on write for, of a request's environ: its host and scheme."""
+    return {name: meta[name] for name in HOST_HEADERS if name in meta}
+
+
 _noted = {}  # (pk, path, language, htmx) -> when this process last recorded it (monotonic)
 _noted_lock = threading.Lock()
 
@@ -49,7 +54,7 @@ def watch(pk, path, language, htmx, meta, at):
     pages = cache.get(key) or {}
     before = pages.get(page)
     asked = at if before is None else max(at, Demand(*before).asked)  # a live stream notes it ahead of time
-    pages[page] = Demand({name: meta[name] for name in HOST_HEADERS if name in meta}, asked)
+    pages[page] = Demand(host_headers(meta), asked)
     if len(pages) > WATCHED_PAGES:
         pages = dict(sorted(pages.items(), key=lambda item: Demand(*item[1]).asked)[-WATCHED_PAGES:])
     cache.set(key, pages, WATCH_SECONDS)

@@ -6,7 +6,6 @@ on write; the heartbeat is an event the page sees."""
 import asyncio
 import base64
 import gzip
-import json
 import time
 
 import pytest
@@ -19,6 +18,7 @@ from tables.standings import watch as watch_module
 from tables.standings.watch import watch, watched
 from tests.factories import RegistrationFactory, TournamentFactory, report, seat_round
 from tests.html import one
+from tests.tables.live.sse import blocks
 from tournaments.versions import results_version
 
 
@@ -37,18 +37,6 @@ def every_note_recorded(monkeypatch):
 def seated(tournament):
     regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
     return seat_round(tournament, [regs])
-
-
-def blocks(response):
-    """The events of a whole (bounded) stream: [{"event", "id", "data"}, ...] ("event" is "message"
-    when the stream names none, as EventSource does)."""
-    found = []
-    for block in b"".join(response.streaming_content).decode().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
-        if "data" in fields:
-            found.append({"event": fields.get("event", "message"), "id": fields.get("id"),
-                          "data": json.loads(fields["data"])})
-    return found
 
 
 def _standings(tournament):

@@ -14,6 +14,7 @@ from tables.clock.services import clock_start
 from tables.live import channel
 from tables.rounds import services as rounds
 from tests.factories import RegistrationFactory, report, seat_round
+from tests.tables.live.sse import blocks
 from tournaments.services import tournament_room_save
 from tournaments.versions import results_version
 
@@ -34,14 +35,8 @@ def _url(tournament):
 
 
 def events(response):
-    """The events of a whole (bounded) stream: [(id, data), ...]."""
-    text = b"".join(response.streaming_content).decode()
-    found = []
-    for block in text.split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
-        if "id" in fields:
-            found.append((fields["id"], json.loads(fields["data"])))
-    return found
+    """The events naming a version: [(id, data), ...]."""
+    return [(b["id"], b["data"]) for b in blocks(response) if b["id"]]
 
 
 def test_the_channel_is_an_event_stream_that_ends_by_itself(client, tournament):
