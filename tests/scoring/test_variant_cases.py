@@ -12,10 +12,6 @@ from tests.shared_dir import shared_file
 from .conftest import HERE
 
 CASES = json.loads((HERE / "variant_cases.json").read_text(encoding="utf-8"))
-# SCORING.md section 5 counts a player's missing round (a late entry) as a 0 result for discards: X
-# and Y, absent in round 1, keep their round-2 game after discard_worst 1 (36.75 and 2.25), where the
-# case expects 0 for both. The case contradicts section 5; the engine follows the section.
-CONTRADICTS_SECTION_5 = {"a: two rounds, 4- and 5-tables, discard_worst 1"}
 
 
 def match(expected, got, tolerance, strict=False):
@@ -45,9 +41,7 @@ def match(expected, got, tolerance, strict=False):
 
 
 def _params(case):
-    marks = [pytest.mark.xfail(strict=True, reason="the case contradicts SCORING.md section 5")] \
-        if case["name"] in CONTRADICTS_SECTION_5 else []
-    return pytest.param(case, id=case["name"][:80], marks=marks)
+    return pytest.param(case, id=case["name"][:80])
 
 
 def test_cases_file_is_the_shared_one():
