@@ -19,6 +19,7 @@ from .engine import score_tournament
 from .errors import ScoringError
 from .finals import finals_standings, finals_to_json, parse_finals_document, semifinal_groups
 from .qualify import parse_qualify_document, qualification_to_json, qualify
+from .season import parse_season_document, score_season, season_to_json
 from .team_championship import (
     parse_team_championship_document,
     score_team_championship,
@@ -60,7 +61,12 @@ def _teams(doc) -> dict:
     return team_championship_to_json(score_team_championship(*parse_team_championship_document(doc)))
 
 
-COMMANDS = {"circuit": _circuit, "qualify": _qualify, "finals": _finals, "teams": _teams}
+def _season(doc) -> dict:
+    """`python -m scoring season`: a season ranking composed of terms per event category."""
+    return season_to_json(score_season(*parse_season_document(doc)))
+
+
+COMMANDS = {"circuit": _circuit, "qualify": _qualify, "finals": _finals, "teams": _teams, "season": _season}
 
 
 def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
