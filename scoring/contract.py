@@ -8,6 +8,7 @@ from .errors import InvalidDocument
 from .formulas import get_formula
 from .model import CLUB_PARAMETERS, Absence, Game, Params, PlayerResult
 from .numeric import ZERO, as_float_for
+from .rule_document import is_rule_document, parse_rule_document
 
 _PARAM_KEYS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus",
                "tournament_penalties", *CLUB_PARAMETERS)
@@ -52,22 +53,7 @@ def parse_document(doc):
     """
     if not isinstance(doc, dict):
         raise InvalidDocument("the input must be a JSON object", code="shape")
-    if "formula" not in doc:
-        raise InvalidDocument("formula is missing", code="shape", field="formula")
-    formula = doc["formula"]
-    if not isinstance(formula, str):
-        raise InvalidDocument("formula must be a string", code="shape", field="formula")
-    formula = get_formula(formula)
-
-    raw_params = doc.get("params")
-    if raw_params is None:
-        raw_params = {}
-    if not isinstance(raw_params, dict):
-        raise InvalidDocument("params must be an object", code="shape", field="params")
-    kwargs = {k: raw_params[k] for k in _PARAM_KEYS if raw_params.get(k) is not None}
-    if isinstance(kwargs.get("tiebreak"), list):
-        kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
-    params = Params(**kwargs)
+    formula, params = _formula_and_params(doc)
 
     raw_games = doc.get("games")
     if not isinstance(raw_games, list):
@@ -100,6 +86,33 @@ def parse_document(doc):
                                       code="shape", field="absences")
             absences.append(Absence(a["round"], a["player"]))
     return formula, params, games, absences
+
+
+def _formula_and_params(doc):
+    """The document's formula and Params: from `formula` and `params`, or from a club's rule document
+    given as `params` (docs/dev/club-rules.md), whose formula a `formula` field may repeat but not
+    contradict."""
+    raw_params = doc.get("params")
+    if raw_params is None:
+        raw_params = {}
+    if not isinstance(raw_params, dict):
+        raise InvalidDocument("params must be an object", code="shape", field="params")
+    if is_rule_document(raw_params):
+        rule = parse_rule_document(raw_params)
+        if doc.get("formula") is not None and doc["formula"] != rule.formula:
+            raise InvalidDocument(f"formula {doc['formula']!r} contradicts the rule's formula {rule.formula!r}",
+                                  code="shape", field="formula")
+        return get_formula(rule.formula), rule.engine_params()
+    if "formula" not in doc:
+        raise InvalidDocument("formula is missing", code="shape", field="formula")
+    formula = doc["formula"]
+    if not isinstance(formula, str):
+        raise InvalidDocument("formula must be a string", code="shape", field="formula")
+    formula = get_formula(formula)
+    kwargs = {k: raw_params[k] for k in _PARAM_KEYS if raw_params.get(k) is not None}
+    if isinstance(kwargs.get("tiebreak"), list):
+        kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
+    return formula, Params(**kwargs)
 
 
 def parse_players(raw_players, round_, table, id_types: set) -> tuple[PlayerResult, ...]:

@@ -1,12 +1,16 @@
 """Club presets (SCORING.md 13.12): each club's rule by name, so that an organiser picks "Master" rather
-than parameters. A preset fills every scoring setting of a tournament (and names the tournament format
+than parameters. The published rules are documents (scoring/data/club_rules.json, schema in
+docs/dev/club-rules.md); a preset is one of them as the forms use it. A preset fills every scoring setting of a tournament (and names the tournament format
 it plays, when the application has it); every setting stays editable, and the tournament keeps the
 preset's key in `club_preset` only to say where its settings came from."""
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.utils.translation import gettext_lazy as _
+from django.db.models import DecimalField
+from django.utils.functional import lazy
+from django.utils.translation import get_language
 
+from scoring.rule_document import published_rules
 from tournaments.models import FORMAT_PRESETS, TieBreak, Tournament
 
 # The settings a preset fills, at the value they take when the club's rule does not name them: picking
@@ -22,7 +26,7 @@ MASTER_TIEBREAK = "best_results,previous_round"  # GT-M, Raduno and Master (SCOR
 @dataclass(frozen=True)
 class ClubPreset:
     key: str
-    name: object          # lazy text: the name clubs know the rule by
+    name: object          # lazy text: the name clubs know the rule by, in the language of the page
     source: str           # the club and the document of SCORING.md 13 the rule comes from
     description: object   # one line on what the rule is
     formula: str
@@ -78,59 +82,27 @@ def setting_text(name, value):
     return value
 
 
-CLUB_PRESETS = {preset.key: preset for preset in (
-    ClubPreset(
-        key="raduno_open", name=_("Raduno / Open (RCU Roma)"),
-        source="RCU Roma, GestioneTorneo (Raduno, Open, Sant'Eufemia)",
-        description=_("Table points + win bonus of 50; at 5-player tables the table points ×1.25 (reference 4) "
-                      "before the bonus; ties by the best results, then the previous round; above 76 players, "
-                      "parallel finals."),
-        formula="bonus50",
-        settings={"como_reference": 4, "corrective_scope": "table_points", "tiebreak": MASTER_TIEBREAK,
-                  "rounds_planned": 2},
-        format="raduno"),
-    ClubPreset(
-        key="master", name=_("Master (millesimi)"),
-        source="Regolamento Tornei Master; GestioneTorneo (MasterRisiko, Victory)",
-        description=_("Table points in thousandths plus one unit to the winner; 2 games, then semifinals of "
-                      "the top 16, or of 2nd-13th with an unbeaten leader straight to the final."),
-        formula="millesimi",
-        settings={"tiebreak": MASTER_TIEBREAK, "rounds_planned": 2},
-        format="master"),
-    ClubPreset(
-        key="torneo_gufo", name=_("Torneo Gufo (RCU Roma)"),
-        source="RCU Roma, GestioneTorneo (Torneo Gufo)",
-        description=_("Standard points 12, 7, 5, 3 plus hundredths scaled by the table size (reference 4); an "
-                      "eliminated player by final position: 5 minus the place."),
-        formula="standard",
-        settings={"standard_eliminated": "position", "como_reference": 4, "corrective_scope": "table_points"}),
-    ClubPreset(
-        key="campionato_gufo", name=_("Campionato Gufo (RCU Roma)"),
-        source="RCU Roma, GestioneTorneo (Campionato Gufo)",
-        description=_("Spartaco: after a RisiKo! the winner gets 186 and the others their own table points."),
-        formula="spartaco",
-        settings={"spartaco_risiko_losers": "own_tp"}),
-    ClubPreset(
-        key="maialino_2024", name=_("Coppe Maialino 2024 (RCU Modena)"),
-        source="RCU Modena, Coppe Maialino 2024",
-        description=_("200 to the one winner (201 with RisiKo!), 100 minus the gap to the others; the best 6 "
-                      "results of 8 evenings count."),
-        formula="maialino_2024",
-        settings={"best_of": 6, "rounds_planned": 8}),
-    ClubPreset(
-        key="finale_2004", name=_("Finale nazionale 2004"),
-        source="Campionato Nazionale RisiKo! 2004, final rules",
-        description=_("Table points + a win bonus of 20; a RisiKo! is worth 110."),
-        formula="bonus50",
-        settings={"bonus": Decimal("20"), "risiko_total": Decimal("110")}),
-    ClubPreset(
-        key="campionato_squadre", name=_("Campionato nazionale a squadre"),
-        source="Campionato Nazionale a Squadre rules",
-        description=_("Standard points; teams of 4 of one club play 3 rounds, a team's best 9 results count."),
-        formula="standard",
-        settings={"rounds_planned": 3},
-        format="team_championship"),
-)}
+def _preset(rule):
+    """A published rule document (scoring/data/club_rules.json) as the preset the forms offer: its
+    texts in the language of the page, its numbers as the tournament's fields hold them."""
+    settings = {}
+    for name, value in {**rule.params, **rule.tournament}.items():
+        if name == "tiebreak":
+            value = ",".join(value)
+        elif value is not None and isinstance(Tournament._meta.get_field(name), DecimalField):
+            value = Decimal(value)
+        settings[name] = value
+    return ClubPreset(
+        key=rule.key, name=_rule_text(rule, "name"), source=rule.source,
+        description=_rule_text(rule, "description"), formula=rule.formula, settings=settings,
+        format=rule.format.get("preset", ""))
+
+
+def _rule_text(rule, which):
+    return lazy(lambda: rule.text(which, (get_language() or "it")[:2]), str)()
+
+
+CLUB_PRESETS = {rule.key: _preset(rule) for rule in published_rules()}
 
 CLUB_PRESET_CHOICES = [(key, preset.name) for key, preset in CLUB_PRESETS.items()]
 

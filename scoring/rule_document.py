@@ -1,0 +1,189 @@
+"""A club's rule as a document (schema "torneo.rule/1"): everything SCORING.md section 13 and the
+formats can set, in a small JSON file a club writes once, shares, and checks offline.
+
+Pure Python, no ORM. `parse_rule_document` checks a document and names the field at fault;
+`python -m scoring` takes such a document as its `params` (the formula then comes from it). The
+published clubs' rules (SCORING.md 13.12) are documents too: `published_rules()` reads them from
+scoring/data/club_rules.json. The contract, with examples, is in docs/dev/club-rules.md.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import InvalidDocument, ScoringError
+from .formulas import get_formula
+from .model import Params
+
+SCHEMA = "torneo.rule/1"
+LANGUAGES = ("it", "en")
+PARAMS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus", "risiko_total",
+          "corrective_scope", "spartaco_risiko_losers", "standard_eliminated")
+TOURNAMENT = {"rounds_planned": (1, 30), "table_size": (4, 5), "dispute_window_minutes": (0, 10080)}
+FIELDS = ("schema", "key", "name", "club", "source", "description", "published", "formula", "params",
+          "tournament", "format")
+KEY = re.compile(r"^[a-z0-9_]{1,24}$")
+PUBLISHED_FILE = Path(__file__).resolve().parent / "data" / "club_rules.json"
+
+
+@dataclass(frozen=True)
+class RuleDocument:
+    key: str
+    name: dict  # language -> text
+    formula: str
+    params: dict  # the document's params, checked (exact numbers, tiebreak a list)
+    tournament: dict = field(default_factory=dict)
+    format: dict = field(default_factory=dict)
+    description: dict = field(default_factory=dict)
+    club: str = ""
+    source: str = ""
+    published: bool = False
+
+    def engine_params(self) -> Params:
+        kwargs = {k: v for k, v in self.params.items() if v is not None}
+        if "tiebreak" in kwargs:
+            kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
+        return Params(**kwargs)
+
+    def text(self, which: str, language: str) -> str:
+        """The rule's name or description in `language` (Italian, then English, when it has none)."""
+        texts = getattr(self, which)
+        return texts.get(language) or texts.get("it") or texts.get("en") or ""
+
+
+def _err(message, field=None):
+    return InvalidDocument(message, code="rule_document", field=field, location="rule")
+
+
+def _texts(value, name: str, required: bool) -> dict:
+    """A text in one language (a string, read as Italian) or several ({"it": ..., "en": ...})."""
+    if value is None and not required:
+        return {}
+    if isinstance(value, str) and value.strip():
+        return {"it": value.strip()}
+    if isinstance(value, dict) and value and all(k in LANGUAGES and isinstance(v, str) and v.strip()
+                                                 for k, v in value.items()):
+        return {k: v.strip() for k, v in value.items()}
+    raise _err(f"{name} must be a text, or an object of texts by language ({', '.join(LANGUAGES)})", name)
+
+
+def _string(doc, name: str) -> str:
+    value = doc.get(name, "")
+    if not isinstance(value, str):
+        raise _err(f"{name} must be a string", name)
+    return value.strip()
+
+
+def parse_rule_document(doc) -> RuleDocument:
+    """A rule document -> RuleDocument; raises InvalidDocument naming the field at fault."""
+    if not isinstance(doc, dict):
+        raise _err("a rule document must be a JSON object")
+    if doc.get("schema") != SCHEMA:
+        raise _err(f"schema must be {SCHEMA!r} (got {doc.get('schema')!r})", "schema")
+    unknown = sorted(set(doc) - set(FIELDS))
+    if unknown:
+        raise _err(f"a rule document has no field {unknown[0]!r}", unknown[0])
+    key = doc.get("key", "")
+    if key and (not isinstance(key, str) or not KEY.match(key)):
+        raise _err("key must be up to 24 lower-case letters, digits or underscores", "key")
+    formula = doc.get("formula")
+    if not isinstance(formula, str):
+        raise _err("formula is missing", "formula")
+    try:
+        get_formula(formula)
+    except ScoringError as exc:
+        raise _err(exc.detail, "formula") from None
+    params = doc.get("params") or {}
+    if not isinstance(params, dict):
+        raise _err("params must be an object", "params")
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        raise _err(f"params has no field {unknown[0]!r}: a rule sets {', '.join(PARAMS)}", unknown[0])
+    if "tiebreak" in params and not (isinstance(params["tiebreak"], list)
+                                     and all(isinstance(t, str) for t in params["tiebreak"])):
+        raise _err("tiebreak must be a list of tie-break names", "tiebreak")
+    rule = RuleDocument(
+        key=key or "", name=_texts(doc.get("name"), "name", True), formula=formula, params=dict(params),
+        tournament=_tournament(doc.get("tournament")), format=_format(doc.get("format")),
+        description=_texts(doc.get("description"), "description", False), club=_string(doc, "club"),
+        source=_string(doc, "source"), published=doc.get("published") is True)
+    try:
+        rule.engine_params()  # the engine's own checks of every parameter, by name
+    except ScoringError as exc:
+        raise _err(exc.detail, exc.field) from None
+    return rule
+
+
+def _tournament(value) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _err("tournament must be an object", "tournament")
+    for name, number in value.items():
+        if name not in TOURNAMENT:
+            raise _err(f"tournament has no field {name!r}: a rule sets {', '.join(TOURNAMENT)}", name)
+        low, high = TOURNAMENT[name]
+        if not isinstance(number, int) or isinstance(number, bool) or not low <= number <= high:
+            raise _err(f"{name} must be a whole number from {low} to {high}", name)
+    return dict(value)
+
+
+def _format(value) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or set(value) != {"preset"} or not isinstance(value["preset"], str) \
+            or not KEY.match(value["preset"]):
+        raise _err('format must be an object {"preset": "<format key>"}', "format")
+    return dict(value)
+
+
+def rule_to_json(rule: RuleDocument) -> dict:
+    """The document as it is downloaded: only what the rule says, in the schema's order."""
+    doc = {"schema": SCHEMA}
+    if rule.key:
+        doc["key"] = rule.key
+    doc["name"] = rule.name
+    for name in ("club", "source"):
+        if getattr(rule, name):
+            doc[name] = getattr(rule, name)
+    if rule.description:
+        doc["description"] = rule.description
+    if rule.published:
+        doc["published"] = True
+    doc["formula"] = rule.formula
+    doc["params"] = {k: _plain(v) for k, v in rule.params.items()}
+    if rule.tournament:
+        doc["tournament"] = rule.tournament
+    if rule.format:
+        doc["format"] = rule.format
+    return doc
+
+
+def _plain(value):
+    """Exact decimals back to JSON numbers (a whole value as an integer)."""
+    from decimal import Decimal
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+@lru_cache(maxsize=1)
+def published_rules() -> tuple:
+    """The published clubs' rules (SCORING.md 13.12), in the order the site offers them."""
+    from .contract import loads
+    docs = loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
+    rules = tuple(parse_rule_document(d) for d in docs)
+    assert all(r.key and r.published for r in rules), "every published rule has a key and says it is published"
+    return rules
+
+
+def is_rule_document(value) -> bool:
+    """A `params` object that is a rule document rather than plain parameters."""
+    return isinstance(value, dict) and "schema" in value
+
+
+def dumps_rule(rule: RuleDocument) -> str:
+    return json.dumps(rule_to_json(rule), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,96 @@
+"""A club's rule as a document (scoring/rule_document.py, docs/dev/club-rules.md): the published rules
+are documents, `python -m scoring` takes a document as its params, and every worked case of
+scoring_cases.json gives the same result with its formula and parameters written as a club's rule."""
+import json
+
+import pytest
+
+from scoring.__main__ import run
+from scoring.errors import ScoringError
+from scoring.rule_document import SCHEMA, parse_rule_document, published_rules, rule_to_json
+
+from .conftest import HERE
+
+SCORING_CASES = json.loads((HERE / "scoring_cases.json").read_text(encoding="utf-8"))
+VARIANT_CASES = [c for c in json.loads((HERE / "variant_cases.json").read_text(encoding="utf-8"))
+                 if c.get("command", "scoring") == "scoring" and not c["expected"].get("error")]
+RULE_PARAMS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus", "risiko_total",
+               "corrective_scope", "spartaco_risiko_losers", "standard_eliminated")
+
+
+def as_rule(case_input):
+    """The case's formula and parameters written as a club's rule, given as the document's params."""
+    params = case_input.get("params") or {}
+    rule = {"schema": SCHEMA, "name": "Regola del circolo", "formula": case_input["formula"],
+            "params": {k: v for k, v in params.items() if k in RULE_PARAMS}}
+    rest = {k: v for k, v in params.items() if k not in RULE_PARAMS}
+    assert not rest, f"a case's parameter a rule cannot hold: {rest}"
+    return {**{k: v for k, v in case_input.items() if k not in ("formula", "params")}, "params": rule}
+
+
+def _scored(document):
+    return run(json.dumps(document).encode("utf-8"))
+
+
+@pytest.mark.parametrize("case", SCORING_CASES + VARIANT_CASES,
+                         ids=[c["name"][:70] for c in SCORING_CASES + VARIANT_CASES])
+def test_every_worked_case_scores_the_same_through_a_rule_document(case):
+    if not isinstance(case["input"].get("formula"), str) or not isinstance(case["input"].get("params", {}), dict) \
+            or "tournament_penalties" in (case["input"].get("params") or {}):
+        pytest.skip("the case's parameters are not a rule's (a penalty, or a malformed document)")
+    direct = _scored(case["input"])
+    through_rule = _scored(as_rule(case["input"]))
+    assert through_rule[0] == direct[0]
+    if direct[0] == 0:
+        assert through_rule == direct
+    else:
+        assert through_rule[1] == "" and through_rule[2]
+
+
+def test_the_published_rules_are_the_seven_of_section_13_12_and_read_back_unchanged():
+    rules = published_rules()
+    assert [r.key for r in rules] == ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024",
+                                      "finale_2004", "campionato_squadre"]
+    raw = json.loads((HERE.parent.parent / "scoring" / "data" / "club_rules.json").read_text(encoding="utf-8"))
+    assert [rule_to_json(r) for r in rules] == raw
+    assert all(r.published and r.name.get("it") and r.name.get("en") for r in rules)
+
+
+def test_a_rule_document_as_params_takes_its_formula_and_a_contradicting_formula_is_refused():
+    game = {"round": 1, "table": 1, "players": [{"id": "A", "table_points": 60}, {"id": "B", "table_points": 40},
+                                                {"id": "C", "table_points": 20}, {"id": "D", "eliminated": 1}]}
+    rule = {"schema": SCHEMA, "name": "Finale 2004", "formula": "bonus50", "params": {"bonus": 20}}
+    code, out, err = _scored({"params": rule, "games": [game]})
+    assert (code, err) == (0, "")
+    assert json.loads(out)["standings"][0] == {"rank": 1, "player": "A", "total": 80.0}
+    code, out, err = _scored({"formula": "vittorie", "params": rule, "games": [game]})
+    assert (code, out) == (2, "")
+    assert err.strip() == "formula 'vittorie' contradicts the rule's formula 'bonus50'"
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"schema": "torneo.rule/2"}, "schema must be 'torneo.rule/1'"),
+    ({"colour": "red"}, "a rule document has no field 'colour'"),
+    ({"formula": "f1"}, "f1"),
+    ({"params": {"bonus": 50, "malus": 3}}, "params has no field 'malus'"),
+    ({"params": {"como_reference": 9}}, "como_reference must be empty or a table size from 3 to 6"),
+    ({"params": {"tiebreak": "wins"}}, "tiebreak must be a list of tie-break names"),
+    ({"tournament": {"rounds_planned": 0}}, "rounds_planned must be a whole number from 1 to 30"),
+    ({"tournament": {"tables": 4}}, "tournament has no field 'tables'"),
+    ({"format": "master"}, 'format must be an object {"preset": "<format key>"}'),
+    ({"name": ""}, "name must be a text"),
+    ({"key": "Master Roma"}, "key must be up to 24 lower-case letters"),
+])
+def test_a_rule_document_the_engine_cannot_read_is_refused_by_its_field(change, words):
+    doc = {"schema": SCHEMA, "name": "Regola", "formula": "bonus50", "params": {}, **change}
+    with pytest.raises(ScoringError) as refused:
+        parse_rule_document(doc)
+    assert words in refused.value.message
+    code, out, err = _scored({"params": doc, "games": []})
+    assert (code, out) == (2, "") and words in err
+
+
+def test_a_text_in_one_language_is_read_as_italian_and_shown_in_either():
+    rule = parse_rule_document({"schema": SCHEMA, "name": "Coppa del Gufo", "formula": "standard"})
+    assert rule.name == {"it": "Coppa del Gufo"}
+    assert (rule.text("name", "it"), rule.text("name", "en")) == ("Coppa del Gufo", "Coppa del Gufo")
