@@ -1,5 +1,4 @@
 """Browser tests: Playwright for Python driving Debian's headless /usr/bin/chromium."""
-import os
 import threading
 import time
 from pathlib import Path
@@ -72,16 +71,24 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture(scope="module")
+def browser(monkeypatch_module):
+    """One Chromium per test module. Not one per run: `make test` runs the browser tests in the same
+    processes as the others, and Playwright's sync API keeps an event loop running in this thread
+    while it is open, where the ASGI tests start their own (tests/tables/live)."""
     from playwright.sync_api import sync_playwright
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
-    # between browser steps are ordinary synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # The ORM calls made by the tests between browser steps are ordinary synchronous calls.
+    monkeypatch_module.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
 
 
 @pytest.fixture
