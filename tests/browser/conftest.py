@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from django.core.servers import basehttp
 
+from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
+
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -56,6 +58,16 @@ def _live_server_drained(request):
         request.getfixturevalue("_django_db_helper")
     yield
     _InFlight.wait()
+
+
+@pytest.fixture(autouse=True)
+def _factory_names_start_again():
+    """The factories' names (Nome1, Club 1, user1, ...) start again at each browser test, as in a process
+    of its own: a page's width does not depend on how many tests ran before it in the same process
+    (`make test` runs the whole suite in a few processes). The live server's database is emptied after
+    each browser test, so no name is taken."""
+    for made in (UserFactory, ClubFactory, PlayerFactory, TournamentFactory):
+        made.reset_sequence(0)
 
 
 @pytest.fixture(autouse=True)
