@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
 HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
-.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup restore-check \
+.PHONY: run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
 	restore-drill proxy-check env check-deploy clean
 
 $(VENV)/.installed: pyproject.toml
@@ -27,16 +27,23 @@ run: demo
 	@echo "Serving on http://$(HOST)  (Ctrl+C to stop)"
 	$(PY) manage.py runserver $(HOST)
 
-test: install
-	$(MAKE) test-sqlite
-	$(MAKE) test-postgres
-	$(MAKE) test-browser
+# Every test once (browser tests included), in parallel across the cores (pytest-xdist), on PostgreSQL
+# as production when one answers at PG_URL (its test databases: test_<name>, test_<name>_gw0, ...),
+# on SQLite otherwise. The database is migrated once per run (tests/database.py).
+TEST_WORKERS ?= auto
+PYTEST_PARALLEL = $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -q
+test: install node_modules/.installed
+	@if $(PY) -c "import psycopg, sys; psycopg.connect('$(PG_SERVER)postgres', connect_timeout=3).close()" \
+			2>/dev/null; then \
+		echo "make test: on PostgreSQL at $(PG_URL)"; export DATABASE_URL="$(PG_URL)"; \
+	else \
+		echo "make test: no PostgreSQL answers at $(PG_URL): on SQLite"; \
+	fi; \
+	$(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
-test-sqlite: install
-	$(PY) -m pytest -m "not browser and not postgres" -q
-
-test-postgres: install
-	DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" -q
+# The same run on SQLite, whatever answers at PG_URL.
+test-sqlite: install node_modules/.installed
+	env -u DATABASE_URL $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # Each fault the suite once missed, planted alone: the tests that guard it must fail.
 bites: install
@@ -46,8 +53,9 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
+# The browser tests alone (Playwright, /usr/bin/chromium).
 test-browser: install node_modules/.installed
-	$(PY) -m pytest -m browser -q
+	$(PY) -m pytest -m browser -q $(PYTEST_ARGS)
 
 # Every benchmark runs and prints its figures; one that misses its target makes the whole run fail
 # at the end, after the others have printed theirs.

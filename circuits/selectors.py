@@ -3,7 +3,6 @@ and a player's history. Every result is cached (tables.standings.versioned) unde
 it was computed from: a tournament's results version (bumped by every audited change,
 tournaments.versions) and the circuit's own revision (bumped by every audited change of the circuit), so a correction or a final
 played shows at once and an unchanged ranking is computed once."""
-from collections import Counter
 from dataclasses import dataclass, field
 
 from circuits.models import Circuit
@@ -217,32 +216,18 @@ def tournament_game_points(tournament, formula=""):
                               lambda: _compute_games(tournament, formula))
 
 
-def _marked(weighted, counted):
-    """[[GameResult]] per tournament from `weighted` [[Decimal]]: the `counted` values (best first) matched
-    to the results from the best down, the earlier tournament and game first among equal results."""
-    left = Counter(counted)
-    chosen = set()
-    flat = [(points, i, j) for i, results in enumerate(weighted) for j, points in enumerate(results)]
-    for points, i, j in sorted(flat, key=lambda item: (-item[0], item[1], item[2])):
-        if left[points] > 0:
-            left[points] -= 1
-            chosen.add((i, j))
-    return [[GameResult(points, (i, j) in chosen) for j, points in enumerate(results)]
-            for i, results in enumerate(weighted)]
-
-
 def _compute_games_standings(circuit, entries, version):
     columns = [(e, tournament_game_points(e.tournament, circuit.formula)) for e in entries]
     players = {player.pk: player for _entry, games in columns for player, _points in games.rows}
     result = score_games_circuit(GamesRule(circuit.best_of, circuit.min_tournaments), [
         GamesTournament(entry.tournament_id, tuple(PlayerGames(p.pk, tuple(points)) for p, points in games.rows),
                         entry.weight) for entry, games in columns])
-    weighted = [points for _tid, points in result.points]
 
     def view(row):
-        mine = [points.get(row.player) for points in weighted]
-        marked = _marked([m or [] for m in mine], row.counted)
-        cells = [GamesCell(results) if m is not None else None for m, results in zip(mine, marked)]
+        counted = set(row.counted_games)   # the results the engine counted, as it counted them
+        cells = [None if points.get(row.player) is None else
+                 GamesCell([GameResult(value, (tid, j) in counted) for j, value in enumerate(points[row.player])])
+                 for tid, points in result.points]
         return CircuitRowView(row.rank, players[row.player], row.total, row.counted, row.played, 0, cells,
                               row.tournaments)
     return CircuitStandings(circuit, columns, [view(r) for r in result.standings],

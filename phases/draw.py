@@ -9,7 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from phases.presets import FINAL_SIZE, knockout_specs
+from phases.preset_data import FINAL_SIZE
+from phases.presets import knockout_specs
 from phases.selectors import master_case_words, phases_overview, present_ids
 from scoring.errors import ScoringError
 from scoring.knockout import seconds_on_one_scale, table_winner

@@ -5,7 +5,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from phases.presets import PRESETS, TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
+from phases.preset_data import PRESETS
+from phases.presets import TOURNAMENT_FORMAT_FIELDS, check_composed, phase_specs, snapshot
 from phases.selectors import phases_overview, present_ids
 from tables.rounds import services as table_services
 from tables.models import Round, Seat, Table

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_GET, require_POST
 from phases import bracket as brackets
 from phases import draw, selectors, services
 from phases.forms import ClubPresetForm, EndRollVariantForm, FirenzeContinentsForm, FormatForm
-from phases.presets import PRESETS, fixed_qualify, knockout_advice
+from phases.preset_data import PRESETS
+from phases.presets import fixed_qualify, knockout_advice
 
 COMPOSABLE = {key for key, spec in PRESETS.items() if spec.qualify}
 # The formats whose qualification the organiser may compose on the page (not the Master's fixed rules).

@@ -356,6 +356,9 @@ class GamesRow:
     counted: list  # exact counted weighted results, best first
     played: int = 0  # games
     tournaments: int = 0  # tournaments with at least one game
+    # Which results those are: (tournament id, game index in the tournament's list) beside each counted
+    # value; among equal results the earlier tournament's, then the earlier game's, counts.
+    counted_games: list = field(default_factory=list)
 
 
 @dataclass
@@ -383,18 +386,22 @@ def score_games_circuit(rule: GamesRule, tournaments) -> GamesResult:
 
         rows: dict = {}
         points = []
-        for t in checked:
+        every: dict = {}  # player -> [(weighted result, tournament index, game index, tournament id)]
+        for i, t in enumerate(checked):
             weighted = {r.player: [g * t.weight for g in r.games] for r in t.results}
             points.append((t.id, weighted))
             for player, results in weighted.items():
                 row = rows.setdefault(player, GamesRow(player, None, ZERO, []))
-                row.counted.extend(results)
+                every.setdefault(player, []).extend((value, i, j, t.id) for j, value in enumerate(results))
                 row.played += len(results)
                 if results:
                     row.tournaments += 1
-        for row in rows.values():
-            best = sorted(row.counted, reverse=True)
-            row.counted = best if rule.best_of is None else best[:rule.best_of]
+        for player, row in rows.items():
+            best = sorted(every[player], key=lambda r: (-r[0], r[1], r[2]))
+            if rule.best_of is not None:
+                best = best[:rule.best_of]
+            row.counted = [value for value, _i, _j, _id in best]
+            row.counted_games = [(tid, j) for _value, _i, j, tid in best]
             row.total = sum(row.counted, ZERO)
 
         ranked, unranked = _ranked(rows.values(), _games_order_key,

@@ -65,6 +65,23 @@ MUTANTS = [
     Mutant("players: another organiser's e-mail exported", "transfer/export.py",
            "if not may_export_player_email(player, tournament):", "if False:",
            ("tests/tournaments", "tests/test_two_clubs_matrix.py")),
+    Mutant("players: an ownerless player in another's draft listed and opened", "tournaments/rules.py",
+           "| (Q(created_by__isnull=True) & ~Exists(anywhere)))", "| Q(created_by__isnull=True))",
+           ("tests/tournaments/test_ownerless_player.py",)),
+    Mutant("circuit: of equal results the later tournament's counted", "scoring/circuit.py",
+           "key=lambda r: (-r[0], r[1], r[2])", "key=lambda r: (-r[0], -r[1], r[2])",
+           ("tests/circuits/test_counted_marks.py",)),
+    Mutant("circuit: of equal results the later game counted", "scoring/circuit.py",
+           "key=lambda r: (-r[0], r[1], r[2])", "key=lambda r: (-r[0], r[1], -r[2])",
+           ("tests/circuits/test_counted_marks.py",)),
+    Mutant("circuit: the page marks by value, not the engine's choice", "circuits/selectors.py",
+           "counted = set(row.counted_games)",
+           "counted = {(tid, j) for tid, points in result.points for j, value in "
+           "enumerate(points.get(row.player) or []) if value in row.counted}",
+           ("tests/circuits/test_counted_marks.py",)),
+    Mutant("master: an absent unbeaten leader straight to the final", "scoring/qualify.py",
+           "if len(leaders) != 1 or not leaders[0].present:", "if len(leaders) != 1:",
+           ("tests/phases/test_master_absent_leader.py",)),
 ]
 
 

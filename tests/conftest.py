@@ -14,7 +14,9 @@ def pytest_configure(config):
     # No thread renders pages behind a test's back (tests/tables/standings/test_render_on_write.py turns it on).
     settings.PUBLIC_PAGE_RENDER_ON_WRITE = False
 
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
+from tests.database import (  # noqa: E402,F401  (the fixtures and hooks of one test database per run)
+    django_db_setup, module_db, pytest_configure_node, pytest_sessionstart, pytest_unconfigure)
+from tests.factories import OrganiserFactory, TournamentFactory, UserFactory  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -79,3 +81,14 @@ def client_for(client):
 def english_messages(settings):
     """Tests read messages in English; tests of the Italian default set LANGUAGE_CODE back to "it"."""
     settings.LANGUAGE_CODE = "en"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The count of tests the run collected, and where it ran (`make test` reports it before the summary)."""
+    if hasattr(config, "workerinput"):
+        return
+    from django.db import connections
+    workers = getattr(config.option, "numprocesses", None) or 0
+    terminalreporter.write_line(
+        f"collected {terminalreporter._session.testscollected} tests; database: {connections['default'].vendor}; "
+        f"workers: {workers or 1}")

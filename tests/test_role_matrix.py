@@ -2,6 +2,7 @@
 
 A new URL pattern without an entry here fails `test_every_url_is_in_the_matrix`, so no screen
 ships unguarded."""
+import copy
 from dataclasses import dataclass
 from typing import Callable
 
@@ -10,7 +11,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from circuits.models import Circuit, CircuitTournament
 from tables.models import Dispute, Penalty, TeamDispute, TeamPenalty
-from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
+from tests.factories import (ClubFactory, OrganiserFactory, PlayerFactory, RegistrationFactory, TournamentFactory,
+                             UserFactory, seat_round)
 from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamMatch, TeamMember
 
 # "player": a registered player, who has no account; they browse as anyone does.
@@ -230,11 +232,33 @@ def _build_world(tournament, organiser, tag=""):
     }
 
 
+def _people():
+    """The people of tests/conftest.py's fixtures of the same names, made once for a module's world."""
+    organiser, arbiter = OrganiserFactory(username="olga"), UserFactory(username="arturo")
+    tournament = TournamentFactory(organiser=organiser, name="Torneo di prova")
+    tournament.arbiters.add(arbiter)
+    other_organiser = OrganiserFactory(username="otto")
+    TournamentFactory(organiser=other_organiser)
+    other_arbiter = UserFactory(username="alba")
+    TournamentFactory().arbiters.add(other_arbiter)
+    return {"tournament": tournament, "organiser": organiser, "arbiter": arbiter,
+            "other_organiser": other_organiser, "other_arbiter": other_arbiter}
+
+
+@pytest.fixture(scope="module")
+def module_world(module_db, django_db_blocker):
+    """Built once for the module's ~700 tests; each test gets its own copy of the objects (as
+    Django's setUpTestData does) and its changes to the database are rolled back."""
+    with django_db_blocker.unblock():
+        p = _people()
+        return {**_build_world(p["tournament"], p["organiser"]),
+                "users": {"anonymous": None, "player": None, "organiser": p["organiser"], "arbiter": p["arbiter"],
+                          "other_organiser": p["other_organiser"], "other_arbiter": p["other_arbiter"]}}
+
+
 @pytest.fixture
-def world(tournament, organiser, arbiter, other_organiser, other_arbiter):
-    return {**_build_world(tournament, organiser),
-            "users": {"anonymous": None, "player": None, "organiser": organiser, "arbiter": arbiter,
-                      "other_organiser": other_organiser, "other_arbiter": other_arbiter}}
+def world(module_world, db):
+    return copy.deepcopy(module_world)
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -4,6 +4,7 @@ with POST, about A's tournament, accounts and players, answers without reaching 
 method the URL never takes, 403 for an arbiter on organisers' pages), and nothing of A's changes. Asked
 on B's own tournament with A's objects' ids, the answer is 404 too. Then B registers one of A's players in
 B's tournaments, which gives B nothing of their card: no e-mail, no edit, no merge, no delete."""
+import copy
 import uuid
 
 import pytest
@@ -11,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import TournamentFactory, UserFactory
 from tests.html import attr, messages, one, select, tr
-from tests.test_role_matrix import MATRIX, SCOPES, _build_world
+from tests.test_role_matrix import MATRIX, SCOPES, _build_world, _people
 from tournaments.models import AuditLog, Player
 
 pytestmark = pytest.mark.django_db
@@ -47,14 +48,24 @@ def _url_kwargs(resolver=None, prefix=""):
 URL_KWARGS = _url_kwargs()
 
 
+@pytest.fixture(scope="module")
+def module_clubs(module_db, django_db_blocker):
+    """Built once for the module's tests; each test gets its own copy of the objects and its changes
+    to the database are rolled back (tests/database.py)."""
+    with django_db_blocker.unblock():
+        p = _people()
+        organiser, other_organiser = p["organiser"], p["other_organiser"]
+        a = {**_build_world(p["tournament"], organiser), "users": {"organiser": organiser, "arbiter": p["arbiter"]}}
+        b_tournament = TournamentFactory(organiser=other_organiser, name="Torneo di Otto")
+        b_arbiter = UserFactory(username="bice")
+        b_tournament.arbiters.add(b_arbiter)
+        b = _build_world(b_tournament, other_organiser, tag=" B")
+        return {"a": a, "b": b, "b_organiser": other_organiser, "b_arbiter": b_arbiter}
+
+
 @pytest.fixture
-def clubs(tournament, organiser, arbiter, other_organiser):
-    a = {**_build_world(tournament, organiser), "users": {"organiser": organiser, "arbiter": arbiter}}
-    b_tournament = TournamentFactory(organiser=other_organiser, name="Torneo di Otto")
-    b_arbiter = UserFactory(username="bice")
-    b_tournament.arbiters.add(b_arbiter)
-    b = _build_world(b_tournament, other_organiser, tag=" B")
-    return {"a": a, "b": b, "b_organiser": other_organiser, "b_arbiter": b_arbiter}
+def clubs(module_clubs, db):
+    return copy.deepcopy(module_clubs)
 
 
 def _a_state(a):

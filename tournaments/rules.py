@@ -46,12 +46,42 @@ def require_administrator(user):
 
 
 # --- tournaments -------------------------------------------------------------------------------
+# Two ideas, one name each: the organiser's own tournament (`is_own_tournament`: they created it, role
+# held or not; `own_tournaments` is the same rule for a queryset) and who runs a tournament (`organises`:
+# its organiser while holding the role, or an administrator). Every other rule about an organiser and a
+# tournament is written with these two.
+
+def is_own_tournament(user, tournament):
+    """The organiser's own tournament: `tournament` was created by `user` (the organiser role held or not;
+    an administrator's own are those they created). A tournament is copied only from one's own, joins
+    only one's own circuit, and its export keeps the e-mail of its own organiser alone (the other people
+    it names, arbiters or another club's organiser in a shared player's log entry, keep theirs).
+    `user` None (a command, an import) has none."""
+    return user is not None and tournament.organiser_id == user.pk
+
+
+def own_tournaments(user, tournaments):
+    """`tournaments` (a queryset) narrowed by `is_own_tournament`."""
+    return tournaments.filter(organiser_id=user.pk)
+
+
+def _runs(user, organiser_id):
+    """`user` runs what organiser `organiser_id` created (a tournament, a circuit): only while holding the
+    organiser role, or as an administrator."""
+    return user.is_authenticated and (user.is_superuser or (organiser_id == user.pk and is_organiser(user)))
+
 
 def organises(user, tournament):
     """The tournament's organiser, while holding the organiser role, or an administrator. Taking the
     role back (the "Organizzatori" page) takes the tournaments with it: their pages answer as to anyone
     else until an administrator gives the role again."""
-    return runs_as_organiser(user, tournament.organiser_id)
+    return _runs(user, tournament.organiser_id)
+
+
+def answers_for(user, tournament):
+    """Its own organiser (role held or not: `is_own_tournament`) or an administrator: who sees its
+    registrations listed on a player's page, and who corrects a published result without a dispute."""
+    return user is not None and (user.is_superuser or is_own_tournament(user, tournament))
 
 
 def arbitrates(user, tournament):
@@ -59,35 +89,9 @@ def arbitrates(user, tournament):
     return user.is_authenticated and tournament.arbiters.filter(pk=user.pk).exists()
 
 
-def is_own_tournament(user, tournament):
-    """`tournament` was created by `user` (role held or not): an organiser's own tournaments."""
-    return user is not None and tournament.organiser_id == user.pk
-
-
-def own_tournaments(user, tournaments):
-    """`tournaments` (a queryset) narrowed to those `user` created (`is_own_tournament`)."""
-    return tournaments.filter(organiser_id=user.pk)
-
-
-def owns_tournament(user, tournament):
-    """The user who created the tournament (role held or not) or an administrator: who sees their
-    registrations listed on a player's page, and who corrects a published result without a dispute.
-    `user` None (a command, an import) owns nothing."""
-    return user is not None and (user.is_superuser or is_own_tournament(user, tournament))
-
-
-def may_export_email_of(account, tournament):
-    """A tournament's export (the organiser's download) keeps the e-mail of its organiser alone: the other
-    people it names (arbiters, another club's organiser in a shared player's log entry) keep theirs."""
-    return account.pk == tournament.organiser_id
-
-
-def may_copy_tournament(user, source):
-    """A new tournament copies one of the organiser's own, never another's (an administrator's included)."""
-    return is_own_tournament(user, source)
-
-
-def _staff_role(user, tournament):
+def staff_role(user, tournament):
+    """'organiser', 'arbiter' or None: what the templates show, and what the pages of one tournament
+    let in."""
     if organises(user, tournament):
         return "organiser"
     if arbitrates(user, tournament):
@@ -97,7 +101,7 @@ def _staff_role(user, tournament):
 
 def tournament_for_organiser(user, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "organiser"), pk=pk)
-    role = _staff_role(user, tournament)
+    role = staff_role(user, tournament)
     if role == "organiser":
         return tournament
     if role == "arbiter":
@@ -108,7 +112,7 @@ def tournament_for_organiser(user, pk):
 def tournament_for_arbiter(user, pk):
     """Arbiters of the tournament and its organiser."""
     tournament = get_object_or_404(Tournament.objects.select_related("club", "organiser"), pk=pk)
-    if _staff_role(user, tournament) is None:
+    if staff_role(user, tournament) is None:
         raise Http404
     return tournament
 
@@ -121,7 +125,7 @@ def tournament_for_live(user, pk):
     """A tournament's live channel: anyone's while it is published, else its arbiters' and organiser's
     (their dashboards refresh by it); nobody else learns it exists."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not tournament.published and _staff_role(user, tournament) is None:
+    if not tournament.published and staff_role(user, tournament) is None:
         raise Http404
     return tournament
 
@@ -130,17 +134,6 @@ def shown_publicly(rows, through="tournament"):
     """`rows` (a queryset of things of a tournament, reached by `through`) narrowed to those of published
     tournaments: what a public page (a circuit's ranking, a player's history) may show."""
     return rows.filter(**{f"{through}__published": True})
-
-
-def staff_role(user, tournament):
-    """'organiser', 'arbiter' or None: what the templates show."""
-    return _staff_role(user, tournament)
-
-
-def runs_as_organiser(user, organiser_id):
-    """Whether `user` runs what organiser `organiser_id` created (a circuit, say): only while holding
-    the organiser role, or as an administrator."""
-    return user.is_authenticated and (user.is_superuser or (organiser_id == user.pk and is_organiser(user)))
 
 
 def run_by(user, objects):
@@ -158,7 +151,7 @@ def circuit_for_organiser(user, circuits, pk):
     """The circuit `pk` of `circuits` (a queryset) as its organiser (or an administrator) runs it;
     404 for anyone else, whose answer does not reveal it exists."""
     circuit = get_object_or_404(circuits, pk=pk)
-    if not runs_as_organiser(user, circuit.organiser_id):
+    if not _runs(user, circuit.organiser_id):
         raise Http404
     return circuit
 
@@ -216,11 +209,11 @@ def may_reopen_round(rnd):
 
 def may_correct_result(user, table, open_disputes):
     """Until its round's standings are published a table's result is entered and corrected freely; then
-    only the organiser (or an administrator: `owns_tournament`) corrects it, or anyone recording it
+    only the organiser (or an administrator: `answers_for`) corrects it, or anyone recording it
     while a dispute about it is open. `open_disputes`: the open disputes about this table's result or
     about the published standings (a queryset, asked only when needed)."""
     rnd = table.round
-    if rnd.standings_published_at is None or owns_tournament(user, rnd.tournament):
+    if rnd.standings_published_at is None or answers_for(user, rnd.tournament):
         return True
     return open_disputes.exists()
 
@@ -267,35 +260,30 @@ def may_export_player_email(player, tournament):
     return player.created_by_id is not None and player.created_by_id == tournament.organiser_id
 
 
-def _published_or_own_registration(user):
-    return Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)  # shown_publicly, own_tournaments
-
-
 def players_visible_to(user, players):
-    """`players` (a queryset) narrowed to those `user` may see in the organisers' lists: their own
-    records, players registered in one of their tournaments or in a published one, and records nobody
-    owns and no tournament shows. A player registered only in another organiser's unpublished
-    tournaments (and every other organiser's player not yet in a published tournament) is not listed."""
+    """`players` (a queryset) narrowed to those `user` may see in the organisers' lists and open: their
+    own records, players registered in one of their own tournaments or in a published one, and records
+    nobody owns and no tournament shows. A player registered only in another organiser's unpublished
+    tournaments (and every other organiser's player not yet in a published tournament) is neither
+    listed nor opened, whoever created the record or nobody did. The rule is written here only:
+    `may_see_player` asks it about one player."""
     if user.is_superuser:
         return players
-    shown = Registration.objects.filter(_published_or_own_registration(user), player=OuterRef("pk"))
+    own_or_published = Q(tournament__published=True) | Q(tournament__organiser_id=user.pk)
+    shown = Registration.objects.filter(own_or_published, player=OuterRef("pk"))
     anywhere = Registration.objects.filter(player=OuterRef("pk"))
     return players.filter(Q(created_by_id=user.pk) | Exists(shown)
                           | (Q(created_by__isnull=True) & ~Exists(anywhere)))
 
 
 def may_see_player(user, player):
-    """`players_visible_to` for one player: who may open their card and register them."""
+    """Who may open a player's card and register them: an organiser to whom `players_visible_to` shows
+    them (a command or an import, `user` None, may)."""
     if user is None:
         return True
     if not is_organiser(user):
         return False
-    if user.is_superuser or player.created_by_id == user.pk:
-        return True
-    registrations = player.registrations.all()
-    if registrations.filter(_published_or_own_registration(user)).exists():
-        return True
-    return player.created_by_id is None and not registrations.exists()
+    return players_visible_to(user, Player.all_players.filter(pk=player.pk)).exists()
 
 
 def player_for_organiser(user, pk):

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
-from tournaments.rules import arbiter_accounts, may_change_club, may_change_player, may_copy_tournament, may_see_player
+from tournaments.rules import arbiter_accounts, is_own_tournament, may_change_club, may_change_player, may_see_player
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -180,7 +180,7 @@ def arbiters_to_copy(source):
 def tournament_copy(*, user, data, source):
     """A new tournament with the settings in `data` (the form, pre-filled from `source`, one of the
     user's own tournaments) and the arbiters of `source`: one transaction, both audited."""
-    if not may_copy_tournament(user, source):
+    if not is_own_tournament(user, source):
         raise ValidationError(_("Only one of your own tournaments can be copied."))
     tournament = tournament_save(user=user, data=data)
     arbiters = arbiters_to_copy(source)

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from tournaments.models import Club, Player
-from tournaments.rules import is_organiser, may_export_email_of, may_export_player_email
+from tournaments.rules import is_organiser, is_own_tournament, may_export_player_email
 from transfer.owned import FORMAT, USER_FIELDS, VERSION, TransferError, owned_rows, owned_models
 
 
@@ -89,7 +89,7 @@ def tournament_export(*, tournament):
     for user in get_user_model()._base_manager.filter(pk__in=exporter.users).order_by("pk"):
         entry = {"username": user.get_username(), "organiser": is_organiser(user)}
         entry.update({name: getattr(user, name) for name in USER_FIELDS if hasattr(user, name)})
-        if "email" in entry and not may_export_email_of(user, tournament):
+        if "email" in entry and not is_own_tournament(user, tournament):
             # An organiser's download names other people (arbiters, another club's organiser in a shared
             # player's log entry): their e-mail is theirs, not the file's.
             entry["email"] = ""

@@ -1,11 +1,12 @@
 """Browser tests: Playwright for Python driving Debian's headless /usr/bin/chromium."""
-import os
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from django.core.servers import basehttp
+
+from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
 
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -60,6 +61,16 @@ def _live_server_drained(request):
 
 
 @pytest.fixture(autouse=True)
+def _factory_names_start_again():
+    """The factories' names (Nome1, Club 1, user1, ...) start again at each browser test, as in a process
+    of its own: a page's width does not depend on how many tests ran before it in the same process
+    (`make test` runs the whole suite in a few processes). The live server's database is emptied after
+    each browser test, so no name is taken."""
+    for made in (UserFactory, ClubFactory, PlayerFactory, TournamentFactory):
+        made.reset_sequence(0)
+
+
+@pytest.fixture(autouse=True)
 def _live_streams_end_soon(settings):
     """The test server is WSGI: a closed page's live stream (static/js/live.js) ends at its next line,
     so a heartbeat each second lets the test end without waiting for it."""
@@ -72,16 +83,24 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture(scope="module")
+def browser(monkeypatch_module):
+    """One Chromium per test module. Not one per run: `make test` runs the browser tests in the same
+    processes as the others, and Playwright's sync API keeps an event loop running in this thread
+    while it is open, where the ASGI tests start their own (tests/tables/live)."""
     from playwright.sync_api import sync_playwright
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
-    # between browser steps are ordinary synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    # The ORM calls made by the tests between browser steps are ordinary synchronous calls.
+    monkeypatch_module.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.test_role_matrix import IGNORED_NAMESPACES, MATRIX, PUBLIC, world  # noqa: F401 (world: fixture)
+from tests.test_role_matrix import IGNORED_NAMESPACES, MATRIX, PUBLIC, module_world, world  # noqa: F401 (fixtures)
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_role_matrix import MATRIX, world  # noqa: F401 (world: fixture)
+from tests.test_role_matrix import MATRIX, module_world, world  # noqa: F401 (fixtures)
 
 # Examples per form: 25 keeps the suite fast; HOSTILE_EXAMPLES=500 for a longer hunt.
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "25"))

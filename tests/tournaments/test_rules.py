@@ -69,22 +69,20 @@ def test_arbitrates_only_the_tournaments_one_is_assigned(tournament, arbiter, ot
     assert not rules.arbitrates(AnonymousUser(), tournament)
 
 
-def test_owns_tournament_by_record_with_or_without_the_role(tournament, former_organiser, other_organiser, admin):
-    assert rules.owns_tournament(former_organiser, tournament)
-    assert rules.owns_tournament(admin, tournament)
-    assert not rules.owns_tournament(other_organiser, tournament)
-    assert not rules.owns_tournament(None, tournament)
+def test_answers_for_its_own_organiser_with_or_without_the_role(tournament, former_organiser, other_organiser,
+                                                                admin):
+    assert rules.answers_for(former_organiser, tournament)
+    assert rules.answers_for(admin, tournament)
+    assert not rules.answers_for(other_organiser, tournament)
+    assert not rules.answers_for(None, tournament)
 
 
-def test_may_copy_tournament_only_ones_own(tournament, organiser, other_organiser, admin):
-    assert rules.may_copy_tournament(organiser, tournament)
-    assert not rules.may_copy_tournament(other_organiser, tournament)
-    assert not rules.may_copy_tournament(admin, tournament)
-
-
-def test_may_export_email_of_the_organiser_alone(tournament, organiser, arbiter):
-    assert rules.may_export_email_of(organiser, tournament)
-    assert not rules.may_export_email_of(arbiter, tournament)
+def test_a_tournament_is_own_to_its_creator_alone(tournament, organiser, arbiter, other_organiser, admin):
+    """Copied only from one's own, its export keeping its own organiser's e-mail alone."""
+    assert rules.is_own_tournament(organiser, tournament)
+    assert not rules.is_own_tournament(arbiter, tournament)
+    assert not rules.is_own_tournament(other_organiser, tournament)
+    assert not rules.is_own_tournament(admin, tournament)
 
 
 def test_run_by_narrows_to_ones_own_and_an_administrator_sees_all(tournament, organiser, other_organiser, admin):

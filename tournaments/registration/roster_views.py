@@ -16,12 +16,12 @@ from tournaments.audit.selectors import merge_requests
 from tournaments.forms import ClubForm, NewPlayerForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import CsvUploadForm
 from tournaments.rules import (
+    answers_for,
     is_administrator,
     may_change_club,
     may_change_player,
     may_merge_players,
     may_read_email,
-    owns_tournament,
     player_for_organiser,
     require_organiser,
 )
@@ -86,7 +86,7 @@ def player_edit(request, player_pk=None):
     candidates = list(roster.merge_candidates(request.user, player))
     return render(request, "tournaments/player_form.html", {
         "form": form, "player": player, "editable": editable,
-        "registered": [r for r in player_registrations(player) if owns_tournament(request.user, r.tournament)],
+        "registered": [r for r in player_registrations(player) if answers_for(request.user, r.tournament)],
         "candidates": [c for c in candidates if may_merge_players(request.user, player, c)],
         "others_candidates": [c for c in candidates if not may_merge_players(request.user, player, c)]})
 

@@ -47,7 +47,7 @@ def test_the_pair_signs_what_the_push_services_check():
     ("not*base64", PRIVATE_KEY, "VAPID_PUBLIC_KEY is not base64url"),
     (PUBLIC_KEY[:40], PRIVATE_KEY, "VAPID_PUBLIC_KEY is not an uncompressed P-256 public key (65 bytes)"),
     (PUBLIC_KEY, "bm90IGEga2V5", "VAPID_PRIVATE_KEY is not a P-256 private key"),
-])
+], ids=["another-pair", "not-base64", "too-short", "private-not-a-key"])   # the keys are new on each run
 def test_a_pair_that_cannot_work_is_an_error_of_the_checks(settings, public, private, found):
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = public, private
     assert [(e.id, e.msg) for e in vapid_keys()] == [("tables.E001", found)]
