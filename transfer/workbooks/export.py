@@ -43,7 +43,19 @@ def _games(tournament):
     return rounds, penalties
 
 
+def _as_text(book):
+    """Every cell written as text stays text: a name a stranger typed at the sign-up such as
+    `=HYPERLINK(...)` is never a formula in the organiser's workbook (openpyxl takes a text starting
+    with "=" for one; this file holds no formula of its own)."""
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    cell.data_type = "s"
+
+
 def _save(book):
+    _as_text(book)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
