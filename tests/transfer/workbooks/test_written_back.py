@@ -24,7 +24,8 @@ def played(tournament, organiser):
     regs = [RegistrationFactory(tournament=tournament, player__club=club if i % 3 else ClubFactory())
             for i in range(11)]
     regs.append(RegistrationFactory(tournament=tournament, player=PlayerFactory(club=None, nickname="Kamchatka")))
-    regs.append(RegistrationFactory(tournament=tournament, player=PlayerFactory(national_id="IT-0013")))
+    regs.append(RegistrationFactory(tournament=tournament,
+                                    player=PlayerFactory(national_id="IT-0013", created_by=tournament.organiser)))
     first = seat_round(tournament, [regs[:5], regs[5:9], regs[9:]])
     tables = list(first.tables.order_by("number"))
     report(tables[0], [(80, None, True), (40,), (30,), (0, 2), (0, 1)])
