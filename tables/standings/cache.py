@@ -357,7 +357,8 @@ def serve_cached(request, scope, version, render, cors=False, started=None, para
     if entry is not None:
         return _answer(request, entry, etag, version, cors)
     if user == "anon" and isinstance(scope, int) and not request.META.get("QUERY_STRING"):
-        watch(scope, path, language, htmx, request.META, started)  # rendered on write while visitors ask for it
+        # rendered on write while visitors ask for it, once it was rendered for one (never a 404)
+        watch(scope, path, language, htmx, request.META, started, exists=lambda: _last(base) is not None)
     stale = _last_rendered(base)
     if stale is not None and _fresh_enough(stale):
         return _answer(request, stale.entry, _etag(stale.identity, request), stale.version, cors)
@@ -394,6 +395,9 @@ def _render(request, scope, version, render, cors, started, base, identity):
         entry = _entry(response)
         _page_set(key, entry)
         _rendered(base, version, identity, started, on_write=refreshing(request))
+        if (not refreshing(request) and isinstance(scope, int) and not request.user.is_authenticated
+                and not request.META.get("QUERY_STRING")):
+            watch(scope, path, get_language(), htmx, request.META, started)  # a visitor's page, now rendered
         logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f%s", scope, version, path,
                     bool(htmx), _now() - started, " on write" if refreshing(request) else "")
     finally:
@@ -510,19 +514,22 @@ class PublicPageCacheMiddleware:
             return None
         language = get_language_from_request(request)
         path, htmx = request.get_full_path(), request.headers.get("HX-Request") == "true"
+        asked = _now()
         version = results_version(pk)
-        watch(pk, path, language, htmx, request.META, _now())  # rendered on write while visitors ask for it
+        base = _base(pk, path, language, "anon", htmx)
         identity = _identity(pk, path, version, language, "anon", htmx)
         entry = None
         response = get_conditional_response(request, etag=_etag(identity, request))
         if response is None:
             entry = _page_get(f"page:{identity}")
             if entry is None:
-                stale = _stale(_base(pk, path, language, "anon", htmx))
+                stale = _stale(base)
                 if stale is None:
                     return None  # rendered by the view, which stores it
                 version, identity, entry = stale.version, stale.identity, stale.entry
                 response = get_conditional_response(request, etag=_etag(identity, request))
+        # rendered on write while visitors ask for it, once it was rendered for one (never a 404)
+        watch(pk, path, language, htmx, request.META, asked, exists=lambda: _last(base) is not None)
         if response is None:
             self.csrf.process_request(request)
             response = _from_entry(request, entry)
