@@ -13,7 +13,7 @@ from circuits.forms import CircuitForm, CircuitTournamentForm
 from circuits.models import Circuit, CircuitTournament
 from circuits.selectors import GamesCell, circuit_standings, circuit_version, player_history, public_tournaments_of
 from scoring.numeric import as_float, shown
-from tables.standings.export_views import _csv_download
+from tables.standings.export_views import FORMATS, _csv_download
 from tables.standings.cache import serve_cached
 from tournaments.forms import add_service_errors, save_or_errors
 from tournaments.models import Player
@@ -90,10 +90,11 @@ def circuits_public(request):
     return render(request, "circuits/public_list.html", {"circuits": Circuit.objects.all()})
 
 
-def _cached(request, circuit, render_page):
+def _cached(request, circuit, render_page, params=()):
     """A public circuit response, stored under the circuit's version (its revision and the results
-    versions of its tournaments): a poll that finds nothing new is a 304."""
-    return serve_cached(request, f"circuit-{circuit.pk}", circuit_version(circuit), render_page)
+    versions of its tournaments): a poll that finds nothing new is a 304. `params`: the query
+    parameters the page reads (serve_cached redirects any other query)."""
+    return serve_cached(request, f"circuit-{circuit.pk}", circuit_version(circuit), render_page, params=params)
 
 
 @require_GET
@@ -198,7 +199,7 @@ def circuit_csv(request, pk):
         for line in _csv_games_rows(s, writer.decimal) if circuit.by_games else _csv_rank_rows(s):
             writer.writerow(line)
         return response
-    return _cached(request, circuit, build)
+    return _cached(request, circuit, build, params={"format": tuple(FORMATS)})
 
 
 @require_GET

@@ -175,6 +175,9 @@ SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
 LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15, minimum=1)
 LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 300, minimum=1)
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
+# Streams one client address may hold open at once on one process of the live server: past it the
+# answer is 429 and the page polls instead (a club's hall behind one address polls, never fails).
+LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 50, minimum=1)
 
 # Web Push, "your table is ready" (tables.push): the site's VAPID key pair (`manage.py vapid_keys`
 # makes one) and whom the push services may write to about it (mailto: or https:). Without the keys

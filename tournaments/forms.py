@@ -125,6 +125,11 @@ class PlayerForm(forms.ModelForm):
     def clean_national_id(self):
         return " ".join((self.cleaned_data.get("national_id") or "").split())
 
+    def _get_validation_exclusions(self):
+        # One national ID, one player: checked by the service (services.player_save), which says nothing
+        # of a record the organiser may not see.
+        return super()._get_validation_exclusions() | {"national_id"}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         player = self.instance

@@ -255,8 +255,19 @@ def may_merge_players(user, keep, drop):
     return owns_record(user, keep) and owns_record(user, drop)
 
 
+def merge_kept(keep, drop):
+    """(the record kept, the record merged into it) when `drop` is said to be the same person as `keep`:
+    as asked when one organiser owns both; across owners (an administrator's merge) the record made first
+    survives with its owner, whichever was named first, so asking for a merge never hands another
+    organiser's player, or their card, to the one who asked."""
+    if keep.created_by_id == drop.created_by_id:
+        return keep, drop
+    return (keep, drop) if (keep.created_at, keep.pk) <= (drop.created_at, drop.pk) else (drop, keep)
+
+
 def may_export_player_email(player, tournament):
-    """A tournament's export carries the e-mail of the players its organiser owns, nobody else's."""
+    """A tournament's exports (its JSON, its workbooks) carry the e-mail and the national ID of the players
+    its organiser owns, nobody else's: another organiser's player's stay on their card."""
     return player.created_by_id is not None and player.created_by_id == tournament.organiser_id
 
 

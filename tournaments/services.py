@@ -11,7 +11,14 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
-from tournaments.rules import arbiter_accounts, is_own_tournament, may_change_club, may_change_player, may_see_player
+from tournaments.rules import (
+    arbiter_accounts,
+    may_change_club,
+    may_change_player,
+    is_own_tournament,
+    may_see_player,
+    players_visible_to,
+)
 from tournaments.text import fold
 
 CLUB_FIELDS = ("name", "city")
@@ -69,17 +76,21 @@ def _creator(user, tournament=None):
     return tournament.organiser if tournament is not None else None
 
 
+PRIVATE_PLAYER_FIELDS = ("email", "national_id")
+
+
 def _without_email(value):
-    """An audit entry's before or after with every e-mail left out (nested snapshots too)."""
+    """An audit entry's before or after with every e-mail and national ID left out (nested snapshots too)."""
     if isinstance(value, dict):
-        return {k: _without_email(v) for k, v in value.items() if k != "email"}
+        return {k: _without_email(v) for k, v in value.items() if k not in PRIVATE_PLAYER_FIELDS}
     return value
 
 
 def audit_everywhere(*, tournaments, owner_id=None, **entry):
     """One audit entry in every tournament showing the object (one without a tournament if none does),
-    so each organiser reads in their own log what changed in their pages. A player's e-mail is written
-    only in the entries of the tournaments of their owner (`owner_id`) and in the entry without one."""
+    so each organiser reads in their own log what changed in their pages. A player's e-mail and national
+    ID are written only in the entries of the tournaments of their owner (`owner_id`) and in the entry
+    without one."""
     for tournament in tournaments or [entry.pop("tournament", None)]:
         entry.pop("tournament", None)
         if tournament is not None and tournament.organiser_id != owner_id:
@@ -106,17 +117,34 @@ def club_save(*, user, data, club=None):
 
 # --- players -----------------------------------------------------------------------------------
 
-def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None):
+def player_find_duplicate(*, first_name, last_name, club, exclude_pk=None, viewer=None):
     """Two players are the same person when name, surname and club match, accents and case aside:
-    "Pietro Forli" of a club is "Pietro Forlì" of the same club."""
+    "Pietro Forli" of a club is "Pietro Forlì" of the same club. With `viewer`, among the players they
+    may see only (rules.players_visible_to): a record they may not see is never named to them."""
     qs = Player.objects.filter(name_key=fold(f"{first_name} {last_name}"), club=club)
     if exclude_pk:
         qs = qs.exclude(pk=exclude_pk)
+    if viewer is not None:
+        qs = players_visible_to(viewer, qs)
     return qs.first()
 
 
+def _national_id_hidden(viewer, player):
+    """Whether the player's national ID is held by another record `viewer` may not see: then the
+    record is saved without it, as a workbook import does, and nothing names the other record."""
+    if viewer is None or not player.national_id:
+        return False
+    holder = Player.all_players.filter(national_id=player.national_id).exclude(pk=player.pk).first()
+    return holder is not None and not may_see_player(viewer, holder)
+
+
 @transaction.atomic
-def player_save(*, user, data, player=None, tournament=None):
+def player_save(*, user, data, player=None, tournament=None, seen_by=None):
+    """Create or change a player (the owner alone changes one). `seen_by`: the person asking through a form
+    that must say nothing of records they may not see (the new-player form, the public sign-up, for
+    the tournament's organiser): a namesake of the same club they may not see is not named (a record
+    of their own is made, for an administrator to merge), and a national ID such a record holds is not
+    saved. Without it a namesake anywhere is refused by name (imports, commands)."""
     before = snapshot(player, PLAYER_FIELDS) if player else None
     tournaments = showing_tournaments(player) if player else []
     if player is not None:
@@ -124,12 +152,14 @@ def player_save(*, user, data, player=None, tournament=None):
     else:
         player = Player(created_by=_creator(user, tournament))
     _apply(player, data, PLAYER_FIELDS)
+    if _national_id_hidden(seen_by, player):
+        player.national_id = ""
     player.full_clean()
-    if player_find_duplicate(first_name=player.first_name, last_name=player.last_name, club=player.club,
-                             exclude_pk=player.pk):
+    duplicate = player_find_duplicate(first_name=player.first_name, last_name=player.last_name, club=player.club,
+                                      exclude_pk=player.pk, viewer=seen_by)
+    if duplicate is not None:
         raise ValidationError({"last_name": _("A player with this name and club already exists: %(player)s.") % {
-            "player": player_find_duplicate(first_name=player.first_name, last_name=player.last_name,
-                                            club=player.club, exclude_pk=player.pk)}})
+            "player": duplicate}})
     player.save()
     audit_everywhere(tournaments=tournaments, user=user, action="player.update" if before else "player.create",
                      owner_id=player.created_by_id, obj=player, player=player, tournament=tournament, before=before,

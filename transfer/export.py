@@ -81,7 +81,10 @@ def tournament_export(*, tournament):
         for player in Player._base_manager.filter(pk__in=batch).order_by("pk"):
             row = exporter.row(player)
             if not may_export_player_email(player, tournament):
-                row["fields"]["email"] = ""  # another organiser's player: their e-mail stays on their card
+                # another organiser's player: their e-mail and national ID stay on their card
+                row["fields"]["email"] = ""
+                if "national_id" in row["fields"]:
+                    row["fields"]["national_id"] = ""
             players.append(row)
     players.sort(key=lambda row: row["pk"])
     clubs = [exporter.row(c) for c in Club._base_manager.filter(pk__in=exporter.clubs).order_by("pk")]

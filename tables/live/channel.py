@@ -26,7 +26,9 @@ import asyncio
 import base64
 import json
 import logging
+import threading
 import time
+import weakref
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -36,7 +38,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 
-from tables.live.selectors import announcement_key, change_of, last_announced
+from tables.live.selectors import announcement_key, change_of, last_announced, shown_publicly
 from tables.standings.cache import last_page, last_render, now
 from tables.standings.watch import watch
 from tournaments.versions import results_through, results_version
@@ -193,13 +195,83 @@ class _Pace:
         return max(0.01, due - time.monotonic())
 
 
-def stream(pk, first, sent, page=None):
+class Slots:
+    """The streams each client address holds open in this process: at most LIVE_STREAMS_PER_CLIENT; a
+    slot is given back when its stream ends, closes or is dropped unread."""
+
+    def __init__(self):
+        self.held = {}
+        self.lock = threading.Lock()
+
+    def take(self, address):
+        with self.lock:
+            if self.held.get(address, 0) >= settings.LIVE_STREAMS_PER_CLIENT:
+                return False
+            self.held[address] = self.held.get(address, 0) + 1
+            return True
+
+    def give(self, address):
+        with self.lock:
+            left = self.held.get(address, 0) - 1
+            if left > 0:
+                self.held[address] = left
+            else:
+                self.held.pop(address, None)
+
+    def holding(self, address):
+        with self.lock:
+            return self.held.get(address, 0)
+
+
+slots = Slots()
+
+
+def held(events, address):
+    """`events` (a stream, sync or async) holding one of its client's slots: given back once, when the
+    stream ends or closes, or when it is dropped without ever being read (`weakref.finalize`)."""
+    if hasattr(events, "__aiter__"):
+        async def run():
+            try:
+                async for item in events:
+                    yield item
+            finally:
+                release()
+    else:
+        def run():
+            try:
+                yield from events
+            finally:
+                release()
+    wrapped = run()
+    release = weakref.finalize(wrapped, slots.give, address)
+    return wrapped
+
+
+class _Public:
+    """Whether a public stream's tournament is still published, read at most every RECHECK_SECONDS: a
+    stream of the public ends once it is unpublished (a staff stream is not asked)."""
+
+    def __init__(self, pk, public):
+        self.pk, self.public, self.checked = pk, public, time.monotonic()
+
+    def due(self):
+        return self.public and time.monotonic() - self.checked >= RECHECK_SECONDS
+
+    def still(self):
+        self.checked = time.monotonic()
+        return shown_publicly(self.pk)
+
+
+def stream(pk, first, sent, page=None, public=False):
     """The events of tournament `pk` for a WSGI server: the announcement read once a second; `first`
-    and `sent` as `opening` returned them, `page` the page carried (or None)."""
+    and `sent` as `opening` returned them, `page` the page carried (or None); `public`: the stream of a
+    visitor who is not staff, which ends once the tournament is unpublished."""
     yield _start()
-    pace = _Pace(sent)
+    pace, shown = _Pace(sent), _Public(pk, public)
     change, noted = first, 0.0
     while True:
+        if shown.due() and not shown.still():
+            return
         if page and time.monotonic() - noted >= WATCH_NOTE_SECONDS:
             note_watched(pk, page)
             noted = time.monotonic()
@@ -319,16 +391,18 @@ class _PageEvents:
 _page_events = _PageEvents()
 
 
-async def astream(pk, first, sent, page=None):
+async def astream(pk, first, sent, page=None, public=False):
     """The events of tournament `pk` for an ASGI server (see the module's docstring); `first` and
-    `sent` as `opening` returned them, `page` the page carried (or None)."""
+    `sent` as `opening` returned them, `page` the page carried (or None), `public` as for `stream`."""
     url = redis_url()
     queue = _hub.subscribe(pk, url, page) if url else None
     try:
         yield _start()
-        pace = _Pace(sent)
+        pace, shown = _Pace(sent), _Public(pk, public)
         change, noted = first, 0.0
         while True:
+            if shown.due() and not await sync_to_async(shown.still, thread_sensitive=False)():
+                return
             if page and (not noted if queue else time.monotonic() - noted >= WATCH_NOTE_SECONDS):
                 await sync_to_async(note_watched, thread_sensitive=False)(pk, page)  # then the hub's, with Redis
                 noted = time.monotonic()
@@ -341,7 +415,8 @@ async def astream(pk, first, sent, page=None):
             change = None
             if queue is not None:  # the hub hands on every change: nothing to read meanwhile
                 try:
-                    change = await asyncio.wait_for(queue.get(), pace.wait())
+                    wait = min(pace.wait(), RECHECK_SECONDS) if public else pace.wait()
+                    change = await asyncio.wait_for(queue.get(), wait)
                 except asyncio.TimeoutError:
                     pass
             else:

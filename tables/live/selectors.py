@@ -3,7 +3,7 @@ Reads only: the announcement itself is written by tables.live.channel."""
 from django.core.cache import cache
 
 from tables.models import Round
-from tournaments.models import AuditLog
+from tournaments.models import AuditLog, Tournament
 from tournaments.versions import results_through
 
 
@@ -14,6 +14,11 @@ def announcement_key(pk):
 def last_announced(pk):
     """The last change of tournament `pk` announced on its channel: {"version", "what"}, or None."""
     return cache.get(announcement_key(pk))
+
+
+def shown_publicly(pk):
+    """Whether tournament `pk` is still published: a public stream ends once it is not."""
+    return Tournament.objects.filter(pk=pk, published=True).exists()
 
 
 def family(action):

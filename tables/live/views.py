@@ -1,12 +1,13 @@
 """The live channel of a tournament (tables.live.channel): server-sent events, one per change."""
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tables.live.channel import Page, astream, opening, stream
+from tables.live.channel import Page, astream, held, opening, slots, stream
 from tables.standings.watch import host_headers
+from tournaments.accounts.throttle import client_address
 from tournaments.rules import tournament_for_live
 
 MAX_PAGE_LENGTH = 200
@@ -24,19 +25,26 @@ def _page(request, pk):
 
 
 def _open(request, pk):
-    """Who may listen (404 for the public on an unpublished tournament), where the stream starts and
-    the page it carries."""
+    """Who may listen (404 for the public on an unpublished tournament), where the stream starts, the
+    page it carries and whether it is the public's (it ends once the tournament is unpublished)."""
     tournament_for_live(request.user, pk)
-    return (*opening(pk, request.headers.get("Last-Event-ID", "")), _page(request, pk))
+    return (*opening(pk, request.headers.get("Last-Event-ID", "")), _page(request, pk),
+            not request.user.is_authenticated)
 
 
 @require_GET
 async def live(request, pk):
     """`text/event-stream` of tournament `pk`: an async iterator under ASGI (uvicorn), a generator
     under WSGI (runserver, the test server), which would otherwise read the whole stream first."""
-    first, sent, page = await sync_to_async(_open)(request, pk)
-    events = (astream if isinstance(request, ASGIRequest) else stream)(pk, first, sent, page)
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    first, sent, page, public = await sync_to_async(_open)(request, pk)
+    address = client_address(request)
+    if not slots.take(address):  # past LIVE_STREAMS_PER_CLIENT: the page polls instead (static/js/live.js)
+        response = HttpResponse("Too many live streams from this connection.\n", status=429,
+                                content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "60"
+        return response
+    events = (astream if isinstance(request, ASGIRequest) else stream)(pk, first, sent, page, public=public)
+    response = StreamingHttpResponse(held(events, address), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -12,11 +12,11 @@ import queue
 import threading
 from functools import lru_cache
 
-import requests
 from django.conf import settings
 from django.db import close_old_connections
 from pywebpush import WebPushException, webpush
 
+from tables.push.address import public_session, push_address
 from tables.push.keys import signer
 
 logger = logging.getLogger("torneo.push")
@@ -34,17 +34,23 @@ def _signer(private_key):
 
 
 def _session():
-    """One HTTP session per thread: a round's messages to one push service share the connection."""
+    """One HTTP session per thread: a round's messages to one push service share the connection, made
+    only to a public network address (address.public_session)."""
     session = getattr(_local, "session", None)
     if session is None:
-        session = _local.session = requests.Session()
+        session = _local.session = public_session()
     return session
 
 
 def deliver(subscription, payload):
     """Hand `payload` to the push service of `subscription`: SENT, EXPIRED (404/410: forget the
-    phone) or FAILED (anything else, logged; the subscription is kept)."""
-    info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
+    phone) or FAILED (anything else, logged; the subscription is kept). An address that is not a push
+    service's as the sending reads it (stored before the check was what it is) is never posted to."""
+    endpoint = push_address(subscription.endpoint)
+    if endpoint is None:
+        logger.warning("push to subscription %s refused: not a push service's address", subscription.pk)
+        return FAILED
+    info = {"endpoint": endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
     try:
         webpush(info, data=json.dumps(payload), vapid_private_key=_signer(settings.VAPID_PRIVATE_KEY),
                 vapid_claims={"sub": settings.VAPID_SUBJECT}, timeout=settings.PUSH_TIMEOUT_SECONDS,

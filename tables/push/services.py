@@ -7,8 +7,6 @@ notifications sent once the publication commits (sender.py); `seats_moved`, call
 move in a published round, those of the players moved."""
 import logging
 from functools import partial
-from urllib.parse import urlsplit
-
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -17,35 +15,21 @@ from django.utils.translation import gettext as _
 
 from tables.models import PushSubscription, Round
 from tables.push import sender
+from tables.push.address import push_address
 from tables.push.keys import b64url_decode
 from tables.push.selectors import enabled, round_notifications
 from tournaments.models import Registration
 
 logger = logging.getLogger("torneo.push")
 
-# The browsers' own push services (Chrome and Android, Safari, Firefox, Edge): the server sends to no
-# other address, so a made-up subscription cannot have it post to a machine of someone's choosing.
-PUSH_SERVICES = ("fcm.googleapis.com", "android.googleapis.com", "push.apple.com", "push.services.mozilla.com",
-                 "notify.windows.com")
 ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
-PHONES_PER_PLAYER = 5  # a player's phone, tablet, a friend's...: past it the oldest stops
+PHONES_PER_PLAYER = 5  # a player's phone, tablet, a friend's...: past it a new phone is refused, none is dropped
 RATE_LIMIT, RATE_WINDOW_SECONDS = 20, 600  # subscriptions and switch-offs from one address
 
 
-def _push_service(endpoint):
-    """Whether `endpoint` is an https address of one of PUSH_SERVICES."""
-    try:
-        parts = urlsplit(endpoint)
-        port = parts.port
-    except ValueError:
-        return False
-    host = (parts.hostname or "").lower()
-    return (parts.scheme == "https" and port in (None, 443) and not parts.username and not parts.password
-            and any(host == name or host.endswith("." + name) for name in PUSH_SERVICES))
-
-
 def _check_endpoint(endpoint):
-    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX or not _push_service(endpoint):
+    """The address as the sending reads it (address.push_address: one parser for both)."""
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX or not push_address(endpoint):
         raise ValidationError(_("This browser's push address is not one of the browsers' push services."))
 
 
@@ -79,7 +63,10 @@ def rate_take(address):
 @transaction.atomic
 def subscription_save(*, registration, endpoint, p256dh, auth, language):
     """This phone (its `endpoint`) follows `registration` from now on, in `language`; a phone that
-    followed someone else follows this player instead. ValidationError for what a browser never sends."""
+    followed someone else follows this player instead. ValidationError for what a browser never sends,
+    and for a new phone when PHONES_PER_PLAYER already follow the player: a phone that follows is never
+    dropped for another (strangers posting made-up subscriptions cannot push a player's own phone off;
+    the addresses their push service says are gone free their places)."""
     _check_endpoint(endpoint)
     _check_key(p256dh, 65)
     _check_key(auth, 16)
@@ -90,15 +77,17 @@ def subscription_save(*, registration, endpoint, p256dh, auth, language):
         raise ValidationError(_("Notifications are not available on this site."))
     if registration.status == Registration.Status.WITHDRAWN:
         raise ValidationError(_("This player has withdrawn from the tournament."))
+    # One player's phones are counted under a lock on the player's registration: two posts at once
+    # cannot both take the last place.
+    Registration.objects.select_for_update().filter(pk=registration.pk).first()
+    following = PushSubscription.objects.filter(registration=registration).exclude(endpoint=endpoint).count()
+    if following >= PHONES_PER_PLAYER:
+        raise ValidationError(_("This player is already followed by %(n)d phones: switch one of them off first.")
+                              % {"n": PHONES_PER_PLAYER})
     sub, created = PushSubscription.objects.update_or_create(endpoint=endpoint, defaults={
         "registration": registration, "p256dh": p256dh, "auth": auth, "language": _language(language)})
-    older = list(PushSubscription.objects.filter(registration=registration).order_by("-created_at", "-pk")
-                 .values_list("pk", flat=True)[PHONES_PER_PLAYER:])
-    if older:
-        PushSubscription.objects.filter(pk__in=older).delete()
-    logger.info("push: subscription %s %s registration %s (tournament %s)%s", sub.pk,
-                "follows" if created else "now follows", registration.pk, registration.tournament_id,
-                f", {len(older)} older removed" if older else "")
+    logger.info("push: subscription %s %s registration %s (tournament %s)", sub.pk,
+                "follows" if created else "now follows", registration.pk, registration.tournament_id)
     return sub
 
 

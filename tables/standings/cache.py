@@ -58,10 +58,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, QueryDict
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.csrf import CsrfViewMiddleware, get_token
-from django.urls import Resolver404, get_urlconf, resolve
+from django.urls import NoReverseMatch, Resolver404, get_urlconf, resolve, reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_request
 
@@ -296,12 +296,48 @@ def _answer(request, entry, etag, version, cors=False):
     return _finish(response, etag, cors=cors)
 
 
-def serve_cached(request, scope, version, render, cors=False, started=None):
+def _canonical_path(request):
+    """The page's own address for the URL that reached it: the same view and arguments written back
+    (`/t/7/`, never `/t/0007/`); the path itself when it was not resolved (a test's request)."""
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        return request.path
+    try:
+        return reverse(match.view_name, args=match.args, kwargs=match.kwargs,
+                       urlconf=getattr(request, "urlconf", None) or get_urlconf())
+    except NoReverseMatch:
+        return request.path
+
+
+def canonical_address(request, params=()):
+    """The page's canonical address: its canonical path and, of its query, only the parameters the page
+    reads (`params`: {name: the values it reads}), in their order; another value, another name or a
+    second copy is dropped."""
+    query = QueryDict(mutable=True)
+    for name, values in dict(params).items():
+        value = request.GET.get(name)
+        if value in values:
+            query[name] = value
+    encoded = query.urlencode()
+    return _canonical_path(request) + (f"?{encoded}" if encoded else "")
+
+
+def serve_cached(request, scope, version, render, cors=False, started=None, params=()):
     """The response of `render()` filed under `scope` (a tournament's pk, "circuit-3", ...) and
     `version`: 304 when the visitor holds it, the stored copy when there is one; else rendered and
     stored (only a plain 200 is stored) by this request when it takes the page's render lock, or
     the last rendered page within the stale bound while another renders it (see the module's
-    docstring). `cors`: see public_page. `started`: when `version` was read (now if not given)."""
+    docstring). `cors`: see public_page. `started`: when `version` was read (now if not given).
+
+    Only a page's canonical address is rendered and stored: any other (a query parameter the page
+    does not read, `params` aside, an id written `0007`) is redirected to it, so junk addresses never
+    fill the cache with copies of one page."""
+    canonical = canonical_address(request, params)
+    if request.get_full_path() != canonical:
+        response = HttpResponsePermanentRedirect(canonical)
+        if cors:
+            response["Access-Control-Allow-Origin"] = "*"
+        return response
     if _has_messages(request):  # a one-off message for this visitor: neither stored nor reused
         return render()
     started = _now() if started is None else started
@@ -321,7 +357,8 @@ def serve_cached(request, scope, version, render, cors=False, started=None):
     if entry is not None:
         return _answer(request, entry, etag, version, cors)
     if user == "anon" and isinstance(scope, int) and not request.META.get("QUERY_STRING"):
-        watch(scope, path, language, htmx, request.META, started)  # rendered on write while visitors ask for it
+        # rendered on write while visitors ask for it, once it was rendered for one (never a 404)
+        watch(scope, path, language, htmx, request.META, started, exists=lambda: _last(base) is not None)
     stale = _last_rendered(base)
     if stale is not None and _fresh_enough(stale):
         return _answer(request, stale.entry, _etag(stale.identity, request), stale.version, cors)
@@ -358,6 +395,9 @@ def _render(request, scope, version, render, cors, started, base, identity):
         entry = _entry(response)
         _page_set(key, entry)
         _rendered(base, version, identity, started, on_write=refreshing(request))
+        if (not refreshing(request) and isinstance(scope, int) and not request.user.is_authenticated
+                and not request.META.get("QUERY_STRING")):
+            watch(scope, path, get_language(), htmx, request.META, started)  # a visitor's page, now rendered
         logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f%s", scope, version, path,
                     bool(htmx), _now() - started, " on write" if refreshing(request) else "")
     finally:
@@ -396,15 +436,16 @@ def release_render_lock(pk, path, language, htmx):
     cache.delete(f"render:{_base(pk, path, language, 'anon', htmx)}")
 
 
-def public_page(view=None, *, cors=False, uncached_params=()):
+def public_page(view=None, *, cors=False, uncached_params=(), params=()):
     """Decorate a public GET view taking the tournament's `pk` first.
 
     `cors`: the answer may be read by any site's script (`Access-Control-Allow-Origin: *`, no
     credentials), for the public JSON. `uncached_params`: query parameters with which the page is
     rendered for this request alone (a visitor's search): never stored, so free text cannot fill
-    the cache, and never answered from it."""
+    the cache, and never answered from it. `params`: {name: values} of the query parameters the page
+    reads and is stored with (`{"live": ("1",)}`); any other query is redirected away (serve_cached)."""
     if view is None:
-        return lambda v: public_page(v, cors=cors, uncached_params=uncached_params)
+        return lambda v: public_page(v, cors=cors, uncached_params=uncached_params, params=params)
 
     @wraps(view)
     def wrapper(request, pk, *args, **kwargs):
@@ -418,7 +459,7 @@ def public_page(view=None, *, cors=False, uncached_params=()):
         started = _now()  # before the version is read: the render shows every change made until then
         request.standings_version = results_version(pk)
         return serve_cached(request, pk, request.standings_version, lambda: view(request, pk, *args, **kwargs),
-                            cors=cors, started=started)
+                            cors=cors, started=started, params=params)
     wrapper.public_page = True
     wrapper.public_cors = cors
     return wrapper
@@ -427,12 +468,19 @@ def public_page(view=None, *, cors=False, uncached_params=()):
 @lru_cache(maxsize=1024)
 def _public_page_pk(path, urlconf):
     """The tournament of a public page's path and whether its answer is open to other sites' scripts;
-    (None, False) for any other path (remembered: a path always resolves the same way)."""
+    (None, False) for any other path, and for a path that is not the page's canonical one (`/t/0007/`:
+    the view redirects it) (remembered: a path always resolves the same way)."""
     try:
         match = resolve(path, urlconf)
     except Resolver404:
         return None, False
     if not getattr(match.func, "public_page", False):
+        return None, False
+    try:
+        canonical = reverse(match.view_name, args=match.args, kwargs=match.kwargs, urlconf=urlconf)
+    except NoReverseMatch:
+        return None, False
+    if canonical != path:
         return None, False
     return match.kwargs.get("pk"), getattr(match.func, "public_cors", False)
 
@@ -466,19 +514,22 @@ class PublicPageCacheMiddleware:
             return None
         language = get_language_from_request(request)
         path, htmx = request.get_full_path(), request.headers.get("HX-Request") == "true"
+        asked = _now()
         version = results_version(pk)
-        watch(pk, path, language, htmx, request.META, _now())  # rendered on write while visitors ask for it
+        base = _base(pk, path, language, "anon", htmx)
         identity = _identity(pk, path, version, language, "anon", htmx)
         entry = None
         response = get_conditional_response(request, etag=_etag(identity, request))
         if response is None:
             entry = _page_get(f"page:{identity}")
             if entry is None:
-                stale = _stale(_base(pk, path, language, "anon", htmx))
+                stale = _stale(base)
                 if stale is None:
                     return None  # rendered by the view, which stores it
                 version, identity, entry = stale.version, stale.identity, stale.entry
                 response = get_conditional_response(request, etag=_etag(identity, request))
+        # rendered on write while visitors ask for it, once it was rendered for one (never a 404)
+        watch(pk, path, language, htmx, request.META, asked, exists=lambda: _last(base) is not None)
         if response is None:
             self.csrf.process_request(request)
             response = _from_entry(request, entry)

@@ -43,7 +43,7 @@ def championship_table(request, pk):
 
 
 @require_GET
-@public_page(cors=True)
+@public_page(cors=True, params={"live": ("1",)})
 def championship_json(request, pk):
     """The team table for club websites: by default the rounds whose standings are published, with
     `?live=1` every result entered so far (as the individual standings' JSON)."""

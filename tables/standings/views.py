@@ -174,7 +174,7 @@ def _number(value, decimals=2):
 
 
 @require_GET
-@public_page(cors=True)
+@public_page(cors=True, params={"live": ("1",)})
 def standings_json(request, pk):
     """Standings for club websites, saying which: by default only the rounds whose standings the
     organiser published (`status` "published", or "final" once nothing can change them), with

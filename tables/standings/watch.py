@@ -37,16 +37,21 @@ def _watched_key(pk):
     return f"watched:{pk}"
 
 
-def watch(pk, path, language, htmx, meta, at):
+def watch(pk, path, language, htmx, meta, at, exists=None):
     """Record that an anonymous visitor asked for this page of tournament `pk` at `at` (the render
     clock, tables.standings.cache.now; `meta`: the request's WSGI environ, whose host and scheme the
     page is rendered for). Costs nothing most of the time: each process writes a page's record at
-    most once per NOTE_SECONDS."""
+    most once per NOTE_SECONDS. `exists`: asked then, whether the page was ever rendered for a
+    visitor (a page that answers 404, or that nobody loaded, is never watched, so never rendered on
+    write)."""
     page = (path, language, bool(htmx))
     now = time.monotonic()
     with _noted_lock:
         if now - _noted.get((pk, *page), -NOTE_SECONDS) < NOTE_SECONDS:
             return
+    if exists is not None and not exists():
+        return
+    with _noted_lock:
         _noted[(pk, *page)] = now
         if len(_noted) > 4 * WATCHED_PAGES:
             _noted.clear()

@@ -46,7 +46,7 @@ def merge_requests():
     Each: the log entry (who asked, when), `drop` and `keep`."""
     entries = list(AuditLog.objects.filter(action="player.merge_request").select_related("user").order_by("pk"))
     ids = {entry.after.get(key) for entry in entries for key in ("merge", "into")}
-    listed = Player.objects.select_related("club").in_bulk([pk for pk in ids if isinstance(pk, int)])
+    listed = Player.objects.select_related("club", "created_by").in_bulk([pk for pk in ids if isinstance(pk, int)])
     pending, seen = [], set()
     for entry in entries:
         pair = (entry.after.get("merge"), entry.after.get("into"))

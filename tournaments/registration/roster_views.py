@@ -22,6 +22,7 @@ from tournaments.rules import (
     may_change_player,
     may_merge_players,
     may_read_email,
+    merge_kept,
     player_for_organiser,
     require_organiser,
 )
@@ -61,7 +62,7 @@ def player_list(request):
     page = Paginator(players_matching(request.user, query), 50).get_page(request.GET.get("page"))
     template = "tournaments/player_list.html#player-results" if request.htmx else "tournaments/player_list.html"
     return render(request, template, {"page": page, "query": query, "duplicates": roster.duplicate_name_keys(request.user),
-                                      "merge_requests": merge_requests() if is_administrator(request.user) else []})
+                                      "merge_requests": _merge_requests() if is_administrator(request.user) else []})
 
 
 @login_required
@@ -80,7 +81,7 @@ def player_edit(request, player_pk=None):
         del form.fields["email"]
     if request.method == "POST" and form.is_valid():
         player.refresh_from_db()
-        if save_or_errors(form, services.player_save, user=request.user, player=player):
+        if save_or_errors(form, services.player_save, user=request.user, player=player, seen_by=request.user):
             messages.success(request, _("Player saved."))
             return redirect("manage:players")
     candidates = list(roster.merge_candidates(request.user, player))
@@ -97,10 +98,15 @@ def _player_create(request):
     if request.method == "POST" and form.is_valid():
         if form.known_player is not None:
             return redirect("manage:player_edit", player_pk=form.known_player.pk)
-        if save_or_errors(form, services.player_save, user=request.user):
+        if save_or_errors(form, services.player_save, user=request.user, seen_by=request.user):
             messages.success(request, _("Player saved."))
             return redirect("manage:players")
     return render(request, "tournaments/player_form.html", {"form": form, "player": None, "editable": True})
+
+
+def _merge_requests():
+    """The pending merge requests, each with the record an approval keeps (rules.merge_kept)."""
+    return [{**r, "kept": merge_kept(r["keep"], r["drop"])[0]} for r in merge_requests()]
 
 
 @login_required
@@ -109,6 +115,7 @@ def player_merge(request, player_pk):
     """This player is the same person as the one chosen: their registrations and results move there."""
     drop = player_for_organiser(request.user, player_pk)
     keep = player_for_organiser(request.user, request.POST.get("into", ""))
+    keep, drop = merge_kept(keep, drop)  # across owners the record made first stays: say so
     merged = run_with_message(request, roster.player_merge, _(
         "%(drop)s merged into %(keep)s: registrations and results kept.") % {"drop": drop, "keep": keep},
         user=request.user, keep=keep, drop=drop)

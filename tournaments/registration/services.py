@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
 from tournaments.registration.selectors import clubs_of, players_named
-from tournaments.rules import may_merge_players, players_visible_to
+from tournaments.rules import may_merge_players, merge_kept, players_visible_to
 from tournaments.services import (
     CLUB_FIELDS,
     PLAYER_FIELDS,
@@ -20,8 +20,10 @@ from tournaments.services import (
 )
 from tournaments.text import fold
 
-# Left empty on the player kept, these are taken from the merged one.
+# Left empty on the player kept, these are taken from the merged one (the e-mail only when one organiser
+# owns both: it never crosses to another owner's card).
 FILLED_ON_MERGE = ("nickname", "club", "city", "email")
+PRIVATE_ON_MERGE = ("email",)
 
 
 def duplicate_name_keys(user):
@@ -42,9 +44,13 @@ def merge_candidates(user, player):
 @transaction.atomic
 def player_merge(*, user, keep, drop):
     """`drop` is the same person as `keep`: their registrations (and with them every result, penalty
-    and team place) move to `keep`; `drop` leaves the lists and stays in the database for the log."""
+    and team place) move to the record kept; the other leaves the lists and stays in the database for
+    the log. Across owners (an administrator's merge) the record kept is the one made first, with its
+    owner (rules.merge_kept), and no e-mail crosses from one owner's card to the other's."""
     keep = Player.objects.select_for_update().get(pk=keep.pk)
     drop = Player.objects.select_for_update().get(pk=drop.pk)
+    keep, drop = merge_kept(keep, drop)
+    same_owner = keep.created_by_id == drop.created_by_id
     if keep.pk == drop.pk:
         raise ValidationError(_("Choose another player to merge with."))
     if not may_merge_players(user, keep, drop):
@@ -59,6 +65,8 @@ def player_merge(*, user, keep, drop):
     before = {"kept": snapshot(keep, PLAYER_FIELDS), "merged": snapshot(drop, PLAYER_FIELDS),
               "registrations": sorted(Registration.objects.filter(player=drop).values_list("pk", flat=True))}
     for name in FILLED_ON_MERGE:
+        if name in PRIVATE_ON_MERGE and not same_owner:
+            continue
         if not getattr(keep, name) and getattr(drop, name):
             setattr(keep, name, getattr(drop, name))
     keep.save()
@@ -139,6 +147,6 @@ def registration_signup(*, tournament, data):
     existing = player is not None or Player.objects.filter(name_key=fold(f"{names['first_name']} "
                                                                          f"{names['last_name']}")).exists()
     if player is None:
-        player = player_save(user=None, tournament=tournament, data=data)
+        player = player_save(user=None, tournament=tournament, data=data, seen_by=tournament.organiser)
     return registration_add(user=None, tournament=tournament, player=player, self_registered=True,
                             existing_player=existing)

@@ -162,7 +162,7 @@ def registration_add_new(request, pk):
     form = NewPlayerForm(request.POST, viewer=request.user, registering=True)
     if form.is_valid():
         player = form.known_player or save_or_errors(form, services.player_save, user=request.user,
-                                                     tournament=tournament)
+                                                     tournament=tournament, seen_by=request.user)
         if player:
             run_with_message(request, services.registration_add, _("%(player)s registered.") % {
                 "player": known_label(player) if form.known_player else player}, user=request.user,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from odf import opendocument
 from odf.namespaces import OFFICENS, TABLENS, TEXTNS
 
+from transfer.workbooks.bounds import check as check_bounds
 from transfer.workbooks.model import WorkbookError
 
 MAX_BYTES = 10 * 1024 * 1024            # a file as uploaded
@@ -41,6 +42,7 @@ def read_book(data, filename=""):
     if data.startswith(OLE):
         return _xls(data)
     if data.startswith(b"PK\x03\x04"):
+        check_bounds(data)  # measured while streaming, before a reader spells it out (bounds.py)
         return _zipped(data)
     return _csv(data, filename)
 

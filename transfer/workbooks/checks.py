@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from tables import engine
 from tables.results.services import ResultLine
 from tournaments.models import Player
-from tournaments.rules import may_see_player
+from tournaments.rules import may_read_email, may_see_player
 from tournaments.registration.selectors import clubs_of, known_label, players_named
 from tournaments.services import club_find_duplicate
 from transfer.workbooks.club import ELIMINATED_MARK
@@ -136,6 +136,10 @@ def _known(person, viewer, pick):
         other = [p for p in known if p.national_id and p.national_id != person.national_id]
         known = [p for p in known if p not in other]
         if other and club is not None and not known:
+            if viewer is not None and not may_read_email(viewer, other[0]):
+                # another organiser's player: their national ID stays on their card
+                return _("%(player)s is known with another national ID, not %(id)s") % {
+                    "player": known_label(other[0]), "id": person.national_id}, []
             return _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
                 "player": known_label(other[0]), "known": other[0].national_id, "id": person.national_id}, []
     if pick == "new":

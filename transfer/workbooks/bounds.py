@@ -1,0 +1,283 @@
+"""A zipped workbook (.xlsx, .ods) measured before any reader opens it: its XML streamed once through
+expat, nothing kept but counters, each with a limit past which the file is refused by name at once.
+
+A few kilobytes of zip can declare a sheet of a million rows by sixteen thousand columns, hold millions of
+cells or shared strings, or repeat one cell sixteen thousand times a row and one row a million times; the
+readers (openpyxl, odfpy) would spell all of it out in memory. Here the streaming stops at the first
+limit passed, so any file is measured in a fraction of a second and a few megabytes. What passes is
+what a club's sheets are many times over: AREA cells a sheet (rows by columns, as declared and as
+addressed), CELLS cells written a sheet, SHARED_STRINGS strings and TEXT characters a file; an .ods
+file's sheets ODS_ELEMENTS elements (some 25,000 cells with text) and ODS_ROWS rows a sheet."""
+import io
+import posixpath
+import re
+import zipfile
+from xml.parsers import expat
+
+from django.utils.translation import gettext as _
+
+from transfer.workbooks.model import WorkbookError
+
+AREA = 1_000_000              # of one sheet: rows by columns (20,000 by 50, 2,000 by 500...)
+CELLS = 200_000               # cells written in one .xlsx sheet
+SHARED_STRINGS = 200_000      # an .xlsx file's table of texts
+TEXT = 20_000_000             # characters of text in one part of the file
+ELEMENTS = 1_000_000          # XML elements of one part of an .xlsx file
+ODS_ELEMENTS = 80_000         # XML elements of an .ods file's sheets (odfpy holds each: ~0.7 KB, 35 us)
+ODS_ROWS = 20_000             # an .ods sheet's rows (repeats counted), once its last empty run is past
+CHUNK = 64 * 1024
+
+SPREADSHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+TABLE_NS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+OFFICE_NS = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+CELL_REFERENCE = re.compile(r"\$?([A-Za-z]{1,3})?\$?([0-9]{1,7})?")
+
+
+class _Stop(Exception):
+    """Raised inside an expat handler: the limit passed (a WorkbookError) travels out through it."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _stream(archive, name, start, text=None, damaged=None, end=None, elements=ELEMENTS, part=None):
+    """Stream member `name` of `archive` through expat, calling start(name, attrs) for each element and
+    text(data) for character data; a DTD (no workbook has one: an XML bomb's door) is refused as damaged."""
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    counted = [0]
+
+    def on_start(tag, attrs):
+        counted[0] += 1
+        if counted[0] > elements:
+            raise _Stop(_too_big(part() if part else name))
+        start(tag, attrs)
+
+    def on_doctype(*args):
+        raise _Stop(damaged)
+
+    parser.StartElementHandler = on_start
+    if end is not None:
+        parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = on_doctype
+    parser.EntityDeclHandler = on_doctype
+    if text is not None:
+        parser.CharacterDataHandler = text
+    try:
+        with archive.open(name) as member:
+            while True:
+                chunk = member.read(CHUNK)
+                parser.Parse(chunk, not chunk)
+                if not chunk:
+                    break
+    except _Stop as stop:
+        raise stop.error from None
+    except (expat.ExpatError, zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError):
+        raise damaged from None
+
+
+def _too_big(part):
+    return WorkbookError(_("The file holds more than a club's workbook can (%(part)s): it cannot be read.")
+                         % {"part": part})
+
+
+def _too_many_cells(sheet, rows, columns):
+    return WorkbookError(_("The sheet “%(sheet)s” spans %(rows)d rows by %(columns)d columns, more than "
+                           "%(n)d cells: delete the empty rows and columns past the table and save it again.")
+                         % {"sheet": sheet, "rows": rows, "columns": columns, "n": AREA})
+
+
+def _local(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def _column_number(letters):
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
+def _reference(text):
+    """(column, row) of "B12" or "B12:XFD1048576"'s last cell; 0 for a part absent."""
+    match = CELL_REFERENCE.fullmatch((text or "").split(":")[-1].strip())
+    if not match:
+        return 0, 0
+    letters, digits = match.groups()
+    return (_column_number(letters) if letters else 0), (int(digits) if digits else 0)
+
+
+# --- .xlsx -----------------------------------------------------------------------------------------------
+
+def _xlsx_sheet_names(archive, damaged):
+    """{path of a worksheet in the archive: the sheet's name} from the workbook and its relationships."""
+    targets, names = {}, {}
+
+    def relationship(tag, attrs):
+        if _local(tag) == "Relationship" and attrs.get("Id") and attrs.get("Target"):
+            targets[attrs["Id"]] = attrs["Target"]
+
+    def sheet(tag, attrs):
+        if _local(tag) == "sheet":
+            names[attrs.get(f"{RELATIONSHIPS_NS}}}id")] = attrs.get("name") or ""
+
+    if "xl/_rels/workbook.xml.rels" in archive.namelist():
+        _stream(archive, "xl/_rels/workbook.xml.rels", relationship, damaged=damaged)
+    _stream(archive, "xl/workbook.xml", sheet, damaged=damaged)
+    found = {}
+    for rid, name in names.items():
+        target = targets.get(rid, "")
+        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+        found[path] = name
+    return found
+
+
+def _xlsx_sheet(archive, path, sheet, damaged):
+    """A worksheet's size as declared (<dimension>), as addressed (the last row and column a cell names,
+    which the reader fills in up to) and as counted, each within CELLS; and its text within TEXT."""
+    state = {"rows": 0, "row": 0, "columns": 0, "column": 0, "cells": 0, "declared": (0, 0), "text": 0}
+
+    def check():
+        rows = max(state["rows"], state["declared"][1])
+        columns = max(state["columns"], state["declared"][0], 1)
+        if rows * columns > AREA:
+            raise _Stop(_too_many_cells(sheet, rows, columns))
+        if state["cells"] > CELLS:
+            raise _Stop(WorkbookError(_("The sheet “%(sheet)s” holds more than %(n)d cells: it cannot be read.")
+                                      % {"sheet": sheet, "n": CELLS}))
+
+    def start(tag, attrs):
+        name = _local(tag)
+        if name == "c":
+            state["cells"] += 1
+            column = _reference(attrs.get("r"))[0] or state["column"] + 1
+            state["column"] = column
+            if column > state["columns"] or state["cells"] % 4096 == 0:
+                state["columns"] = max(state["columns"], column)
+                check()
+        elif name == "row":
+            number = attrs.get("r")
+            state["row"] = int(number) if number and number.isdigit() else state["row"] + 1
+            state["rows"] = max(state["rows"], state["row"])
+            state["column"] = 0
+            check()
+        elif name == "dimension":
+            state["declared"] = _reference(attrs.get("ref"))
+            check()
+
+    def text(data):
+        state["text"] += len(data)
+        if state["text"] > TEXT:
+            raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": sheet}))
+
+    _stream(archive, path, start, text, damaged, part=lambda: _("sheet “%(sheet)s”") % {"sheet": sheet})
+
+
+def _shared_strings(archive, path, damaged):
+    state = {"strings": 0, "text": 0}
+
+    def start(tag, attrs):
+        if _local(tag) == "si":
+            state["strings"] += 1
+            if state["strings"] > SHARED_STRINGS:
+                raise _Stop(WorkbookError(_("The file's table of texts holds more than %(n)d texts: it cannot be "
+                                            "read.") % {"n": SHARED_STRINGS}))
+
+    def text(data):
+        state["text"] += len(data)
+        if state["text"] > TEXT:
+            raise _Stop(WorkbookError(_("The file's table of texts holds more than %(n)d characters: it cannot be "
+                                        "read.") % {"n": TEXT}))
+
+    _stream(archive, path, start, text, damaged)
+
+
+def _check_xlsx(archive, damaged):
+    sheets = _xlsx_sheet_names(archive, damaged)
+    for path in archive.namelist():
+        if path.startswith("xl/worksheets/") and path.endswith(".xml"):
+            _xlsx_sheet(archive, path, sheets.get(path, posixpath.basename(path)), damaged)
+        elif path.lower() == "xl/sharedstrings.xml":
+            _shared_strings(archive, path, damaged)
+
+
+# --- .ods ------------------------------------------------------------------------------------------------
+
+def _check_ods(archive, damaged):
+    """content.xml: each sheet's rows and cells, repeats counted, as the reader spells them out (a run of
+    empty cells or rows is what LibreOffice ends a sheet with: the reader caps those, and a sheet may end
+    in one run of any length)."""
+    state = {"sheet": "", "rows": 0, "row_repeat": 1, "row_cells": 0, "row_filled": False, "runs_past": 0,
+             "cells": 0, "text": 0}
+    repeated_rows = f"{TABLE_NS}}}number-rows-repeated"
+    repeated_columns = f"{TABLE_NS}}}number-columns-repeated"
+
+    def count(value):
+        try:
+            return max(int(value or 1), 1)
+        except ValueError:
+            raise _Stop(damaged) from None
+
+    def end_row():
+        repeat = state["row_repeat"]
+        if state["rows"] >= ODS_ROWS:
+            # Past the last row a sheet can hold only its closing runs of empty rows, a few of them.
+            state["runs_past"] += 1
+            if state["row_filled"] or state["runs_past"] > 16:
+                raise _Stop(WorkbookError(_("The sheet “%(sheet)s” has more than %(n)d rows.")
+                                          % {"sheet": state["sheet"], "n": ODS_ROWS}))
+        state["rows"] += repeat if state["row_filled"] else min(repeat, ODS_ROWS)
+        if state["row_filled"] and state["rows"] > ODS_ROWS:
+            raise _Stop(WorkbookError(_("The sheet “%(sheet)s” has more than %(n)d rows.")
+                                      % {"sheet": state["sheet"], "n": ODS_ROWS}))
+        if state["row_filled"]:  # spelled out by the reader, up to 200 cells a row (a run of empty rows is not)
+            state["cells"] += min(state["row_cells"], 200) * min(repeat, ODS_ROWS)
+        if state["cells"] > AREA:
+            raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": state["sheet"]}))
+
+    def start(tag, attrs):
+        name = _local(tag)
+        if tag == f"{TABLE_NS}}}table":
+            state.update(sheet=attrs.get(f"{TABLE_NS}}}name") or "", rows=0, runs_past=0, cells=0)
+        elif tag == f"{TABLE_NS}}}table-row":
+            state.update(row_repeat=count(attrs.get(repeated_rows)), row_cells=0, row_filled=False)
+            state["open_row"] = True
+        elif tag in (f"{TABLE_NS}}}table-cell", f"{TABLE_NS}}}covered-table-cell"):
+            state["row_cells"] += count(attrs.get(repeated_columns))
+            if attrs.get(f"{OFFICE_NS}}}value-type"):
+                state["row_filled"] = True
+        elif name == "p" and state.get("open_row"):
+            state["row_filled"] = True
+
+    def end(tag):
+        if tag == f"{TABLE_NS}}}table-row":
+            state["open_row"] = False
+            end_row()
+
+    def text(data):
+        state["text"] += len(data)
+        if state["text"] > TEXT:
+            raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": state["sheet"]}))
+
+    _stream(archive, "content.xml", start, text, damaged, end=end, elements=ODS_ELEMENTS,
+            part=lambda: _("sheet “%(sheet)s”") % {"sheet": state["sheet"]} if state["sheet"] else "content.xml")
+
+
+def check(data):
+    """Raise WorkbookError, naming the sheet or the part, for a zipped workbook past the limits; the
+    file's kind (xlsx or ods) is the reader's to tell, a damaged zip the reader's to name."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = set(archive.namelist())
+        ods = "mimetype" in names and archive.read("mimetype")[:100].strip().startswith(
+            b"application/vnd.oasis.opendocument.spreadsheet")
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError):
+        return  # not a zip the reader can open: it says so
+    if ods and "content.xml" in names:
+        _check_ods(archive, WorkbookError(_("This LibreOffice file is damaged and cannot be read: open it and save "
+                                            "it again.")))
+    elif "xl/workbook.xml" in names:
+        _check_xlsx(archive, WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it "
+                                             "again.")))
