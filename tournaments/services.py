@@ -13,9 +13,9 @@ from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
 from tournaments.rules import (
     arbiter_accounts,
+    is_own_tournament,
     may_change_club,
     may_change_player,
-    is_own_tournament,
     may_see_player,
     players_visible_to,
 )
