@@ -3,10 +3,14 @@ engine (SCORING.md section 2, through tables.engine.settle_entered, the one vali
 result), and every person matched with the known players (a national ID first, then
 `players_named`: the one matching of a name, case, accents and spacing aside)."""
 from dataclasses import dataclass, field
+from itertools import permutations
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+import scoring
+from scoring.errors import ScoringError
+from scoring.table_result import EnteredResult, settle_table
 from tables import engine
 from tables.results.services import ResultLine
 from tournaments.models import Player
@@ -19,7 +23,7 @@ MAX_ROUNDS = 30      # a tournament's rounds (Tournament.rounds_planned)
 MAX_PENALTY_POINTS = Decimal("99999.99")
 
 
-def check_tables(past):
+def check_tables(past, formula=None):
     """Refuse, at their cells, the tables that break a rule of SCORING.md section 2."""
     if not past.rounds and not past.errors:
         past.refuse(_("The file has no results: no row names a player at a table."))
@@ -32,12 +36,13 @@ def check_tables(past):
         for table in rnd.tables:
             if table.cell.sheet in unread:
                 continue
-            _settle_marks(past, table)
+            _settle_marks(past, table, formula)
             for seat in table.seats:
                 if seat.penalty and (seat.penalty > MAX_PENALTY_POINTS or seat.penalty != round(seat.penalty, 2)):
                     past.refuse(_("a penalty is a number of points with at most 2 decimals"),
                                 seat.cells.get("penalty", seat.row), seat=seat)
-            if any(seat.errors for seat in table.seats):
+            if any(seat.errors for seat in table.seats) or any(
+                    seat.eliminated == ELIMINATED_MARK for seat in table.seats):
                 continue
             lines = [ResultLine(seat_id=i, table_points=seat.table_points, risiko=seat.risiko,
                                 eliminated=seat.eliminated, place=seat.place)
@@ -54,17 +59,49 @@ def check_tables(past):
                     past.refuse(exc.message, seat.cells.get(exc.field, seat.row), seat=seat)
 
 
-def _settle_marks(past, table):
-    """An elimination marked with a cross: the order is 1 when the player is the table's only one out."""
+def _settle_marks(past, table, formula):
+    """Eliminations marked with a cross ("x", "ELIM"): the order is 1 when the player is the table's only
+    one out. Several crosses: the order is asked only when the formula's points depend on it (every order
+    scored by the engine); otherwise the row order stands in for it, and the preview says so."""
     marked = [seat for seat in table.seats if seat.eliminated == ELIMINATED_MARK]
     if not marked:
         return
-    if len(marked) == 1 and not any(seat.eliminated for seat in table.seats if seat not in marked):
+    ordered = [seat for seat in table.seats if seat.eliminated and seat not in marked]
+    if len(marked) == 1 and not ordered:
         marked[0].eliminated = 1
         return
+    if not ordered and formula is not None and not _order_matters(table, marked, formula):
+        for order, seat in enumerate(marked, start=1):
+            seat.eliminated = order
+        past.note(_("table %(table)d: the order of elimination is not written; under this formula it does not "
+                    "change anyone's points") % {"table": table.number}, table.cell)
+        return
+    if not ordered and formula is None:
+        past.note(_("table %(table)d: the order of elimination is not written; it is asked only if the formula "
+                    "chosen needs it") % {"table": table.number}, table.cell)
+        return
     for seat in marked:
-        past.refuse(_("write the order of elimination (1 for the first out, then 2...), not a cross"),
-                    seat.cells.get("eliminated", seat.row), seat=seat)
+        past.refuse(_("write the order of elimination (1 for the first out, then 2...), not a cross: this formula "
+                      "scores the players out by their order"),
+                    seat.cells.get("eliminated", seat.cells.get("table_points", seat.row)), seat=seat)
+
+
+def _order_matters(table, marked, formula):
+    """Whether two orders of elimination of the `marked` seats give anyone different points."""
+    results = set()
+    for orders in permutations(range(1, len(marked) + 1)):
+        order_of = dict(zip(map(id, marked), orders))
+        entered = [EnteredResult(id=i, table_points=seat.table_points, risiko=seat.risiko,
+                                 eliminated=order_of.get(id(seat), seat.eliminated), place=seat.place)
+                   for i, seat in enumerate(table.seats)]
+        try:
+            game = settle_table(1, table.number, entered).game
+            results.add(tuple(sorted(scoring.score_game(formula, game).points.items())))
+        except ScoringError:
+            return True
+        if len(results) > 1:
+            return True
+    return False
 
 
 @dataclass

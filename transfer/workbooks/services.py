@@ -53,10 +53,11 @@ def past_tournament_read(*, data, filename=""):
     return past
 
 
-def past_tournament_check(past, *, user, picks=None, ask=False):
-    """The tables checked again and the people matched (see transfer.workbooks.checks): the Matching."""
+def past_tournament_check(past, *, user, picks=None, ask=False, formula=None):
+    """The tables checked again (for `formula` when one is chosen) and the people matched (see
+    transfer.workbooks.checks): the Matching."""
     past.errors = []
-    check_tables(past)
+    check_tables(past, formula)
     return match_people(past, viewer=user, picks=picks, ask=ask)
 
 
@@ -72,7 +73,7 @@ def past_tournament_import(*, user, past, name, start_date, settings, published=
     """Create the finished tournament held by `past` (read by `past_tournament_read`); `settings` are the
     scoring settings chosen (SETTINGS), `picks` the answers to "which one?". Raises WorkbookError (with
     its cell) or ValidationError (a setting); nothing is written then."""
-    matching = past_tournament_check(past, user=user, picks=picks)
+    matching = past_tournament_check(past, user=user, picks=picks, formula=settings.get("formula"))
     if past.errors:
         raise past.first_error
     sizes = Counter(len(table.seats) for rnd in past.rounds for table in rnd.tables)
