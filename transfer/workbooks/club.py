@@ -49,7 +49,7 @@ ORDINAL_WORDS = {"primo": 1, "prima": 1, "secondo": 2, "seconda": 2, "terzo": 3,
 ROMAN = re.compile(r"^(x{0,2})(ix|iv|v?i{0,3})$")
 ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
 # What may follow a round's name: its date ("Turno 1 - 06.03", "Turno 2 del 13-03", "Turno 3 (20/03/2019)").
-DATE_TAIL = re.compile(r"\s*(?:[-–,:(]|\bdel\b|\bil\b)*\s*\d{1,2}\s*[./-]\s*\d{1,2}(?:\s*[./-]\s*\d{2,4})?\)?\s*$")
+DATE_TAIL = re.compile(r"(?:\s+|\s*[-–,:(]\s*)(?:(?:del|il)\s+)?\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\)?\s*$")
 FINAL_NAME = re.compile(r"^(?:semi)?finale?s?(?:\s*(?:n\.?|n°)?\s*\d{1,2})?$|^final\s*table$|^tavolo\s+finale$")
 FINAL = "final"
 HEADER_SEARCH = 15   # the header row is among the first rows of a sheet
