@@ -14,7 +14,7 @@ from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.registration.selectors import clubs_of, known_label, players_named
 from tournaments.services import club_find_duplicate
-from tournaments.text import checked_name, clean_name
+from tournaments.text import checked_name, clean_name, posted_id
 
 
 def add_service_errors(form, exc):
@@ -184,7 +184,7 @@ class NewPlayerForm(PlayerForm):
         if not first or not last:
             return []
         club_id = str(self.data.get("club") or "")
-        club = Club.objects.filter(pk=int(club_id)).first() if club_id.isdecimal() and len(club_id) <= 18 else None
+        club = Club.objects.filter(pk=posted_id(club_id)).first() if posted_id(club_id) is not None else None
         return players_named(viewer=viewer, first_name=first, last_name=last, club=club,
                              club_given=bool(club_id))
 

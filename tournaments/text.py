@@ -13,6 +13,13 @@ def fold(text):
     return " ".join(stripped.casefold().replace("’", "'").split())
 
 
+def posted_id(text):
+    """A posted id as a number, or None: isdigit() would take "²", and beyond 18 digits SQLite cannot
+    compare. The one reading of an id typed in a form, a URL or a select."""
+    text = str(text if text is not None else "").strip()
+    return int(text) if text.isdecimal() and text.isascii() and len(text) <= 18 else None
+
+
 def search_words(query, limit=8):
     """The folded words of a search box, at most `limit` of them."""
     return fold(query).split()[:limit]

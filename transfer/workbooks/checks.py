@@ -1,7 +1,7 @@
 """A tournament read from a workbook, checked before anything is written: every table by the scoring
 engine (SCORING.md section 2, through tables.engine.settle_entered, the one validation of a table's
-result), and every person matched with the known players (a national ID first, then
-`players_named`: the one matching of a name, case, accents and spacing aside)."""
+result), and every person matched with the known players by `match_person`, the one matching of a
+person (a national ID first, then name and club, then the near misses)."""
 from dataclasses import dataclass, field
 from itertools import permutations
 from decimal import Decimal
@@ -13,10 +13,7 @@ from scoring.errors import ScoringError
 from scoring.table_result import EnteredResult, settle_table
 from tables import engine
 from tables.results.services import ResultLine
-from tournaments.models import Player
-from tournaments.rules import may_see_player
-from tournaments.registration.selectors import clubs_of, known_label, players_named
-from tournaments.services import club_find_duplicate
+from tournaments.registration.selectors import PersonMatcher, clubs_of, known_label
 from transfer.workbooks.club import ELIMINATED_MARK
 
 MAX_ROUNDS = 30      # a tournament's rounds (Tournament.rounds_planned)
@@ -106,38 +103,48 @@ def _order_matters(table, marked, formula):
 
 @dataclass
 class Matching:
-    """Who each person of the file is: a known player, or None for a new one; `candidates` are the
-    persons named like several known players, waiting for the organiser's pick."""
+    """Who each person of the file is: a known player, or None for a new one; `candidates` are the known
+    players asked about (several by the name, the name known in another club, or a near miss), each
+    person's question in `questions`, waiting for the organiser's pick."""
     players: dict = field(default_factory=dict)       # person key -> Player or None
     candidates: dict = field(default_factory=dict)    # person key -> [Player]
+    questions: dict = field(default_factory=dict)     # person key -> "choose", "elsewhere" or "near"
     clubs_new: set = field(default_factory=set)       # club names not in the list yet
 
     def state(self, key):
         if key in self.candidates:
-            return "choose"
+            return self.questions.get(key, "choose")
         return "known" if self.players.get(key) is not None else "new"
 
 
-def match_people(past, *, viewer, picks=None, ask=False):
-    """Match every person of `past` (see the module); `picks` ({person key: player id or "new"}) answers
-    "which one?". Without an answer, several known players by a name are refused at the person's cell,
-    unless `ask` (the page's preview, which shows a choice instead)."""
+def match_people(past, *, viewer, picks=None, ask=False, new_players=False):
+    """Match every person of `past` with `match_person` (a national ID, then name and club, then the near
+    misses); `picks` ({person key: player id or "new"}) answers the questions. Without an answer, a
+    question is refused at the person's cell, with the players it asks about, unless `ask` (the page's
+    preview, which shows the choice instead); `new_players` takes the unanswered near misses and names
+    known in other clubs as new players (several known by the name and club are still asked)."""
     matching = Matching()
     picks = picks or {}
     taken = {}
+    matcher = PersonMatcher(viewer)
     for key, person in past.people.items():
-        player, candidates = _known(person, viewer, picks.get(key, ""))
-        if isinstance(player, str):
-            past.refuse(player, person.cell)
+        found = matcher.match(first_name=person.first_name, last_name=person.last_name, club_name=person.club,
+                              national_id=person.national_id, readings=[tuple(person.other_reading)])
+        if found.refusal:
+            past.refuse(found.refusal, person.cell)
             continue
-        if candidates:
-            matching.candidates[key] = candidates
+        if found.question and picks.get(key):
+            found = found.answer(picks[key])
+        if found.question and new_players and found.question != "choose":
+            found = found.answer("new")
+        if found.question:
+            matching.candidates[key] = list(found.asked)
+            matching.questions[key] = found.question
             if not ask:
-                past.refuse(_("several known players are called %(name)s (%(clubs)s): add the club, or import "
-                              "from the page to choose") % {"name": person.full_name, "clubs": clubs_of(candidates)},
-                            person.cell)
+                past.refuse(_question(person, found), person.cell)
             continue
-        if player is None and person.club and club_find_duplicate(name=person.club) is None:
+        player = found.player
+        if player is None and person.club and found.club is None:
             matching.clubs_new.add(person.club)
         if player is not None:
             if player.pk in taken:
@@ -150,34 +157,14 @@ def match_people(past, *, viewer, picks=None, ask=False):
     return matching
 
 
-def _known(person, viewer, pick):
-    """(player or None for a new one, candidates), or (the refusal's message, [])."""
-    if person.national_id:
-        holder = Player.objects.filter(national_id=person.national_id).first()
-        if holder is not None:
-            if not may_see_player(viewer, holder):
-                return None, []   # the ID is someone's you cannot see: a new record, without it (services.py)
-            return holder, []
-    club = club_find_duplicate(name=person.club) if person.club else None
-    if person.club and club is None:
-        return None, []           # a club not in the list yet: nobody known plays for it
-    known = []
-    for first, last in filter(None, [(person.first_name, person.last_name), person.other_reading]):
-        known = players_named(viewer=viewer, first_name=first, last_name=last, club=club,
-                              club_given=bool(person.club))
-        if known:
-            break
-    if person.national_id:
-        # Someone known by another national ID is someone else: in the same club, a namesake the list
-        # cannot tell apart.
-        other = [p for p in known if p.national_id and p.national_id != person.national_id]
-        known = [p for p in known if p not in other]
-        if other and club is not None and not known:
-            return _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
-                "player": known_label(other[0]), "known": other[0].national_id, "id": person.national_id}, []
-    if pick == "new":
-        return None, []
-    if len(known) > 1:
-        chosen = next((p for p in known if str(p.pk) == str(pick)), None)
-        return (chosen, []) if chosen is not None else (None, known)
-    return (known[0] if known else None), []
+def _question(person, found):
+    labels = "; ".join(known_label(p) for p in found.asked)
+    if found.question == "choose":
+        return _("several known players are called %(name)s (%(clubs)s): add the club, or import from the page "
+                 "to choose") % {"name": person.full_name, "clubs": clubs_of(found.asked)}
+    if found.question == "elsewhere":
+        return _("%(name)s is known at another club (%(players)s): the same person, now at %(club)s? Import "
+                 "from the page to answer, or give --new-players if they are someone else") % {
+            "name": person.full_name, "players": labels, "club": person.club}
+    return _("did you mean %(players)s? Correct the name, import from the page to answer, or give --new-players "
+             "if %(name)s is someone new") % {"players": labels, "name": person.full_name}

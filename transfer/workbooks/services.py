@@ -53,12 +53,12 @@ def past_tournament_read(*, data, filename=""):
     return past
 
 
-def past_tournament_check(past, *, user, picks=None, ask=False, formula=None):
+def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False):
     """The tables checked again (for `formula` when one is chosen) and the people matched (see
     transfer.workbooks.checks): the Matching."""
     past.errors = []
     check_tables(past, formula)
-    return match_people(past, viewer=user, picks=picks, ask=ask)
+    return match_people(past, viewer=user, picks=picks, ask=ask, new_players=new_players)
 
 
 @dataclass
@@ -69,11 +69,13 @@ class Imported:
 
 
 @transaction.atomic
-def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source=""):
+def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source="",
+                           new_players=False):
     """Create the finished tournament held by `past` (read by `past_tournament_read`); `settings` are the
     scoring settings chosen (SETTINGS), `picks` the answers to "which one?". Raises WorkbookError (with
     its cell) or ValidationError (a setting); nothing is written then."""
-    matching = past_tournament_check(past, user=user, picks=picks, formula=settings.get("formula"))
+    matching = past_tournament_check(past, user=user, picks=picks, formula=settings.get("formula"),
+                                     new_players=new_players)
     if past.errors:
         raise past.first_error
     sizes = Counter(len(table.seats) for rnd in past.rounds for table in rnd.tables)
@@ -154,7 +156,7 @@ def _play_round(user, tournament, entry, registrations):
 
 
 @transaction.atomic
-def season_import(*, user, files, settings, published=False, names=None, dates=None):
+def season_import(*, user, files, settings, published=False, names=None, dates=None, new_players=False):
     """Several files, one tournament each (`files`: [(file name, bytes)], `names` and `dates` by file
     name), all or nothing: the first refusal names its file and cell."""
     imported = []
@@ -165,7 +167,8 @@ def season_import(*, user, files, settings, published=False, names=None, dates=N
                 raise past.first_error
             imported.append(past_tournament_import(user=user, past=past, name=names[filename],
                                                    start_date=dates[filename], settings=settings,
-                                                   published=published, source=filename))
+                                                   published=published, source=filename,
+                                                   new_players=new_players))
         except WorkbookError as exc:
             exc.file = filename
             raise

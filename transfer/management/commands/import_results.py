@@ -37,8 +37,11 @@ class Command(BaseCommand):
         parser.add_argument("--discard-worst", default="0")
         parser.add_argument("--best-of", default="")
         parser.add_argument("--bonus", default="50")
+        parser.add_argument("--new-players", action="store_true",
+                            help="a name nearly like a known player's (a typo, another club) is a new player; "
+                                 "without it such a name is refused at its cell with the suggestion")
 
-    def handle(self, *args, path, organiser, name, date, formula, published, **options):
+    def handle(self, *args, path, organiser, name, date, formula, published, new_players=False, **options):
         User = get_user_model()
         user = User._base_manager.filter(**{User.USERNAME_FIELD: organiser}).first()
         if user is None or not is_organiser(user):
@@ -63,7 +66,7 @@ class Command(BaseCommand):
         settings = self._settings(formula, options, next(iter(names.values())), next(iter(dates.values())))
         try:
             imported = season_import(user=user, files=files, settings=settings, published=published, names=names,
-                                     dates=dates)
+                                     dates=dates, new_players=new_players)
         except WorkbookError as exc:
             raise CommandError(_one_line(exc), returncode=2) from None
         except ValidationError as exc:
