@@ -5,6 +5,10 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+# The settings of a past tournament that the organiser (or a club rule) chooses; the rest are the
+# model's defaults.
+SETTINGS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak",
+            "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "corrective_scope", "club_preset")
 LAYOUT_CLUB = "club"
 LAYOUT_GESTIONE = "gestionetorneo"
 
