@@ -96,19 +96,7 @@ def players_to_register(user, tournament, query):
     return {"query": query, "players": list(qs[:100]), "club_list": len(query) < 2}
 
 
-# --- one person, one record: a name matched against the known players ---------------------------------
-
-def players_named(*, viewer, first_name, last_name, club=None, club_given=False):
-    """The known players by this name, case, accents and spacing aside ("giulia  BIANCHI" is Giulia
-    Bianchi), among those `viewer` may see (everyone's, for a command: `viewer` None); of `club` alone
-    when `club_given` (None then means a club not in the list: nobody). At most 10, oldest first."""
-    players = Player.objects.select_related("club").filter(name_key=fold(f"{first_name} {last_name}"))
-    if viewer is not None:
-        players = players_visible_to(viewer, players)
-    if club_given:
-        players = players.filter(club=club) if club is not None else players.none()
-    return list(players.order_by("pk")[:10])
-
+# --- one person, one record ----------------------------------------------------------------------------
 
 def known_label(player):
     """'Paolo Barbieri, Tana dei Goblin': a known player as a question about namesakes names them."""

@@ -107,3 +107,18 @@ def test_an_unanswered_question_is_an_error_at_the_confirmation(giulia, tourname
                                             ("1" * 19, None), ("-1", None), ("", None), (None, None), ("0x1", None)])
 def test_a_posted_id_is_read_one_way_everywhere(text, expected):
     assert posted_id(text) == expected
+
+
+def test_the_new_player_form_asks_about_a_near_miss_before_saving(client, organiser, giulia):
+    from django.urls import reverse
+    from tests.html import attr, tr
+    client.force_login(organiser)
+    url = reverse("manage:player_create")
+    response = client.post(url, {"first_name": "Giulia", "last_name": "Bianci"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["same_as"] == [tr(
+        "Did you mean %(players)s? Choose them, or tell us it is someone else.", players="Giulia Bianchi, Il Gufo")]
+    assert attr(response, "input[name=same_as]", "value") == [str(giulia.pk), "new"]
+    assert Player.objects.count() == 1
+    response = client.post(url, {"first_name": "Giulia", "last_name": "Bianci", "same_as": "new"})
+    assert response.status_code == 302 and Player.objects.count() == 2

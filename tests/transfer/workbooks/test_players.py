@@ -1,5 +1,5 @@
 """Players matched, never duplicated: a national ID first, then the one matching of a name
-(`players_named`: case, accents and spacing aside, among the players the organiser may see); several
+(`match_person`: case, accents and spacing aside, among the players the organiser may see); several
 known players by a name are asked about, never guessed."""
 import pytest
 from django.core.management import call_command
