@@ -1,4 +1,5 @@
 """Names folded for searching: without accents, case or extra spaces, so "Forli" finds "Forlì"."""
+import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
@@ -32,6 +33,15 @@ def clean_name(text):
     text = unicodedata.normalize("NFKC", text or "")
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc"))
     return " ".join(text.split())
+
+
+def as_written(name):
+    """A name typed in capitals (or all small) as people write it: "DE LUCA" -> "De Luca", "d'amico" ->
+    "D'Amico"; a name with its own mix of cases ("McDonald", "Di Maio") as typed."""
+    letters = [c for c in name if c.isalpha()]
+    if not letters or not (all(c.isupper() for c in letters) or all(c.islower() for c in letters)):
+        return name
+    return re.sub(r"[^\W\d_]+", lambda m: m.group(0)[:1].upper() + m.group(0)[1:].lower(), name)
 
 
 def mixes_look_alike_letters(text):

@@ -17,7 +17,7 @@ from tournaments.models import Registration, Tournament
 from tournaments.registration.selectors import PersonMatcher, known_label
 from tournaments.rules import may_change_player
 from tournaments.services import club_find_duplicate, club_save, player_save, registration_add
-from tournaments.text import clean_name, fold, mixes_look_alike_letters
+from tournaments.text import as_written, clean_name, fold, mixes_look_alike_letters
 
 CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")
 CSV_ALIASES = {"nome": "name", "cognome": "surname", "soprannome": "nickname", "nick": "nickname",
@@ -150,6 +150,8 @@ def players_csv_preview(text, *, user=None, tournament=None, pasted=False, picks
             for col, cell in zip(header, raw):
                 # Names as the player form stores them: NFKC, no invisible or direction characters.
                 row.values[col] = cell.strip() if col == "email" else clean_name(cell)
+                if col in ("name", "surname"):
+                    row.values[col] = as_written(row.values[col])   # "ROSSI" is stored "Rossi"
             _check_csv_row(row, seen, matcher, tournament, picks)
             rows.append(row)
     except csv.Error as exc:

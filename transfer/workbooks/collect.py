@@ -6,7 +6,7 @@ import re
 from django.utils.translation import gettext as _
 
 from tournaments.registration.imports import SURNAME_PARTICLES, split_full_name
-from tournaments.text import fold, mixes_look_alike_letters
+from tournaments.text import as_written, fold, mixes_look_alike_letters
 from transfer.workbooks.model import Person, RoundEntry, SeatEntry, TableEntry
 
 NAME_LIMITS = {"first_name": 80, "last_name": 80, "nickname": 80, "club": 120}
@@ -21,15 +21,6 @@ def split_nickname(text):
     if not match or not (match.group(1) + match.group(3)).strip():
         return text, ""
     return " ".join(f"{match.group(1)} {match.group(3)}".split()), match.group(2).strip()
-
-
-def as_written(name):
-    """A name typed in capitals (or all small) as people write it: "DE LUCA" -> "De Luca", "d'amico" ->
-    "D'Amico"; a name with its own mix of cases ("McDonald", "Di Maio") as typed."""
-    letters = [c for c in name if c.isalpha()]
-    if not letters or not (all(c.isupper() for c in letters) or all(c.islower() for c in letters)):
-        return name
-    return re.sub(r"[^\W\d_]+", lambda m: m.group(0)[:1].upper() + m.group(0)[1:].lower(), name)
 
 
 def readings(full_name, surname_first=False):

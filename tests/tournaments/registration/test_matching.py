@@ -122,3 +122,10 @@ def test_the_new_player_form_asks_about_a_near_miss_before_saving(client, organi
     assert Player.objects.count() == 1
     response = client.post(url, {"first_name": "Giulia", "last_name": "Bianci", "same_as": "new"})
     assert response.status_code == 302 and Player.objects.count() == 2
+
+
+def test_names_typed_in_capitals_are_stored_as_people_write_them(tournament, organiser):
+    text = imports.pasted_list_to_csv("MARCO DE LUCA\nanna d'amico; Il Gufo\nDi Maio Luca")
+    imports.registrations_import(user=organiser, tournament=tournament, text=text, pasted=True)
+    assert sorted(Player.objects.values_list("first_name", "last_name")) == [
+        ("Anna", "D'Amico"), ("Di Maio", "Luca"), ("Marco", "De Luca")]
