@@ -1,7 +1,10 @@
-"""A club's own sheets: one sheet a round ("Turno 1", "1° Turno", "Serata 3"...), or one sheet with a
-column "Turno", or a CSV file; one row a player, the columns found by their Italian headers in any order,
-case, accents and punctuation aside. Columns the reader does not know (a running total, notes) are left
-alone, and so are sheets that are not rounds (the standings, the list of members)."""
+"""A club's own sheets: one sheet a round ("Turno 1", "1° Turno", "T1", "Primo turno", "I Turno", "Turno 2
+del 13-03"...), or one sheet with a column "Turno", or a CSV file; one row a player, the columns found by
+their Italian headers in any order, case, accents and punctuation aside, with the habits of the people
+who write them (a heading row per table, the header again, totals, words in the cells). Columns the
+reader does not know (a running total, notes) are left alone, and so are sheets that are not rounds
+(the standings, the list of members); a sheet laid out as a round but not named as one, and a final,
+are refused by name, and every row left out is listed in `notes`."""
 import re
 
 from django.utils.translation import gettext as _
@@ -133,7 +136,7 @@ def find_header(sheet, need_table=True):
     return None
 
 
-def read_club_layout(sheets, season=False):
+def read_club_layout(sheets):
     """The tournament held by a club's sheets (errors in `errors`, what was left out in `notes`)."""
     past = PastTournament(layout=LAYOUT_CLUB)
     collector = Collector(past)

@@ -1,6 +1,9 @@
-"""GestioneTorneo's workbooks (ModuloTorneo.xls): the sheet "Iscritti" lists the players (ID, Nome,
-Cognome, Nickname, Club, and perhaps "ID NAZIONALE"); each round is a sheet "1° Turno", "2° Turno"...
-holding a block per table, headed "Tavolo N°k": a row of players (their IDs, or the names the sheet
+"""GestioneTorneo's workbooks (ModuloTorneo.xls, ../shared/GESTIONETORNEO.md): the sheet "Iscritti" lists
+the players from row 4 (A ID, B Nome, C Cognome, D Nickname, E Club, I "ID NAZIONALE"; the template's
+pre-written IDs without a name are unused slots); each round is a sheet "1° Turno", "2° Turno"... in
+pairs of rows as the program writes them: "Tavolo N°k", then a triplet a seat (ID, "Nome Cognome" and
+the club, points). Older layouts are read too: a block per
+table, headed "Tavolo N°k": a row of players (their IDs, or the names the sheet
 looks up) and, under it, their results, each row named in the block's first column ("Punti",
 "Eliminato", "RisiKo", "Posto", "Penalità"); a block without names has its points on the first row of
 numbers under the players. A block laid out the other way (a header row, then one row a player) is
@@ -11,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.text import fold
 from transfer.workbooks import values
-from transfer.workbooks.club import ELIMINATED_MARK, FINAL, HEADER_NAMES, HEADERS, read_result, round_number
+from transfer.workbooks.club import FINAL, HEADER_NAMES, HEADERS, read_result, round_number
 from transfer.workbooks.collect import Collector, new_seat
 from transfer.workbooks.model import LAYOUT_GESTIONE, Cell, PastTournament, column_letter
 
