@@ -7,13 +7,15 @@ from itertools import permutations
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from rapidfuzz import fuzz, process
 
 import scoring
 from scoring.errors import ScoringError
 from scoring.table_result import EnteredResult, settle_table
 from tables import engine
 from tables.results.services import ResultLine
-from tournaments.registration.selectors import PersonMatcher, clubs_of, known_label
+from tournaments.registration.selectors import NEAR_SCORE, PersonMatcher, clubs_of, known_label
+from tournaments.text import fold
 from transfer.workbooks.club import ELIMINATED_MARK
 
 MAX_ROUNDS = 30      # a tournament's rounds (Tournament.rounds_planned)
@@ -127,6 +129,7 @@ def match_people(past, *, viewer, picks=None, ask=False, new_players=False):
     picks = picks or {}
     taken = {}
     matcher = PersonMatcher(viewer)
+    _near_in_file(past, ask=ask, new_players=new_players)
     for key, person in past.people.items():
         found = matcher.match(first_name=person.first_name, last_name=person.last_name, club_name=person.club,
                               national_id=person.national_id, readings=[tuple(person.other_reading)])
@@ -155,6 +158,31 @@ def match_people(past, *, viewer, picks=None, ask=False, new_players=False):
             taken[player.pk] = key
         matching.players[key] = player
     return matching
+
+
+def _near_in_file(past, *, ask, new_players):
+    """Two people of the file named nearly alike who never sit in the same round ("Giulia Bianchi" in
+    round 1, "Giulia Bianci" in round 2) are likely one person written two ways: the preview says so,
+    the command stops at the second one's cell unless `new_players`."""
+    rounds_of = {}
+    for rnd, _table, seat in past.seats():
+        rounds_of.setdefault(seat.person, set()).add(rnd.number)
+    people = list(past.people.values())
+    names = {p.key: fold(p.full_name) for p in people}
+    for index, person in enumerate(people):
+        later = {p.key: names[p.key] for p in people[index + 1:] if names[p.key] != names[person.key]}
+        for _name, _score, key in process.extract(names[person.key], later, scorer=fuzz.token_sort_ratio,
+                                                   score_cutoff=NEAR_SCORE, limit=3):
+            if rounds_of.get(person.key, set()) & rounds_of.get(key, set()):
+                continue    # at the same round: two people
+            other = past.people[key]
+            message = _("“%(name)s” is nearly “%(other)s” (%(where)s): the same person written two ways? Correct "
+                        "the file, or give --new-players if they are two people") % {
+                "name": other.full_name, "other": person.full_name, "where": person.cell}
+            if ask:
+                past.note(message, other.cell)
+            elif not new_players:
+                past.refuse(message, other.cell)
 
 
 def _question(person, found):

@@ -200,3 +200,31 @@ def test_a_nickname_in_brackets_does_not_make_a_second_person(organiser, tmp_pat
     tournament = run(tmp_path, xlsx(club_rows(rounds)))
     assert tournament.registrations.count() == 8
     assert players_of(tournament)["Marco Rossi"].nickname == "Supermario"
+
+
+def test_one_person_written_two_ways_in_one_file_is_asked_about(organiser, tmp_path):
+    """"Giulia Bianchi" in round 1 and "Giulia Bianci" in round 2, nobody known: one person written two
+    ways, not two people — the preview says so, the command stops at the cell unless --new-players."""
+    rounds = season_rounds()
+    rounds[1][1][0]["name"] = "Giulia Bianci"
+    past = past_tournament_read(data=xlsx(club_rows(rounds)), filename="x.xlsx")
+    from transfer.workbooks.checks import match_people
+    match_people(past, viewer=organiser, ask=True)
+    assert past.errors == [] and any("Giulia Bianci" in note for note in past.notes)
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(xlsx(club_rows(rounds)))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                     "--formula", "standard")
+    assert str(refused.value).startswith("x.xlsx: " + tr("sheet “%(sheet)s”, row %(row)d, column %(column)s",
+                                                         sheet="Turno 2", row=6, column="B (Giocatore)"))
+    call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                 "--formula", "standard", "--new-players")
+    assert Tournament.objects.get().registrations.count() == 9
+
+
+def test_two_people_named_alike_at_one_round_are_two_people(organiser, tmp_path):
+    rounds = season_rounds()
+    rounds[0][1][0]["name"] = "Giulia Bianci"      # round 1, beside Giulia Bianchi's round
+    tournament = run(tmp_path, xlsx(club_rows(rounds)))
+    assert tournament.registrations.count() == 9
