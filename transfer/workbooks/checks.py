@@ -85,6 +85,19 @@ def _settle_marks(past, table, formula):
                     seat.cells.get("eliminated", seat.cells.get("table_points", seat.row)), seat=seat)
 
 
+def formulas_needing_order(past, formulas):
+    """Of `formulas`, those whose points depend on an order of elimination the file does not hold (several
+    players out at a table, marked with crosses or, in GestioneTorneo's file, with 0 points)."""
+    tables = []
+    for rnd in past.rounds:
+        for table in rnd.tables:
+            marked = [seat for seat in table.seats if seat.eliminated == ELIMINATED_MARK]
+            if len(marked) > 1 and not any(seat.eliminated and seat not in marked for seat in table.seats):
+                tables.append((table, marked))
+    return [formula for formula in formulas if any(_order_matters(table, marked, formula)
+                                                   for table, marked in tables)]
+
+
 def _order_matters(table, marked, formula):
     """Whether two orders of elimination of the `marked` seats give anyone different points."""
     results = set()

@@ -25,7 +25,7 @@ from tournaments.audit.services import audit
 from tournaments.models import Player
 from tournaments.rules import may_change_player
 from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
-from transfer.workbooks.checks import check_tables, match_people
+from transfer.workbooks.checks import check_tables, formulas_needing_order, match_people
 from transfer.workbooks.club import read_club_layout
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
 from transfer.workbooks.model import SETTINGS, PastTournament, WorkbookError

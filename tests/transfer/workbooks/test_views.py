@@ -6,7 +6,7 @@ from django.urls import reverse
 from tests.factories import ClubFactory, PlayerFactory
 from tests.html import alerts, attr, messages, one, select, tr
 from tests.transfer.workbooks.books import club_habits, club_rows, gestione_sheets, season_rounds, xlsx
-from tournaments.models import Tournament
+from tournaments.models import Formula, Tournament
 
 URL = reverse("manage:past_import")
 
@@ -166,3 +166,22 @@ def test_totals_and_the_table_points_rule_are_listed_in_the_preview(organiser, c
     assert page.status_code == 200
     assert one(page, "#import-notes")["data-import-notes"] == "6"
     assert len(select(page, "#import-notes [data-note]")) == 6
+
+
+def test_a_gestionetorneo_file_without_the_order_of_elimination_names_the_formulas_that_need_it(organiser, client):
+    """GestioneTorneo keeps points only: two players at 0 at one table have no order. The preview names
+    the formulas that would need it; one that does not imports."""
+    from tests.transfer.workbooks.books import gestione_rounds, gestione_written, gestione_xls
+    rounds = gestione_rounds()
+    rounds[1][1][2]["points"], rounds[1][1][2]["eliminated"] = 0, 2     # a second player out, table 2
+    client.force_login(organiser)
+    page = upload(client, gestione_xls(gestione_written(rounds)), name="2019-10-12 ModuloTorneo.xls")
+    assert page.status_code == 200
+    named = one(page, "#import-order-formulas")
+    assert int(named["data-order-formulas"]) >= 1
+    assert str(dict(Formula.choices)["standard"]) in named.get_text()
+    assert str(dict(Formula.choices)["punti_tavolo"]) not in named.get_text()
+    refused = confirm(client, page, formula="standard")
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    done = confirm(client, page, formula="punti_tavolo")
+    assert done.status_code == 302 and Tournament.objects.get().formula == "punti_tavolo"
