@@ -29,8 +29,9 @@ def test_a_national_id_held_out_of_sight_never_attaches_nor_shows(organiser, cli
     client.force_login(organiser)
     page = client.post(reverse("manage:past_import"), {"file": SimpleUploadedFile("x.xlsx", data)})
     assert page.status_code == 200
-    assert "Neri" not in page.content.decode()
-    assert str(hidden.pk) not in attr(page, "[data-player]", "data-player")
+    # nobody is taken for the holder, nor offered as a choice
+    assert attr(page, "[data-person]", "data-state") == ["new"] * 8
+    assert str(hidden.pk) not in attr(page, "[data-player]", "data-player") + attr(page, "option", "value")
     past = past_tournament_read(data=data, filename="x.xlsx")
     tournament = past_tournament_import(user=organiser, past=past, name="T", start_date="2019-10-12",
                                         settings={"formula": "standard"}).tournament
