@@ -2,6 +2,8 @@
 imports with the standings `python -m scoring` gives on the games a person reads in it, or is refused
 at the one sheet, row and column that stops it — never read wrong without a word."""
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.html import tr
 from tests.transfer.workbooks.books import (club_habits, gestione_rounds, gestione_written, gestione_xls,
@@ -147,3 +149,34 @@ def test_gestionetorneos_clubs_and_national_ids_come_with_the_members(organiser)
     assert people["Marco Rossi"] == ("Club Lariano", "IT-42")
     assert people["Chiara Ricci"] == ("", "")
     assert any(n.endswith(tr("table %(table)d: 100 points read as a RisiKo!", table=1)) for n in past.notes)
+
+
+# --- every mix of the habits: the games read are the games written ----------------------------------
+
+NAME_STYLES = [("Turno 1", "Turno 2"), ("T1", "T2"), ("1", "2"), ("Primo turno", "Secondo turno"),
+               ("I Turno", "II Turno"), ("Turno 1 - 06.03", "Turno 2 del 13-03"), ("1° Turno", "2° Turno")]
+
+
+def games_written(rounds):
+    return [[sorted((s["name"], None if s.get("risiko") else float(s["points"] or 0), s.get("eliminated"),
+                     bool(s.get("risiko")), s.get("place"), float(s.get("penalty") or 0)) for s in table)
+             for table in tables] for tables in rounds]
+
+
+def games_read(past):
+    return [[sorted((past.people[s.person].full_name, None if s.risiko else float(s.table_points), s.eliminated,
+                     s.risiko, s.place, float(s.penalty)) for s in table.seats) for table in rnd.tables]
+            for rnd in past.rounds]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.sampled_from(NAME_STYLES), table_cells=st.sampled_from(["{n}", "Tavolo {n}", "T{n}", "{n}°"]),
+       heading_rows=st.booleans(), repeated_header=st.booleans(), totals=st.booleans(), words=st.booleans(),
+       kind=st.sampled_from(sorted(WRITERS)))
+def test_any_mix_of_the_habits_reads_the_games_as_written(names, table_cells, heading_rows, repeated_header, totals,
+                                                          words, kind):
+    sheets = club_habits(season_rounds(), sheet_names=names, table_cells=table_cells, heading_rows=heading_rows,
+                         repeated_header=repeated_header, totals=totals, words_in_cells=words)
+    past = past_tournament_read(data=WRITERS[kind](sheets), filename=f"a.{kind}")
+    assert past.errors == []
+    assert games_read(past) == games_written(season_rounds())
