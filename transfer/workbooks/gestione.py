@@ -12,7 +12,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from tournaments.text import fold
+from tournaments.text import as_written, fold
 from transfer.workbooks import values
 from transfer.workbooks.club import FINAL, HEADER_NAMES, HEADERS, read_result, round_number
 from transfer.workbooks.collect import Collector, new_seat
@@ -72,7 +72,7 @@ class Members:
                 column = columns.get(name)
                 return row[column] if column is not None and column < len(row) else None
             member_id = _id(value("id"))
-            first, last = values.text(value("first_name")), values.text(value("last_name"))
+            first, last = as_written(values.text(value("first_name"))), as_written(values.text(value("last_name")))
             if not first and not last:
                 continue   # the template's IDs 1 to 300 are written before any name: an unused slot
             cell = Cell(self.sheet.name, r, column_letter(columns["last_name"]), "Cognome")

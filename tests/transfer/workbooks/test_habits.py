@@ -180,3 +180,11 @@ def test_any_mix_of_the_habits_reads_the_games_as_written(names, table_cells, he
     past = past_tournament_read(data=WRITERS[kind](sheets), filename=f"a.{kind}")
     assert past.errors == []
     assert games_read(past) == games_written(season_rounds())
+
+
+def test_gestionetorneos_members_typed_in_capitals_are_stored_as_people_write_them(organiser):
+    sheets = gestione_written(gestione_rounds())
+    sheets["Iscritti"][3][1:3] = ["MARCO", "DE ROSSI"]
+    past = past_tournament_read(data=gestione_xlsx(sheets), filename="ModuloTorneo.xlsx")
+    assert past.errors == []
+    assert "Marco De Rossi" in [p.full_name for p in past.people.values()]
