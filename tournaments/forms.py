@@ -12,9 +12,9 @@ from scoring.formulas import get_formula
 from scoring.model import Params
 from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
-from tournaments.registration.selectors import clubs_of, known_label, players_named
+from tournaments.registration.selectors import clubs_of, known_label, match_person
 from tournaments.services import club_find_duplicate
-from tournaments.text import checked_name, clean_name
+from tournaments.text import checked_name, clean_name, posted_id
 
 
 def add_service_errors(form, exc):
@@ -185,13 +185,21 @@ class NewPlayerForm(PlayerForm):
             ("new", _("Someone else: a new player with the same name"))]
 
     def _namesakes(self, viewer):
+        """The known players the name may be (`match_person`): the one or several by this name (and club),
+        else the near misses (a typo, the names in the other order)."""
+        self.question = ""
         first, last = clean_name(self.data.get("first_name")), clean_name(self.data.get("last_name"))
         if not first or not last:
             return []
         club_id = str(self.data.get("club") or "")
-        club = Club.objects.filter(pk=int(club_id)).first() if club_id.isdecimal() and len(club_id) <= 18 else None
-        return players_named(viewer=viewer, first_name=first, last_name=last, club=club,
-                             club_given=bool(club_id))
+        club = Club.objects.filter(pk=posted_id(club_id)).first() if posted_id(club_id) is not None else None
+        if club_id and club is None:
+            return []
+        found = match_person(viewer=viewer, first_name=first, last_name=last, club_name=club.name if club else "")
+        if found.question == "elsewhere":
+            return []     # another club chosen on purpose in the form's list: someone else
+        self.question = found.question
+        return [found.player] if found.player is not None else list(found.asked)
 
     def clean(self):
         data = super().clean()
@@ -201,10 +209,13 @@ class NewPlayerForm(PlayerForm):
         chosen = next((p for p in self.known if str(p.pk) == choice), None)
         if choice == "new":
             return data
-        if chosen is None and self.registering and len(self.known) == 1:
+        if chosen is None and self.registering and len(self.known) == 1 and not self.question:
             chosen = self.known[0]
         if chosen is not None:
             self.known_player = chosen
+        elif self.question == "near":
+            self.add_error("same_as", _("Did you mean %(players)s? Choose them, or tell us it is someone else.")
+                           % {"players": "; ".join(known_label(p) for p in self.known)})
         elif len(self.known) == 1:
             self.add_error("same_as", _("Known player: %(player)s. Choose them to open their card, or tell us it is "
                                         "someone else.") % {"player": known_label(self.known[0])})

@@ -23,6 +23,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import AccountOwner, Player, Registration, Tournament
+from tournaments.text import posted_id
 
 
 def is_organiser(user):
@@ -301,8 +302,7 @@ def player_for_organiser(user, pk):
     """A player of the shared list as an organiser may open them (read-only unless `may_change_player`):
     404 for one they may not see."""
     require_organiser(user)
-    text = str(pk)
-    player = get_object_or_404(Player, pk=int(text) if text.isdecimal() and len(text) <= 18 else None)
+    player = get_object_or_404(Player, pk=posted_id(pk))
     if not may_see_player(user, player):
         raise Http404
     return player

@@ -1,4 +1,5 @@
 """Names folded for searching: without accents, case or extra spaces, so "Forli" finds "Forlì"."""
+import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
@@ -13,6 +14,13 @@ def fold(text):
     return " ".join(stripped.casefold().replace("’", "'").split())
 
 
+def posted_id(text):
+    """A posted id as a number, or None: isdigit() would take "²", and beyond 18 digits SQLite cannot
+    compare. The one reading of an id typed in a form, a URL or a select."""
+    text = str(text if text is not None else "").strip()
+    return int(text) if text.isdecimal() and text.isascii() and len(text) <= 18 else None
+
+
 def search_words(query, limit=8):
     """The folded words of a search box, at most `limit` of them."""
     return fold(query).split()[:limit]
@@ -25,6 +33,15 @@ def clean_name(text):
     text = unicodedata.normalize("NFKC", text or "")
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc"))
     return " ".join(text.split())
+
+
+def as_written(name):
+    """A name typed in capitals (or all small) as people write it: "DE LUCA" -> "De Luca", "d'amico" ->
+    "D'Amico"; a name with its own mix of cases ("McDonald", "Di Maio") as typed."""
+    letters = [c for c in name if c.isalpha()]
+    if not letters or not (all(c.isupper() for c in letters) or all(c.islower() for c in letters)):
+        return name
+    return re.sub(r"[^\W\d_]+", lambda m: m.group(0)[:1].upper() + m.group(0)[1:].lower(), name)
 
 
 def mixes_look_alike_letters(text):

@@ -9,6 +9,7 @@ When the cache has no entry (first request, eviction, a cache emptied by a resta
 of the tournament's audit entries. The dispute window closing turns provisional standings final
 without anything being logged, so the version also says whether that moment has passed.
 """
+from contextlib import contextmanager
 import uuid
 
 from django.core.cache import cache
@@ -81,6 +82,19 @@ def _known_closing(pk):
 _committed_listeners = []
 
 
+@contextmanager
+def unannounced():
+    """The changes written inside bump their tournaments' versions (every cache stays true) but call no
+    listener at their commit: no page rendered on write, no live announcement. For an import, which
+    writes a whole finished tournament nobody is watching in some hundreds of changes."""
+    connection = transaction.get_connection()
+    connection._torneo_unannounced = getattr(connection, "_torneo_unannounced", 0) + 1
+    try:
+        yield
+    finally:
+        connection._torneo_unannounced -= 1
+
+
 def on_committed(listener):
     """Call `listener(pk)` once each change of tournament `pk` has committed and bumped its version
     (tables.standings.refresh renders the public pages anew)."""
@@ -112,8 +126,10 @@ def bump(pk, through=None, window=True):
     pending = _pending(connection)
     state = pending.get(pk)
     inside = set(connection.savepoint_ids)
+    silent = getattr(connection, "_torneo_unannounced", 0) > 0
     if (state is not None and state["savepoints"] <= inside
             and any(func is state["callback"] for _sids, func, _robust in connection.run_on_commit)):
+        state["silent"] = state["silent"] and silent
         if through is not None:
             state["through"] = max(state["through"] or 0, through)
         state["window"] = state["window"] or window
@@ -124,7 +140,7 @@ def bump(pk, through=None, window=True):
     # with none known, a change that may open the window reads it now.
     known = entry is not None and (entry[1] is not None or not window)
     _bump(pk, closes_at=entry[1] if known else _READ)
-    state = {"through": through, "savepoints": inside, "window": window}
+    state = {"through": through, "savepoints": inside, "window": window, "silent": silent}
 
     def committed():
         if pending.get(pk) is state:
@@ -132,6 +148,8 @@ def bump(pk, through=None, window=True):
         # The version last written names the closing time as of the last change that may have moved
         # it (that change's own commit read it).
         _bump(pk, state["through"], closes_at=_READ if state["window"] else _known_closing(pk))
+        if state["silent"]:
+            return    # written by `unannounced`: the versions move, nobody is told
         for listener in _committed_listeners:
             listener(pk)
 

@@ -26,6 +26,7 @@ from tournaments.rules import (
     tournament_for_public,
 )
 from tournaments.accounts.throttle import signup_take
+from tournaments.text import posted_id
 from tournaments.tournament_selectors import (
     arbitrated_tournaments,
     confirmed_registrations,
@@ -130,9 +131,9 @@ def _club_preset(request):
 
 def _copy_source(earlier, pk):
     """The tournament to copy from: one of the organiser's own (`earlier`), else None."""
-    if not (pk or "").isdecimal() or len(pk) > 12:
+    if posted_id(pk) is None:
         return None
-    return earlier.filter(pk=int(pk)).first()
+    return earlier.filter(pk=posted_id(pk)).first()
 
 
 def _fee_warning(request, tournament):

@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404
 
 from tables.models import Dispute, Penalty, Round, Seat
 from tournaments.models import AuditLog, Registration, TeamDay
+from tournaments.text import posted_id
 
 
 def tournament_penalties(tournament, of):
@@ -25,9 +26,9 @@ def dispute_of(tournament, pk, of):
 
 def registration_or_none(tournament, reg_id):
     """The tournament's registration with this id (as posted: text), or None."""
-    if not str(reg_id).isdecimal():
+    if posted_id(reg_id) is None:
         return None
-    return Registration.objects.filter(tournament=tournament, pk=int(reg_id)).first()
+    return Registration.objects.filter(tournament=tournament, pk=posted_id(reg_id)).first()
 
 
 def warnings_in_game(penalty):

@@ -13,6 +13,7 @@ from tables.rounds.inputs import past_tables
 from tournaments.models import Registration
 from tournaments.registration.selectors import closest_player_names, text_matches
 from tournaments.tournament_selectors import published_rounds
+from tournaments.text import posted_id
 
 VISIBLE = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 
@@ -66,9 +67,9 @@ def table_seats(table):
 
 def seat_of_round(rnd, seat_id):
     """The seat of `rnd` with this id (as posted: text), else 404."""
-    if not str(seat_id).isdecimal():
+    if posted_id(seat_id) is None:
         raise Http404
-    return get_object_or_404(Seat, pk=int(seat_id), table__round=rnd)
+    return get_object_or_404(Seat, pk=posted_id(seat_id), table__round=rnd)
 
 
 def off_size_tables(rnd):
@@ -121,9 +122,9 @@ def round_tables_with_players(rnd):
 
 def tournament_registration(tournament, reg_id):
     """The tournament's registration with this id (text or number) and its player and club, else 404."""
-    if not str(reg_id).isdecimal():
+    if posted_id(reg_id) is None:
         raise Http404
-    return get_object_or_404(Registration.objects.select_related("player", "player__club"), pk=int(reg_id),
+    return get_object_or_404(Registration.objects.select_related("player", "player__club"), pk=posted_id(reg_id),
                              tournament=tournament)
 
 

@@ -20,6 +20,7 @@ from tables.rounds.selectors import (closest_names, meetings_matrix, off_size_ta
                                     round_of, round_with_tables, seat_of_round, tournament_rounds)
 from tables.rounds.inputs import present_registrations, round_penalties
 from tournaments.rules import may_reopen_round, tournament_for_organiser, tournament_for_public
+from tournaments.text import posted_id
 
 SELECTED_SEAT = "seat-selected-{}"
 
@@ -107,8 +108,8 @@ def seat_tap(request, pk, number):
     selected = request.session.get(key)
     error = pending = None
     other = request.POST.get("swap_with", "")
-    if other.isdecimal():  # the confirmation of a named swap (a published knockout draw)
-        request.session[key] = selected = int(other)
+    if posted_id(other) is not None:  # the confirmation of a named swap (a published knockout draw)
+        request.session[key] = selected = posted_id(other)
     if selected is None:
         request.session[key] = seat.pk
     elif selected == seat.pk:

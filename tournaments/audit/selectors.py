@@ -3,6 +3,7 @@ from django.core.paginator import Paginator
 
 from tournaments.audit.labels import action_label, diff_rows, kind_label
 from tournaments.models import AuditLog, Player
+from tournaments.text import posted_id
 
 PAGE_SIZE = 50
 
@@ -12,8 +13,8 @@ def audit_entries(tournament, kind="", player="", table=""):
     entries = AuditLog.objects.filter(tournament=tournament).select_related("user", "player")
     if kind:
         entries = entries.filter(action__startswith=kind)
-    if player.isdecimal() and len(player) <= 18:
-        entries = entries.filter(player_id=int(player))
+    if posted_id(player) is not None:
+        entries = entries.filter(player_id=posted_id(player))
     if table:
         entries = entries.filter(table_label=table)
     return entries

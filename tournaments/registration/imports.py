@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Registration, Tournament
-from tournaments.registration.selectors import known_label, players_named
+from tournaments.registration.selectors import PersonMatcher, known_label
+from tournaments.rules import may_change_player
 from tournaments.services import club_find_duplicate, club_save, player_save, registration_add
-from tournaments.text import clean_name, fold, mixes_look_alike_letters
+from tournaments.text import as_written, clean_name, fold, mixes_look_alike_letters
 
 CSV_COLUMNS = ("name", "surname", "nickname", "club", "city", "email")
 CSV_ALIASES = {"nome": "name", "cognome": "surname", "soprannome": "nickname", "nick": "nickname",
@@ -34,7 +35,9 @@ class CsvRow:
     new_club: bool = False
     player: object = None          # the player already in the database (tournament import)
     registered: bool = False       # already registered in the tournament: skipped
-    candidates: list = field(default_factory=list)  # several known players by this name: which one?
+    candidates: list = field(default_factory=list)  # the known players asked about: which one?
+    question: str = ""             # "choose" (several by this name), "elsewhere" (another club), "near"
+    moved: bool = False            # the known player, now at the club the row names
 
 
 @dataclass
@@ -134,6 +137,7 @@ def players_csv_preview(text, *, user=None, tournament=None, pasted=False, picks
         return CsvPreview([], [_("Unknown columns: %(cols)s. Expected: %(all)s.") % {
             "cols": ", ".join(unknown), "all": ", ".join(CSV_COLUMNS)}])
     rows, seen = [], {}
+    matcher = PersonMatcher(user)
     try:
         for line_no, raw in enumerate(reader, start=1 if pasted else 2):
             if not any(cell.strip() for cell in raw):
@@ -146,7 +150,9 @@ def players_csv_preview(text, *, user=None, tournament=None, pasted=False, picks
             for col, cell in zip(header, raw):
                 # Names as the player form stores them: NFKC, no invisible or direction characters.
                 row.values[col] = cell.strip() if col == "email" else clean_name(cell)
-            _check_csv_row(row, seen, user, tournament, picks)
+                if col in ("name", "surname"):
+                    row.values[col] = as_written(row.values[col])   # "ROSSI" is stored "Rossi"
+            _check_csv_row(row, seen, matcher, tournament, picks)
             rows.append(row)
     except csv.Error as exc:
         return CsvPreview(rows, [_("The file is not a valid CSV: %(err)s") % {"err": exc}])
@@ -155,7 +161,7 @@ def players_csv_preview(text, *, user=None, tournament=None, pasted=False, picks
     return CsvPreview(rows, [])
 
 
-def _check_csv_row(row, seen, user, tournament, picks):
+def _check_csv_row(row, seen, matcher, tournament, picks):
     v = row.values
     limits = {"name": 80, "surname": 80, "nickname": 80, "club": 120, "city": 120}
     if not v["name"]:
@@ -174,27 +180,33 @@ def _check_csv_row(row, seen, user, tournament, picks):
             row.errors.append(_("email %(e)s is not valid") % {"e": v["email"]})
     if row.errors:
         return
-    club = club_find_duplicate(name=v["club"]) if v["club"] else None
-    row.new_club = bool(v["club"]) and club is None
-    known = [] if row.new_club else players_named(viewer=user, first_name=v["name"], last_name=v["surname"],
-                                                  club=club, club_given=bool(v["club"]))
-    match, pick = None, (picks or {}).get(row.line, "")
-    if len(known) == 1:
-        match = known[0]
-    elif known and tournament is not None and pick != "new":
-        match = next((p for p in known if str(p.pk) == pick), None)
-        if match is None:
-            row.candidates = known
-            if picks is not None:
-                row.errors.append(_("several players are called %(name)s: choose which one") % {
-                    "name": known[0].full_name})
-            return
+    found = matcher.match(first_name=v["name"], last_name=v["surname"], club_name=v["club"])
+    row.new_club = bool(v["club"]) and found.club is None
+    if tournament is None:
+        # Into the players' list: a name already there (in the club named) is an error.
+        known = [found.player] if found.player is not None else found.candidates
+        if known:
+            row.errors.append(ngettext("already in the list: %(players)s", "already in the list: %(players)s",
+                                       len(known)) % {"players": "; ".join(known_label(p) for p in known)})
+        key = (fold_key(v),)
+        if key in seen and not row.errors:
+            row.errors.append(_("same player as line %(n)d") % {"n": seen[key]})
+        seen.setdefault(key, row.line)
+        return
+    question, pick = found.question, (picks or {}).get(row.line, "")
+    if question and pick:
+        found = found.answer(pick)
+    if found.question:
+        row.candidates, row.question = list(found.asked), found.question
+        if picks is not None:
+            row.errors.append(_("%(name)s: answer the question (which known player, or someone new)") % {
+                "name": f"{v['name']} {v['surname']}"})
+        return
+    match = found.player
+    row.moved = match is not None and question == "elsewhere"
     key = (match.pk,) if match else (fold_key(v),)
     if key in seen:
         row.errors.append(_("same player as line %(n)d") % {"n": seen[key]})
-    elif known and tournament is None:
-        row.errors.append(ngettext("already in the list: %(players)s", "already in the list: %(players)s",
-                                   len(known)) % {"players": "; ".join(known_label(p) for p in known)})
     elif match:
         row.player = match
         row.registered = Registration.objects.filter(tournament=tournament, player=match).exists()
@@ -249,6 +261,10 @@ def registrations_import(*, user, tournament, text, valid_only=False, pasted=Fal
         if player is None:
             player = _new_player(user, row.values, tournament)
             created += 1
+        elif row.moved and may_change_player(user, player):
+            # "The same person, now at this club": one record, at the club the list names.
+            player = player_save(user=user, player=player, tournament=tournament,
+                                 data={"club": _club_for(user, row.values)})
         registration_add(user=user, tournament=tournament, player=player)
         registered += 1
     return registered, created

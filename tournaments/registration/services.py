@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit, snapshot
 from tournaments.models import AuditLog, Club, Player, Registration, Tournament
-from tournaments.registration.selectors import clubs_of, players_named
+from tournaments.registration.selectors import clubs_of, match_person
 from tournaments.rules import may_merge_players, merge_kept, players_visible_to
 from tournaments.services import (
     CLUB_FIELDS,
@@ -126,7 +126,7 @@ def club_delete(*, user, club):
 def registration_signup(*, tournament, data):
     """Public sign-up: finds or creates the player and adds a registration pending approval.
 
-    The name is matched against the players the tournament's organiser can see (`players_named`):
+    The name is matched against the players the tournament's organiser can see (`match_person`):
     exactly one by that name (and club, when chosen) is the person signing up, registered and marked
     `existing_player` for the organiser to check (anyone can type a name); the details typed (e-mail,
     city...) do not change their card. Several by that name and no club chosen: the form asks for the
@@ -137,7 +137,9 @@ def registration_signup(*, tournament, data):
         raise ValidationError(_("Sign-up for this tournament is closed."))
     club = data.get("club")
     names = {"first_name": data["first_name"], "last_name": data["last_name"]}
-    known = players_named(viewer=tournament.organiser, club=club, club_given=club is not None, **names)
+    # The one matching of a person, its exact answers only: a public page never suggests a near miss.
+    found = match_person(viewer=tournament.organiser, club_name=club.name if club is not None else "", **names)
+    known = [found.player] if found.player is not None else found.candidates
     if club is None and len(known) > 1:
         raise ValidationError({"club": _("Several players are called %(name)s (%(clubs)s): choose your club.") % {
             "name": known[0].full_name, "clubs": clubs_of(known)}})

@@ -15,6 +15,7 @@ from tournaments.feedback import run_with_message
 from tournaments.forms import NewPlayerForm, PlayerForm, save_or_errors
 from tournaments.registration.forms import RegistrationImportForm
 from tournaments.rules import player_for_organiser, tournament_for_organiser
+from tournaments.text import posted_id
 from tournaments.registration.selectors import known_label, players_by_ids, players_to_register
 from tournaments.tournament_selectors import checked_in_counts, confirmed_registrations, registration_of
 from tournaments.tournament_selectors import registrations as registrations_of
@@ -62,7 +63,8 @@ def registration_add_selected(request, pk):
 
 def _picks(post):
     """The organiser's answers to "which one?" for the rows naming several known players: {line: id or "new"}."""
-    return {int(name[5:]): value for name, value in post.items() if name.startswith("pick-") and name[5:].isdecimal()}
+    return {posted_id(name[5:]): value for name, value in post.items()
+            if name.startswith("pick-") and posted_id(name[5:]) is not None}
 
 
 @login_required

@@ -1,26 +1,45 @@
 """What both layouts share once a row is read: one Person per somebody (by national ID, else by name and
 club, a row without a club joining the one person of that name with one), one seat per player and round,
 tables in the order of their numbers."""
+import re
+
 from django.utils.translation import gettext as _
 
 from tournaments.registration.imports import SURNAME_PARTICLES, split_full_name
-from tournaments.text import fold, mixes_look_alike_letters
+from tournaments.text import as_written, fold, mixes_look_alike_letters
 from transfer.workbooks.model import Person, RoundEntry, SeatEntry, TableEntry
 
 NAME_LIMITS = {"first_name": 80, "last_name": 80, "nickname": 80, "club": 120}
 
 
+NICKNAME = re.compile(r"^(.*?)\s*[(\[«\"“]\s*([^)\]»\"”]{1,80})\s*[)\]»\"”]\s*(.*)$")
+
+
+def split_nickname(text):
+    """"Mario Rossi (Supermario)" -> ("Mario Rossi", "Supermario"); a name without brackets as it is."""
+    match = NICKNAME.match(text or "")
+    if not match or not (match.group(1) + match.group(3)).strip():
+        return text, ""
+    return " ".join(f"{match.group(1)} {match.group(3)}".split()), match.group(2).strip()
+
+
 def readings(full_name, surname_first=False):
     """A name in one cell read both ways, the likelier first: "Maria Grazia Rossi" is ("Maria Grazia",
     "Rossi"), or else ("Rossi", ...) read surname first; a column "Cognome e nome" the other way round.
-    Returns (reading, other reading or ())."""
+    A surname in capitals before a first name ("ROSSI Mario") is read surname first. Names in capitals
+    come back as people write them. Returns (reading, other reading or ())."""
     words = full_name.split()
+    caps = [w.isupper() and sum(c.isalpha() for c in w) > 1 for w in words]
+    if len(words) > 1 and caps[0] and not all(caps):
+        cut = caps.index(False)
+        return (as_written(" ".join(words[cut:])), as_written(" ".join(words[:cut]))), ()
     natural = split_full_name(full_name)
     cut = 1
     while cut < len(words) - 1 and words[cut - 1].lower() in SURNAME_PARTICLES:
         cut += 1
     surname_led = (" ".join(words[cut:]), " ".join(words[:cut])) if len(words) > 1 else ()
     first, second = (surname_led, natural) if surname_first and surname_led else (natural, surname_led)
+    first, second = tuple(map(as_written, first)), tuple(map(as_written, second))
     return first, (second if second and second != first else ())
 
 

@@ -107,33 +107,63 @@ def _standings_sheet(book, tournament):
                     cell.number_format = THOUSANDTHS
 
 
+GESTIONE_MEMBERS = ("ID", "Nome", "Cognome", "Nickname", "Club", "Partecipa Torneo", "Regione", "Data di nascita",
+                    "ID NAZIONALE")
+
+
+def _gestione_points(seat):
+    """A seat's points as GestioneTorneo keeps them: a RisiKo! 100, a player out 0, else the table points."""
+    if seat.risiko:
+        return 100
+    if seat.eliminated:
+        return 0
+    return _plain(seat.table_points) or 0
+
+
 def gestione_workbook(tournament):
-    """GestioneTorneo's layout: bytes of an .xlsx file."""
+    """GestioneTorneo's own layout, as its `scriviPartite` writes it and `loadPartite` reads it: bytes of an
+    .xlsx file. "TORNEO" (the name in D4, the rounds in D6); "Iscritti" with two title rows, the header
+    on row 3 and a member a row from row 4 (A ID, B Nome, C Cognome, D Nickname, E Club, F Partecipa
+    Torneo "SI", G Regione, H Data di nascita, I ID NAZIONALE); a sheet "N° Turno" a round, in pairs of
+    rows from the first: "Tavolo N°k" merged over the table's columns, then a triplet a seat (the numeric
+    ID, "Nome Cognome" and the club on a second line, the points). GestioneTorneo keeps points only: the
+    order of elimination, places and penalties stay in Torneo."""
     book = openpyxl.Workbook()
-    members = book.active
-    members.title = "Iscritti"
-    members.append(["ID", "Nome", "Cognome", "Nickname", "Club", "ID NAZIONALE"])
-    for cell in members[1]:
+    info = book.active
+    info.title = "TORNEO"
+    rounds, _penalties = _games(tournament)
+    for row, (label, value) in enumerate((("Sede", None),
+                                          ("Organizzatore", None), ("Nome torneo", tournament.name),
+                                          ("Tipo torneo", None), ("Numero turni", len(rounds))), start=2):
+        info.cell(row, 1, label)
+        info.cell(row, 4, value or None)
+    members = book.create_sheet("Iscritti")
+    members.append([tournament.name])
+    members.append([])
+    members.append(list(GESTIONE_MEMBERS))
+    for cell in members[3]:
         cell.font = BOLD
-    rounds, penalties = _games(tournament)
     ids = {}
     registrations = tournament.registrations.select_related("player__club").order_by("pk")
     for member_id, registration in enumerate(registrations, start=1):
         player = registration.player
         ids[registration.pk] = member_id
         members.append([member_id, player.first_name, player.last_name, player.nickname or None,
-                        player.club.name if player.club_id else None, _national_id(player, tournament)])
+                        player.club.name if player.club_id else None, "SI", None, None,
+                        _national_id(player, tournament)])
     for number, tables in sorted(rounds.items()):
         sheet = book.create_sheet(f"{number}° Turno")
+        row = 1
         for table_number, seats in sorted(tables.items()):
-            sheet.append([f"Tavolo N°{table_number}"])
-            sheet.cell(sheet.max_row, 1).font = BOLD
-            sheet.append(["ID"] + [ids[s.registration_id] for s in seats])
-            sheet.append(["Giocatore"] + [s.registration.player.full_name for s in seats])
-            sheet.append(["Punti"] + [_plain(s.table_points) for s in seats])
-            sheet.append(["Eliminato"] + [s.eliminated for s in seats])
-            sheet.append(["RisiKo"] + ["sì" if s.risiko else None for s in seats])
-            sheet.append(["Posto"] + [s.place for s in seats])
-            sheet.append(["Penalità"] + [_plain(penalties.get(s.pk)) for s in seats])
-            sheet.append([])
+            sheet.cell(row, 1, f"Tavolo N°{table_number}").font = BOLD
+            sheet.merge_cells(start_row=row, start_column=1, end_row=row, end_column=3 * len(seats))
+            for index, seat in enumerate(seats):
+                player = seat.registration.player
+                name = player.full_name + (f"\n{player.club.name}" if player.club_id else "")
+                sheet.cell(row + 1, 3 * index + 1, ids[seat.registration_id])
+                sheet.cell(row + 1, 3 * index + 2, name)
+                sheet.cell(row + 1, 3 * index + 3, _gestione_points(seat))
+            row += 2
+        for index in range(5):
+            sheet.column_dimensions[openpyxl.utils.get_column_letter(3 * index + 1)].hidden = True
     return _save(book)

@@ -5,9 +5,10 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
 from tournaments.forms import TournamentForm
 from transfer.workbooks.book import MAX_BYTES
-from transfer.workbooks.model import from_document, to_document
+from transfer.workbooks.model import SETTINGS, from_document, to_document
 
 SALT = "transfer.workbooks.preview"
 PREVIEW_HOURS = 12
@@ -18,20 +19,40 @@ class PastTournamentForm(TournamentForm):
 
     class Meta(TournamentForm.Meta):
         fields = ["name", "start_date", "formula", "bonus", "spartaco_malus", "como_reference", "discard_worst",
-                  "best_of", "published"]
+                  "best_of", "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "corrective_scope",
+                  "published"]
 
-    FIRST_SCREEN = ("name", "start_date", "formula")
+    FIRST_SCREEN = ("name", "start_date", "preset", "formula")
+    preset = forms.ChoiceField(label=_("Club rule"), required=False, choices=[("", _("None: the settings below"))]
+                               + CLUB_PRESET_CHOICES,
+                               help_text=_("A club's published rule sets the formula and every setting it names "
+                                           "(the settings below are then those of the rule)."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["published"].initial = False
+        self.fields["formula"].required = False    # a club rule names its own
         self.fields["published"].help_text = _("A past tournament's public page shows its final standings.")
 
+    def clean(self):
+        data = super().clean()
+        preset = CLUB_PRESETS.get(data.get("preset") or "")
+        if preset is not None:
+            data["formula"] = data.get("formula") or preset.formula
+        elif not data.get("formula"):
+            self.add_error("formula", _("Choose a formula, or a club rule."))
+        return data
+
     def settings(self):
-        """The scoring settings chosen, as transfer.workbooks.services.past_tournament_import takes them."""
+        """The scoring settings chosen, as transfer.workbooks.services.past_tournament_import takes them: a
+        club rule's own when one is chosen (como_reference included)."""
         data = self.cleaned_data
-        return {name: data.get(name) for name in ("formula", "bonus", "spartaco_malus", "como_reference",
-                                                  "discard_worst", "best_of", "tiebreak")}
+        chosen = {name: data.get(name) for name in SETTINGS if name != "club_preset"}
+        preset = CLUB_PRESETS.get(data.get("preset") or "")
+        if preset is not None:
+            chosen.update({name: value for name, value in preset.tournament_settings.items() if name in SETTINGS})
+            chosen["club_preset"] = preset.key
+        return chosen
 
 
 class WorkbookUploadForm(forms.Form):

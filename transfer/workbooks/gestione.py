@@ -1,6 +1,9 @@
-"""GestioneTorneo's workbooks (ModuloTorneo.xls): the sheet "Iscritti" lists the players (ID, Nome,
-Cognome, Nickname, Club, and perhaps "ID NAZIONALE"); each round is a sheet "1° Turno", "2° Turno"...
-holding a block per table, headed "Tavolo N°k": a row of players (their IDs, or the names the sheet
+"""GestioneTorneo's workbooks (ModuloTorneo.xls, ../shared/GESTIONETORNEO.md): the sheet "Iscritti" lists
+the players from row 4 (A ID, B Nome, C Cognome, D Nickname, E Club, I "ID NAZIONALE"; the template's
+pre-written IDs without a name are unused slots); each round is a sheet "1° Turno", "2° Turno"... in
+pairs of rows as the program writes them: "Tavolo N°k", then a triplet a seat (ID, "Nome Cognome" and
+the club, points). Older layouts are read too: a block per
+table, headed "Tavolo N°k": a row of players (their IDs, or the names the sheet
 looks up) and, under it, their results, each row named in the block's first column ("Punti",
 "Eliminato", "RisiKo", "Posto", "Penalità"); a block without names has its points on the first row of
 numbers under the players. A block laid out the other way (a header row, then one row a player) is
@@ -9,9 +12,9 @@ import re
 
 from django.utils.translation import gettext as _
 
-from tournaments.text import fold
+from tournaments.text import as_written, fold
 from transfer.workbooks import values
-from transfer.workbooks.club import HEADER_NAMES, HEADERS, read_result, round_number
+from transfer.workbooks.club import FINAL, HEADER_NAMES, HEADERS, read_result, round_number
 from transfer.workbooks.collect import Collector, new_seat
 from transfer.workbooks.model import LAYOUT_GESTIONE, Cell, PastTournament, column_letter
 
@@ -26,11 +29,13 @@ RESULT_FIELDS = ("table_points", "eliminated", "risiko", "place", "penalty")
 def is_gestione(sheets):
     """GestioneTorneo's layout: a sheet of members and a round sheet with a "Tavolo N°k" block."""
     return _enrolled_sheet(sheets) is not None and any(
-        round_number(sheet.name) is not None and _heads(sheet) for sheet in sheets)
+        round_number(sheet.name) not in (None, FINAL) and _heads(sheet) for sheet in sheets)
 
 
 def _enrolled_sheet(sheets):
-    return next((s for s in sheets if values.header_key(s.name) in ENROLLED), None)
+    """"Iscritti" first: the template also has "GIOCATORI", a reference list of every known player."""
+    found = [s for s in sheets if values.header_key(s.name) in ENROLLED]
+    return min(found, key=lambda s: ENROLLED.index(values.header_key(s.name)), default=None)
 
 
 def _heads(sheet):
@@ -55,6 +60,9 @@ class Members:
 
     def read(self):
         header = self._header()
+        if header is None and values.header_key(self.sheet.name) == "iscritti":
+            # GestioneTorneo reads its sheet by position, from row 4, whatever the titles above say.
+            header = 2, {"id": 0, "first_name": 1, "last_name": 2, "nickname": 3, "club": 4, "national_id": 8}
         if header is None:
             self.past.refuse(_("no header row with the columns ID, Nome and Cognome"), Cell(self.sheet.name))
             return
@@ -64,9 +72,9 @@ class Members:
                 column = columns.get(name)
                 return row[column] if column is not None and column < len(row) else None
             member_id = _id(value("id"))
-            first, last = values.text(value("first_name")), values.text(value("last_name"))
-            if not member_id and not first and not last:
-                continue
+            first, last = as_written(values.text(value("first_name"))), as_written(values.text(value("last_name")))
+            if not first and not last:
+                continue   # the template's IDs 1 to 300 are written before any name: an unused slot
             cell = Cell(self.sheet.name, r, column_letter(columns["last_name"]), "Cognome")
             if not member_id:
                 self.past.refuse(_("the player has no ID"), Cell(self.sheet.name, r, column_letter(columns["id"]), "ID"))
@@ -133,6 +141,11 @@ def read_gestione_layout(sheets):
         number = round_number(sheet.name)
         if number is None:
             continue
+        if number == FINAL:
+            if _heads(sheet):
+                past.refuse(_("the sheet holds a final: a past tournament is imported round by round; rename "
+                              "the sheet “N° Turno” to count it as a round, or remove it"), Cell(sheet.name))
+            continue
         if number in seen:
             past.refuse(_("round %(round)d is already on the sheet “%(sheet)s”") % {
                 "round": number, "sheet": seen[number]}, Cell(sheet.name))
@@ -171,6 +184,9 @@ class Block:
         if not self.rows:
             self.past.refuse(_("the table has no players under its heading"), head_cell)
             return
+        if _triplets(self.rows[0][1]):
+            self.read_triplets(head_cell)
+            return
         first = [values.header_key(v) if isinstance(v, str) else "" for v in self.rows[0][1]]
         if sum(1 for key in first if key in HEADERS or key in ID_HEADERS) >= 2 and \
                 any(HEADERS.get(key) == "table_points" for key in first):
@@ -184,6 +200,39 @@ class Block:
         read_result(self.past, seat, raw)
         self.collector.seat(round_number=self.number, sheet=self.sheet.name, table_number=self.table,
                             table_cell=head_cell, seat=seat)
+
+    def read_triplets(self, head_cell):
+        """GestioneTorneo's own round (`scriviPartite`): under the head, one row of triplets side by side,
+        a seat each: the member's ID, "Nome Cognome" and the club on a second line, the seat's points. An
+        ID of 0 or an empty triplet is an empty seat. Only points are kept there: 100 is the RisiKo!, 0 a
+        player out, whose order the file does not hold (asked only when the formula needs it)."""
+        r, cells = self.rows[0]
+        seats = []
+        for c in range(0, len(cells), 3):
+            member, name, points = (list(cells[c:c + 3]) + [None, None, None])[:3]
+            if member in (None, "", 0) and name in (None, ""):
+                continue
+            where = self.cell(r, c + 1 if name not in (None, "") else c, "")
+            try:
+                key = self.members.find(member) if _id(member) and _id(member) != "0" else \
+                    self.members.find(values.text(str(name).split("\n")[0]))
+            except ValueError as exc:
+                self.past.refuse(exc, where)
+                continue
+            seats.append((c, key, where, points))
+        hundreds = [c for c, _key, _where, points in seats if _is(points, 100)]
+        for c, key, where, points in seats:
+            cells = {"player": where, "table_points": self.cell(r, c + 2, "Punti")}
+            raw = {"table_points": points}
+            if hundreds == [c]:
+                raw["risiko"] = True
+                cells["risiko"] = cells["table_points"]
+            if _is(points, 0):
+                raw["eliminated"] = "x"
+                cells["eliminated"] = cells["table_points"]
+            self.seat(key, where, cells, raw, head_cell)
+        if hundreds and len(hundreds) == 1:
+            self.past.note(_("table %(table)d: 100 points read as a RisiKo!") % {"table": self.table}, head_cell)
 
     def read_horizontal(self, head_cell):
         labels = {}
@@ -262,6 +311,37 @@ class Block:
                                             if f in columns}}
             raw = {f: cells[columns[f]] if columns[f] < len(cells) else None for f in RESULT_FIELDS if f in columns}
             self.seat(key, Cell(self.sheet.name, r + 1), cells_of, raw, head_cell)
+
+
+def _is(value, target):
+    try:
+        return values.number(value) == target
+    except ValueError:
+        return False
+
+
+def _triplets(cells):
+    """A row of GestioneTorneo's seats: (ID, name, points) side by side, the ID a number, the points one."""
+    seats = 0
+    for c in range(0, len(cells), 3):
+        member, name, points = (list(cells[c:c + 3]) + [None, None, None])[:3]
+        if member in (None, "", 0) and name in (None, ""):
+            continue
+        if isinstance(member, bool) or not isinstance(member, (int,)) and not _id(member):
+            return False
+        if not isinstance(name, str) or not name.strip():
+            return False
+        if points not in (None, "") and not _is_number(points):
+            return False
+        seats += 1
+    return seats > 0
+
+
+def _is_number(value):
+    try:
+        return values.number(value) is not None
+    except ValueError:
+        return False
 
 
 def _all_numbers(cells):

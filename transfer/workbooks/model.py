@@ -5,6 +5,10 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+# The settings of a past tournament that the organiser (or a club rule) chooses; the rest are the
+# model's defaults.
+SETTINGS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak",
+            "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "corrective_scope", "club_preset")
 LAYOUT_CLUB = "club"
 LAYOUT_GESTIONE = "gestionetorneo"
 
@@ -107,6 +111,13 @@ class PastTournament:
     people: dict = field(default_factory=dict)
     rounds: list = field(default_factory=list)
     errors: list = field(default_factory=list)
+    notes: list = field(default_factory=list)          # what was left out or read by a rule, for the preview
+    not_a_tournament: bool = False                      # no sheet of rounds at all (a season's other files)
+
+    def note(self, message, cell=None):
+        text = str(WorkbookError(message, cell))
+        if text not in self.notes:
+            self.notes.append(text)
 
     def refuse(self, message, cell=None, seat=None, table=None):
         error = WorkbookError(message, cell)
@@ -139,7 +150,7 @@ def to_document(past):
         if isinstance(value, (list, tuple)):
             return [plain(v) for v in value]
         return value
-    return plain({"layout": past.layout, "people": [asdict(p) for p in past.people.values()],
+    return plain({"layout": past.layout, "notes": list(past.notes), "people": [asdict(p) for p in past.people.values()],
                   "rounds": [asdict(r) for r in past.rounds]})
 
 
@@ -160,4 +171,4 @@ def from_document(doc):
     rounds = [RoundEntry(number=r["number"], sheet=r["sheet"], tables=[
         TableEntry(number=t["number"], cell=cell(t["cell"]), seats=[seat(s) for s in t["seats"]])
         for t in r["tables"]]) for r in doc["rounds"]]
-    return PastTournament(layout=doc["layout"], people=people, rounds=rounds)
+    return PastTournament(layout=doc["layout"], people=people, rounds=rounds, notes=list(doc.get("notes", [])))

@@ -20,17 +20,16 @@ from tables.models import Penalty
 from tables.results.services import ResultLine, table_result_submit
 from tables.rounds.services import round_close, round_create, round_publish, standings_publish
 from tournaments import services as core
+from tournaments import versions
 from tournaments.audit.services import audit
 from tournaments.models import Player
 from tournaments.rules import may_change_player
 from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
-from transfer.workbooks.checks import check_tables, match_people
+from transfer.workbooks.checks import check_tables, formulas_needing_order, match_people
 from transfer.workbooks.club import read_club_layout
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
-from transfer.workbooks.model import PastTournament, WorkbookError
+from transfer.workbooks.model import SETTINGS, PastTournament, WorkbookError
 
-# The settings of a past tournament that the organiser chooses (the rest are the model's defaults).
-SETTINGS = ("formula", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of", "tiebreak")
 
 
 def past_tournament_read(*, data, filename=""):
@@ -44,7 +43,7 @@ def past_tournament_read(*, data, filename=""):
     past = read_gestione_layout(sheets) if is_gestione(sheets) else read_club_layout(sheets)
     if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
         # A workbook's name on a text that holds no table either: a letter, a saved web page...
-        past.errors = [not_a_workbook()]
+        past.errors, past.not_a_tournament = [not_a_workbook()], False
     elif past.layout:
         check_tables(past)   # the tables read whole, beside the rows refused as they were read
     order = {sheet.name: i for i, sheet in enumerate(sheets)}
@@ -53,11 +52,12 @@ def past_tournament_read(*, data, filename=""):
     return past
 
 
-def past_tournament_check(past, *, user, picks=None, ask=False):
-    """The tables checked again and the people matched (see transfer.workbooks.checks): the Matching."""
+def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False):
+    """The tables checked again (for `formula` when one is chosen) and the people matched (see
+    transfer.workbooks.checks): the Matching."""
     past.errors = []
-    check_tables(past)
-    return match_people(past, viewer=user, picks=picks, ask=ask)
+    check_tables(past, formula)
+    return match_people(past, viewer=user, picks=picks, ask=ask, new_players=new_players)
 
 
 @dataclass
@@ -68,11 +68,18 @@ class Imported:
 
 
 @transaction.atomic
-def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source=""):
+def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source="",
+                           new_players=False):
     """Create the finished tournament held by `past` (read by `past_tournament_read`); `settings` are the
     scoring settings chosen (SETTINGS), `picks` the answers to "which one?". Raises WorkbookError (with
     its cell) or ValidationError (a setting); nothing is written then."""
-    matching = past_tournament_check(past, user=user, picks=picks)
+    with versions.unannounced():   # a finished tournament nobody watches: no live announcement
+        return _import(user, past, name, start_date, settings, published, picks, source, new_players)
+
+
+def _import(user, past, name, start_date, settings, published, picks, source, new_players):
+    matching = past_tournament_check(past, user=user, picks=picks, formula=settings.get("formula"),
+                                     new_players=new_players)
     if past.errors:
         raise past.first_error
     sizes = Counter(len(table.seats) for rnd in past.rounds for table in rnd.tables)
@@ -153,18 +160,28 @@ def _play_round(user, tournament, entry, registrations):
 
 
 @transaction.atomic
-def season_import(*, user, files, settings, published=False, names=None, dates=None):
+def season_import(*, user, files, settings, published=False, names=None, dates=None, new_players=False,
+                  skipped=None):
     """Several files, one tournament each (`files`: [(file name, bytes)], `names` and `dates` by file
-    name), all or nothing: the first refusal names its file and cell."""
+    name), all or nothing: the first refusal names its file and cell. In a season of several files, a
+    file with no sheet of rounds at all (the season's standings, notes) is not a tournament: it is
+    left out, and (file name, why) added to `skipped`."""
     imported = []
     for filename, data in files:
         past = past_tournament_read(data=data, filename=filename)
+        if past.not_a_tournament and len(files) > 1:
+            if skipped is not None:
+                skipped.append((filename, past.first_error.message))
+            continue
         try:
             if past.errors:
                 raise past.first_error
+            if not dates.get(filename):
+                raise WorkbookError(_("no date in the file name: give --date YYYY-MM-DD"))
             imported.append(past_tournament_import(user=user, past=past, name=names[filename],
                                                    start_date=dates[filename], settings=settings,
-                                                   published=published, source=filename))
+                                                   published=published, source=filename,
+                                                   new_players=new_players))
         except WorkbookError as exc:
             exc.file = filename
             raise

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.text import clean_name, fold
 
-YES = {"si", "s", "x", "1", "yes", "y", "vero", "true", "v", "ok", "risiko", "risiko!", "*", "✓", "✔"}
+YES = {"si", "s", "x", "1", "yes", "y", "vero", "true", "v", "ok", "risiko", "risiko!", "r", "rk", "*", "✓", "✔"}
 NO = {"", "no", "n", "0", "falso", "false", "f", "-"}
 
 
@@ -94,3 +94,35 @@ def identifier(value):
 def header_key(value):
     """A column's header compared case, accents, spaces and punctuation aside: "Punti  Tavolo." -> "puntitavolo"."""
     return re.sub(r"[^0-9a-z]", "", fold(text(value)))
+
+
+# --- the ways a secretary writes a result in one cell ------------------------------------------------
+
+ELIMINATED_WORDS = {"elim", "eliminato", "eliminata", "el", "e", "out", "fuori"}
+RISIKO_WORDS = {"risiko", "risiko!", "r", "rk"}
+POINTS_UNIT = re.compile(r"^\s*([+-]?[\d.,\s]+?)\s*(?:pt|pti|p\.ti|pts|punti|punto|p)\.?\s*$", re.IGNORECASE)
+ORDINAL = re.compile(r"^\s*(\d{1,5})\s*(?:°|º|ª|\^|o|a|\.)\s*$")
+
+
+def table_points_cell(value):
+    """The table points of a cell and what its words say: (points, eliminated, risiko). "15 pt" is 15;
+    "ELIM" an eliminated player (0 points, the order unknown); "RISIKO" or "R" the game's RisiKo! (100)."""
+    if isinstance(value, str):
+        folded = fold(value).strip(" .")
+        if folded in ELIMINATED_WORDS:
+            return Decimal(0), True, False
+        if folded in RISIKO_WORDS:
+            return Decimal(100), False, True
+        unit = POINTS_UNIT.match(value)
+        if unit:
+            return number(unit.group(1)), False, False
+    return number(value), False, False
+
+
+def ordinal(value):
+    """A place or an order written "3°", "3º", "3a" or "3.": the whole number; else as `whole`."""
+    if isinstance(value, str):
+        match = ORDINAL.match(value)
+        if match:
+            return whole(match.group(1))
+    return whole(value)

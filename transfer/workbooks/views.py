@@ -8,13 +8,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournaments.rules import require_organiser, tournament_for_organiser
+from tournaments.models import Formula
 from transfer.workbooks.export import club_workbook, gestione_workbook
 from transfer.workbooks.forms import PastTournamentForm, WorkbookUploadForm, sign_preview, unsign_preview
 from transfer.workbooks.match import picks_of
 from transfer.workbooks.model import WorkbookError
 from transfer.workbooks.preview import preview_people, preview_rounds
 from transfer.workbooks.season import date_in_name, name_from_file
-from transfer.workbooks.services import match_people, past_tournament_check, past_tournament_import, past_tournament_read
+from transfer.workbooks.services import (formulas_needing_order, match_people, past_tournament_check,
+                                         past_tournament_import, past_tournament_read)
 
 TEMPLATE = "transfer/past_import.html"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -66,7 +68,9 @@ def _confirm(request):
 
 def _preview(request, past, filename, form, matching, status=None):
     ready = not past.errors and matching is not None
+    needing_order = formulas_needing_order(past, Formula.values) if ready else []
     return render(request, TEMPLATE, {
+        "order_formulas": [Formula(f).label for f in needing_order],
         "past": past, "filename": filename, "form": form, "rounds": preview_rounds(past),
         "people": preview_people(past, matching), "ready": ready, "upload": WorkbookUploadForm(),
         "preview": sign_preview(past, filename) if ready else "",

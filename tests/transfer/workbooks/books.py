@@ -172,3 +172,136 @@ def scoring_standings(rounds_tables, formula, tiebreak=("best_results",)):
     code, out, err = run(json.dumps(doc).encode())
     assert code == 0, err
     return {row["player"]: (row["rank"], row["total"]) for row in json.loads(out)["standings"]}
+
+
+# --- GestioneTorneo's own workbook, written as its `scriviPartite` writes it -----------------------------
+
+def gestione_rounds():
+    """Games GestioneTorneo can hold: points only (a RisiKo! 100, one player out a table at 0, levels told
+    apart by decimals), no place, no penalty."""
+    p = [name for name, _club in PLAYERS]
+    return [
+        [[seat(p[0], 100, risiko=True), seat(p[1], 40), seat(p[2], 30), seat(p[3], 0, eliminated=1)],
+         [seat(p[4], 55.01), seat(p[5], 55), seat(p[6], 54), seat(p[7], 12)]],
+        [[seat(p[0], 33), seat(p[4], 61), seat(p[6], 20), seat(p[3], 44)],
+         [seat(p[1], 70), seat(p[5], 0, eliminated=1), seat(p[2], 21), seat(p[7], 25.5)]],
+    ]
+
+
+def gestione_written(rounds_tables, national_ids=None, slots=300):
+    """{sheet: rows} of ModuloTorneo as GestioneTorneo fills it: TORNEO, Iscritti (two title rows, the
+    header on row 3, the template's IDs 1 to `slots` already written, the members' names beside the first
+    ones, F "SI", I the national ID), Dati, GIOCATORI, and a sheet "N° Turno" a round in pairs of rows:
+    "Tavolo N°k", then a triplet a seat (the ID, "Nome Cognome" newline club, the points)."""
+    names = []
+    for tables in rounds_tables:
+        for table in tables:
+            for s in table:
+                if s["name"] not in [n for n, _c in names]:
+                    names.append((s["name"], s["club"]))
+    ids = {name: i for i, (name, _club) in enumerate(names, start=1)}
+    members = [["MODULO ISCRIZIONE TORNEO"], [],
+               ["ID", "Nome", "Cognome", "Nickname", "Club", "Partecipa Torneo", "Regione", "Data di nascita",
+                "ID NAZIONALE"]]
+    for member_id in range(1, slots + 1):
+        if member_id <= len(names):
+            name, club = names[member_id - 1]
+            first, last = name.split(" ", 1)
+            members.append([member_id, first, last, None, club or None, "SI", "Lombardia", None,
+                            (national_ids or {}).get(name)])
+        else:
+            members.append([member_id])
+    sheets = {"TORNEO": [[], [None, None, "Sede", "Como"], [None, None, "Organizzatore", "Club Lariano"],
+                         [None, None, "Nome Torneo", "Torneo di prova"]],
+              "Iscritti": members, "Dati": [["Regioni"], ["Lombardia"]],
+              "GIOCATORI": [["ID", "Nome", "Cognome"], [1, "Ada", "Lovelace"]]}
+    for number, tables in enumerate(rounds_tables, start=1):
+        rows = []
+        for t, table in enumerate(tables, start=1):
+            rows.append([f"Tavolo N°{t}"] + [None] * (3 * len(table) - 1))
+            seats = []
+            for s in table:
+                name = s["name"] + (f"\n{s['club']}" if s["club"] else "")
+                seats += [ids[s["name"]], name, float(s["points"])]
+            rows.append(seats)
+        sheets[f"{number}° Turno"] = rows
+    return sheets
+
+
+def gestione_xls(sheets):
+    """The .xls GestioneTorneo writes: each head "Tavolo N°k" merged across its table's columns."""
+    book = xlwt.Workbook()
+    for name, rows in sheets.items():
+        sheet = book.add_sheet(name)
+        for r, row in enumerate(rows):
+            if row and isinstance(row[0], str) and row[0].startswith("Tavolo N°"):
+                sheet.write_merge(r, r, 0, len(row) - 1, row[0])
+                continue
+            for c, value in enumerate(row):
+                if value is not None:
+                    sheet.write(r, c, value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def gestione_xlsx(sheets):
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, rows in sheets.items():
+        sheet = book.create_sheet(name)
+        for r, row in enumerate(rows, start=1):
+            if row and isinstance(row[0], str) and row[0].startswith("Tavolo N°"):
+                sheet.cell(r, 1, row[0])
+                sheet.merge_cells(start_row=r, start_column=1, end_row=r, end_column=len(row))
+                continue
+            for c, value in enumerate(row, start=1):
+                if value is not None:
+                    sheet.cell(r, c, value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+# --- a club's habits -------------------------------------------------------------------------------
+
+def club_habits(rounds_tables, *, sheet_names, headers=("N°", "Giocatore", "Club", "P.ti tavolo", "Eliminato",
+                                                        "RisiKo", "Posto", "Penalità"),
+                heading_rows=False, repeated_header=False, totals=False, table_cells="Tavolo {n}",
+                words_in_cells=True):
+    """{sheet: rows} of a club's sheets written the ways secretaries write them: the round sheets named
+    `sheet_names`, table numbers as `table_cells`, a "TAVOLO n" heading row above each table, the header
+    again above each table, a total under each table and at the bottom, and words in the cells (RISIKO,
+    ELIM, "15 pt", "2°")."""
+    sheets = {}
+    for (number, tables), name in zip(enumerate(rounds_tables, start=1), sheet_names):
+        rows = [["Torneo sociale"], list(headers)]
+        grand = 0
+        for t, table in enumerate(tables, start=1):
+            if heading_rows:
+                rows.append([f"TAVOLO {t}"])
+            if repeated_header and t > 1:
+                rows.append(list(headers))
+            sum_points = 0
+            for s in table:
+                points, eliminated, risiko, place = s["points"], s.get("eliminated"), s.get("risiko"), s.get("place")
+                if words_in_cells:
+                    if risiko:
+                        points, risiko = "RISIKO", None
+                    elif eliminated == 1 and sum(1 for o in table if o.get("eliminated")) == 1:
+                        points, eliminated = "ELIM", None
+                    elif isinstance(points, (int, float)) and points:
+                        points = f"{points} pt".replace(".", ",")
+                    place = f"{place}°" if place else None
+                sum_points += float(s["points"] or 0)
+                table_cell = None if heading_rows else table_cells.format(n=t)
+                rows.append([table_cell, s["name"], s["club"] or None, points, eliminated, risiko, place,
+                             s.get("penalty")][:len(headers)])
+            if totals:
+                rows.append([None, "Totale tavolo", None, sum_points])
+            grand += sum_points
+        if totals:
+            rows.append([None, "Totale punti", None, grand])
+        sheets[name] = rows
+    sheets["Classifica"] = [["Pos.", "Giocatore", "Punti"], [1, "Marco Rossi", 300]]
+    return sheets

@@ -1,5 +1,5 @@
 """Players matched, never duplicated: a national ID first, then the one matching of a name
-(`players_named`: case, accents and spacing aside, among the players the organiser may see); several
+(`match_person`: case, accents and spacing aside, among the players the organiser may see); several
 known players by a name are asked about, never guessed."""
 import pytest
 from django.core.management import call_command
@@ -134,3 +134,97 @@ def test_another_clubs_player_the_organiser_cannot_see_is_never_taken_nor_double
                                                 row=2, column="B (Giocatore)") + ": " + tr(
         "A player with this name and club already exists: %(player)s.", player="Marco Rossi")
     assert Player.objects.filter(last_name="Rossi").count() == 1
+
+
+# --- one person, even with a typo -------------------------------------------------------------------
+
+def known_giulia(organiser):
+    return PlayerFactory(first_name="Giulia", last_name="Bianchi", club=ClubFactory(name="Carri Milano"),
+                         created_by=organiser)
+
+
+def with_name(rounds, old, new, club=None):
+    for tables in rounds:
+        for table in tables:
+            for s in table:
+                if s["name"] == old:
+                    s["name"] = new
+                    if club is not None:
+                        s["club"] = club
+    return rounds
+
+
+def test_a_one_letter_typo_is_refused_at_its_cell_with_the_suggestion(organiser, tmp_path):
+    giulia = known_giulia(organiser)
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(xlsx(club_rows(with_name(season_rounds(), "Giulia Bianchi", "Giulia Bianci"))))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                     "--formula", "standard")
+    assert str(refused.value) == "x.xlsx: " + tr(
+        "sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="Turno 1", row=3, column="B (Giocatore)") + \
+        ": " + tr("did you mean %(players)s? Correct the name, import from the page to answer, or give "
+                  "--new-players if %(name)s is someone new", players="Giulia Bianchi, Carri Milano",
+                  name="Giulia Bianci")
+    assert not Tournament.objects.exists()
+    call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                 "--formula", "standard", "--new-players")
+    assert Player.objects.filter(last_name="Bianci").count() == 1 and giulia.registrations.count() == 0
+
+
+def test_the_club_written_differently_is_the_same_person_once_answered(organiser, tmp_path):
+    giulia = known_giulia(organiser)
+    past = past_tournament_read(data=xlsx(club_rows(with_name(season_rounds(), "Giulia Bianchi", "Giulia Bianchi",
+                                                              club="Carri"))), filename="x.xlsx")
+    key = next(k for k, p in past.people.items() if p.last_name == "Bianchi")
+    tournament = past_tournament_import(user=organiser, past=past, name="X", start_date="2019-10-12",
+                                        settings={"formula": "standard"}, picks={key: str(giulia.pk)}).tournament
+    assert giulia.pk in {r.player_id for r in tournament.registrations.all()}
+    assert Player.objects.filter(last_name="Bianchi").count() == 1
+
+
+@pytest.mark.parametrize("written", ["ROSSI Mario", "MARCO ROSSI", "Marco Rossi (Supermario)", "marco rossi"])
+def test_names_in_capitals_surname_first_or_with_a_nickname_are_one_person(written, organiser, tmp_path):
+    expected = "Mario Rossi" if "Mario" in written else "Marco Rossi"
+    rounds = with_name(season_rounds(), "Marco Rossi", written)
+    tournament = run(tmp_path, xlsx(club_rows(rounds)))
+    names = set(players_of(tournament))
+    assert expected in names and len(names) == 8
+    if "Supermario" in written:
+        assert players_of(tournament)["Marco Rossi"].nickname == "Supermario"
+
+
+def test_a_nickname_in_brackets_does_not_make_a_second_person(organiser, tmp_path):
+    rounds = season_rounds()
+    rounds[1][0][0]["name"] = "Marco Rossi (Supermario)"       # round 2 only
+    tournament = run(tmp_path, xlsx(club_rows(rounds)))
+    assert tournament.registrations.count() == 8
+    assert players_of(tournament)["Marco Rossi"].nickname == "Supermario"
+
+
+def test_one_person_written_two_ways_in_one_file_is_asked_about(organiser, tmp_path):
+    """"Giulia Bianchi" in round 1 and "Giulia Bianci" in round 2, nobody known: one person written two
+    ways, not two people — the preview says so, the command stops at the cell unless --new-players."""
+    rounds = season_rounds()
+    rounds[1][1][0]["name"] = "Giulia Bianci"
+    past = past_tournament_read(data=xlsx(club_rows(rounds)), filename="x.xlsx")
+    from transfer.workbooks.checks import match_people
+    match_people(past, viewer=organiser, ask=True)
+    assert past.errors == [] and any("Giulia Bianci" in note for note in past.notes)
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(xlsx(club_rows(rounds)))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                     "--formula", "standard")
+    assert str(refused.value).startswith("x.xlsx: " + tr("sheet “%(sheet)s”, row %(row)d, column %(column)s",
+                                                         sheet="Turno 2", row=6, column="B (Giocatore)"))
+    call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                 "--formula", "standard", "--new-players")
+    assert Tournament.objects.get().registrations.count() == 9
+
+
+def test_two_people_named_alike_at_one_round_are_two_people(organiser, tmp_path):
+    rounds = season_rounds()
+    rounds[0][1][0]["name"] = "Giulia Bianci"      # round 1, beside Giulia Bianchi's round
+    tournament = run(tmp_path, xlsx(club_rows(rounds)))
+    assert tournament.registrations.count() == 9

@@ -6,7 +6,7 @@ from decimal import Decimal
 from tests.html import tr
 from tests.transfer.workbooks.books import xlsx
 from transfer.workbooks.club import round_number
-from transfer.workbooks.services import past_tournament_read
+from transfer.workbooks.services import past_tournament_check, past_tournament_read
 
 
 def read(sheets):
@@ -38,12 +38,15 @@ def test_a_title_above_the_header_merged_table_numbers_and_a_cross_for_the_one_o
                               ("Luca Ferrari", 0, 1, False, None), ("Sara Romano", Decimal("30.5"), None, False, None)]
 
 
-def test_two_crosses_at_a_table_ask_for_the_order():
+def test_two_crosses_at_a_table_ask_for_the_order_when_the_formula_scores_it(organiser):
     past = read({"Turno 1": [["Tavolo", "Giocatore", "Punti", "Eliminato"], [1, "Marco Rossi", 62, None],
                              [1, "Giulia Bianchi", 0, "sì"], [1, "Luca Ferrari", 0, "x"], [1, "Sara Romano", 20, None]]})
+    assert past.errors == []
+    past_tournament_check(past, user=organiser, formula="standard")
     assert [str(e) for e in past.errors] == [
         tr("sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="Turno 1", row=row, column="D (Eliminato)")
-        + ": " + tr("write the order of elimination (1 for the first out, then 2...), not a cross") for row in (3, 4)]
+        + ": " + tr("write the order of elimination (1 for the first out, then 2...), not a cross: this formula "
+                    "scores the players out by their order") for row in (3, 4)]
 
 
 def test_a_column_surname_first_reads_the_names_that_way():

@@ -98,3 +98,61 @@ def test_the_demo_shows_a_circuit_of_imported_tournaments(db, client):
     data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
     assert [t["participants"] for t in data["tournaments"]] == [12, 12]
     assert len(data["standings"]) == 20
+
+
+# --- what a season's folder also holds ------------------------------------------------------------------
+
+def test_files_that_are_not_tournaments_are_skipped_with_a_line_each(organiser, tmp_path):
+    season(tmp_path, {"Classifica stagione 2019.xlsx": xlsx({"Classifica": [["Pos.", "Giocatore", "Punti"],
+                                                                            [1, "Marco Rossi", 300]]}),
+                      "appunti.csv": "Note della stagione\nportare i dadi\n".encode()})
+    out = io.StringIO()
+    call_command("import_results", str(tmp_path), "--organiser", "olga", "--formula", "standard", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines if line.startswith("Skipped")] == [
+        "Skipped Classifica stagione 2019.xlsx", "Skipped appunti.csv"]
+    assert Tournament.objects.count() == 2
+
+
+@pytest.mark.parametrize("name", ["12.03.19 serata.xlsx", "0000-01-01 torneo.xlsx", "torneo.xlsx", "\u202etorneo.xlsx"])
+def test_a_season_file_without_a_date_is_one_line_never_a_traceback(name, organiser, tmp_path):
+    (tmp_path / name).write_bytes(xlsx(club_rows(season_rounds())))
+    (tmp_path / "2019-01-01 con data.xlsx").write_bytes(xlsx(club_rows(season_rounds())))
+    with pytest.raises(CommandError) as caught:
+        call_command("import_results", str(tmp_path), "--organiser", "olga", "--formula", "standard")
+    assert caught.value.returncode == 2 and "\n" not in str(caught.value)
+    assert str(caught.value).startswith(f"{name}: ")
+    assert not Tournament.objects.exists()
+
+
+def test_a_club_rule_gives_its_settings_como_reference_included(organiser, tmp_path):
+    (tmp_path / "2019-03-12 gufo.xlsx").write_bytes(xlsx(club_rows(season_rounds())))
+    call_command("import_results", str(tmp_path / "2019-03-12 gufo.xlsx"), "--organiser", "olga",
+                 "--preset", "torneo_gufo")
+    tournament = Tournament.objects.get()
+    assert (tournament.formula, tournament.como_reference, tournament.standard_eliminated,
+            tournament.club_preset) == ("standard", 4, "position", "torneo_gufo")
+
+
+def test_an_unknown_club_rule_is_named(organiser, tmp_path):
+    (tmp_path / "2019-03-12 gufo.xlsx").write_bytes(xlsx(club_rows(season_rounds())))
+    with pytest.raises(CommandError) as caught:
+        call_command("import_results", str(tmp_path), "--organiser", "olga", "--preset", "gufo")
+    assert caught.value.returncode == 2 and str(caught.value).startswith("--preset gufo: ")
+
+
+def test_an_import_sends_no_live_announcement(organiser, tmp_path, monkeypatch, django_capture_on_commit_callbacks):
+    from tables.live import channel
+    told = []
+    monkeypatch.setattr(channel, "announce", lambda pk, version=None: told.append(pk))
+    (tmp_path / "2019-03-12 a.xlsx").write_bytes(xlsx(club_rows(season_rounds())))
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("import_results", str(tmp_path / "2019-03-12 a.xlsx"), "--organiser", "olga",
+                     "--formula", "standard")
+    tournament = Tournament.objects.get()
+    assert told == []
+    # a change made afterwards is announced as ever
+    from tournaments.services import tournament_save
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_save(user=organiser, tournament=tournament, data={"name": "Rinominato"})
+    assert told == [tournament.pk]

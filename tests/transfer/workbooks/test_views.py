@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from tests.factories import ClubFactory, PlayerFactory
 from tests.html import alerts, attr, messages, one, select, tr
-from tests.transfer.workbooks.books import club_rows, gestione_sheets, season_rounds, xlsx
-from tournaments.models import Tournament
+from tests.transfer.workbooks.books import club_habits, club_rows, gestione_sheets, season_rounds, xlsx
+from tournaments.models import Formula, Tournament
 
 URL = reverse("manage:past_import")
 
@@ -120,3 +120,68 @@ def test_another_organiser_opens_the_page_but_an_arbiter_does_not(other_organise
     assert client.get(URL).status_code == 200
     client.force_login(arbiter)
     assert client.get(URL).status_code == 403
+
+
+def test_a_typo_and_a_name_at_another_club_are_asked_on_the_preview(organiser, client):
+    """"Giulia Bianci" asks "did you mean Giulia Bianchi?"; Marco Rossi of "Club Lariano" known at "Il Gufo"
+    asks whether he is the same person; the answers import them as the known players."""
+    giulia = PlayerFactory(first_name="Giulia", last_name="Bianchi", club=ClubFactory(name="Carri Milano"),
+                           created_by=organiser)
+    marco = PlayerFactory(first_name="Marco", last_name="Rossi", club=ClubFactory(name="Il Gufo"),
+                          created_by=organiser)
+    rounds = season_rounds()
+    for tables in rounds:
+        for table in tables:
+            for s in table:
+                if s["name"] == "Giulia Bianchi":
+                    s["name"] = "Giulia Bianci"
+    client.force_login(organiser)
+    page = upload(client, xlsx(club_rows(rounds)))
+    assert page.status_code == 200
+    states = dict(zip(attr(page, "[data-person]", "data-person"), attr(page, "[data-person]", "data-state")))
+    assert sorted(states.values()) == ["elsewhere", "near"] + ["new"] * 6
+    asked = {state: key for key, state in states.items() if state != "new"}
+    assert attr(page, f"select[name='pick-{asked['near']}'] option", "value") == ["", str(giulia.pk), "new"]
+    assert attr(page, f"select[name='pick-{asked['elsewhere']}'] option", "value") == ["", str(marco.pk), "new"]
+    assert sorted(attr(page, "[data-question]", "data-question")) == ["elsewhere", "near"]
+    done = confirm(client, page, **{f"pick-{asked['near']}": str(giulia.pk),
+                                    f"pick-{asked['elsewhere']}": str(marco.pk)})
+    assert done.status_code == 302
+    tournament = Tournament.objects.get(name="Autunno")
+    assert {giulia.pk, marco.pk} <= set(tournament.registrations.values_list("player_id", flat=True))
+
+
+def test_a_club_rule_chosen_on_the_page_gives_its_settings(organiser, client):
+    client.force_login(organiser)
+    page = upload(client, xlsx(club_rows(season_rounds())))
+    done = confirm(client, page, formula="", preset="torneo_gufo")
+    assert done.status_code == 302
+    tournament = Tournament.objects.get(name="Autunno")
+    assert (tournament.formula, tournament.como_reference, tournament.club_preset) == ("standard", 4, "torneo_gufo")
+
+
+def test_totals_and_the_table_points_rule_are_listed_in_the_preview(organiser, client):
+    client.force_login(organiser)
+    page = upload(client, xlsx(club_habits(season_rounds(), sheet_names=("Turno 1", "Turno 2"), totals=True)))
+    assert page.status_code == 200
+    assert one(page, "#import-notes")["data-import-notes"] == "6"
+    assert len(select(page, "#import-notes [data-note]")) == 6
+
+
+def test_a_gestionetorneo_file_without_the_order_of_elimination_names_the_formulas_that_need_it(organiser, client):
+    """GestioneTorneo keeps points only: two players at 0 at one table have no order. The preview names
+    the formulas that would need it; one that does not imports."""
+    from tests.transfer.workbooks.books import gestione_rounds, gestione_written, gestione_xls
+    rounds = gestione_rounds()
+    rounds[1][1][2]["points"], rounds[1][1][2]["eliminated"] = 0, 2     # a second player out, table 2
+    client.force_login(organiser)
+    page = upload(client, gestione_xls(gestione_written(rounds)), name="2019-10-12 ModuloTorneo.xls")
+    assert page.status_code == 200
+    named = one(page, "#import-order-formulas")
+    assert int(named["data-order-formulas"]) >= 1
+    assert str(dict(Formula.choices)["standard"]) in named.get_text()
+    assert str(dict(Formula.choices)["punti_tavolo"]) not in named.get_text()
+    refused = confirm(client, page, formula="standard")
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    done = confirm(client, page, formula="punti_tavolo")
+    assert done.status_code == 302 and Tournament.objects.get().formula == "punti_tavolo"

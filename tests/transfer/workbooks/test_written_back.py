@@ -13,6 +13,7 @@ from tables.rounds.services import round_close
 from tables.standings.selectors import formulas_compared
 from tests.html import attr
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, report, seat_round
+from transfer.workbooks.model import WorkbookError
 from transfer.workbooks.services import past_tournament_import, past_tournament_read
 
 
@@ -52,10 +53,9 @@ def by_name(tournament):
                for formula, standings in compared.standings.items()}, **{f: "refused" for f in compared.refused}}
 
 
-@pytest.mark.parametrize("url", ["manage:tournament_workbook", "manage:tournament_workbook_gestione"])
-def test_a_downloaded_workbook_imports_back_to_identical_standings(url, played, organiser, client):
+def test_a_downloaded_workbook_imports_back_to_identical_standings(played, organiser, client):
     client.force_login(organiser)
-    response = client.get(reverse(url, args=[played.pk]))
+    response = client.get(reverse("manage:tournament_workbook", args=[played.pk]))
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     past = past_tournament_read(data=response.content, filename="back.xlsx")
     assert past.errors == []
@@ -76,14 +76,51 @@ def test_the_club_layout_has_a_sheet_a_round_and_the_standings_for_people(played
     assert book["Turno 1"].max_row == 14
 
 
-def test_the_gestionetorneo_layout_lists_the_members_with_their_national_id(played, organiser, client):
+def gestione_download(played, organiser, client):
     client.force_login(organiser)
     response = client.get(reverse("manage:tournament_workbook_gestione", args=[played.pk]))
-    book = openpyxl.load_workbook(io.BytesIO(response.content))
-    assert book.sheetnames == ["Iscritti", "1° Turno", "2° Turno"]
-    assert [c.value for c in book["Iscritti"][1]] == ["ID", "Nome", "Cognome", "Nickname", "Club", "ID NAZIONALE"]
-    assert "IT-0013" in [row[5] for row in book["Iscritti"].iter_rows(min_row=2, values_only=True)]
-    assert book["1° Turno"]["A1"].value == "Tavolo N°1"
+    return response.content
+
+
+def test_the_gestionetorneo_download_is_laid_out_as_gestionetorneo_reads_it(played, organiser, client):
+    book = openpyxl.load_workbook(io.BytesIO(gestione_download(played, organiser, client)))
+    assert book.sheetnames == ["TORNEO", "Iscritti", "1° Turno", "2° Turno"]
+    members = book["Iscritti"]
+    # the header on row 3, the members from row 4, F "Partecipa Torneo" = SI, I the national ID
+    assert [c.value for c in members[3]] == ["ID", "Nome", "Cognome", "Nickname", "Club", "Partecipa Torneo",
+                                             "Regione", "Data di nascita", "ID NAZIONALE"]
+    rows = list(members.iter_rows(min_row=4, values_only=True))
+    assert [row[0] for row in rows] == list(range(1, 14))
+    assert {row[5] for row in rows} == {"SI"}
+    assert "IT-0013" in [row[8] for row in rows]
+    # rounds in pairs of rows from the first: the head, then a triplet (numeric ID, name and club, points) a seat
+    first = book["1° Turno"]
+    assert [first.cell(r, 1).value for r in (1, 3, 5)] == ["Tavolo N°1", "Tavolo N°2", "Tavolo N°3"]
+    assert first.max_row == 6
+    assert "A1:O1" in [str(m) for m in first.merged_cells.ranges]
+    seats = [first.cell(2, c).value for c in range(1, 16)]
+    assert all(isinstance(seats[i], int) for i in range(0, 15, 3))
+    assert seats[1].split("\n")[0] in [f"{row[1]} {row[2]}" for row in rows]
+    assert seats[2::3] == [100, 40, 30, 0, 0]   # a RisiKo! is 100, a player out 0
+    assert first.column_dimensions["A"].hidden
+
+
+def test_the_gestionetorneo_download_reads_back_the_same_people_and_points(played, organiser, client):
+    past = past_tournament_read(data=gestione_download(played, organiser, client), filename="back.xlsx")
+    assert past.errors == []
+    assert past.layout == "gestionetorneo"
+    read = {(rnd.number, t.number): sorted(float(s.table_points) for s in t.seats)
+            for rnd in past.rounds for t in rnd.tables}
+    assert read[(1, 1)] == [0, 0, 30, 40, 100]
+    assert read[(2, 3)] == [0, 22, 30, 48, 48]
+    # two players out at one table: their order is not in the file, asked since the formula needs it
+    with pytest.raises(WorkbookError) as refused:
+        past_tournament_import(user=organiser, past=past, name="Copia", start_date=played.start_date,
+                               settings={"formula": "conversione150"})
+    assert "1° Turno" in str(refused.value)
+    copy = past_tournament_import(user=organiser, past=past, name="Copia", start_date=played.start_date,
+                                  settings={"formula": "punti_tavolo"}).tournament
+    assert {r.player_id for r in copy.registrations.all()} == {r.player_id for r in played.registrations.all()}
 
 
 def test_the_organisers_tournament_page_links_both_downloads(played, organiser, client):

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.club_presets import CLUB_PRESETS
 from tournaments.rules import is_organiser
 from transfer.workbooks.forms import PastTournamentForm
 from transfer.workbooks.model import WorkbookError
@@ -30,24 +31,36 @@ class Command(BaseCommand):
         parser.add_argument("--organiser", required=True, help="the organiser's user name: the tournaments are theirs")
         parser.add_argument("--name", default="", help="the tournament's name (default: from the file name)")
         parser.add_argument("--date", default="", help="YYYY-MM-DD (default: the date in the file name)")
-        parser.add_argument("--formula", required=True)
+        parser.add_argument("--formula", default="", help="the scoring formula (or --preset)")
+        parser.add_argument("--preset", default="",
+                            help="a club rule (SCORING.md 13.12) whose settings the tournaments take, the formula "
+                                 "and como_reference included: " + ", ".join(CLUB_PRESETS))
         parser.add_argument("--published", action="store_true", help="give the tournaments a public page")
         parser.add_argument("--tiebreak", default="best_results",
                             help="comma-separated: best_results, wins, table_points, head_to_head")
         parser.add_argument("--discard-worst", default="0")
         parser.add_argument("--best-of", default="")
         parser.add_argument("--bonus", default="50")
+        parser.add_argument("--new-players", action="store_true",
+                            help="a name nearly like a known player's (a typo, another club) is a new player; "
+                                 "without it such a name is refused at its cell with the suggestion")
 
-    def handle(self, *args, path, organiser, name, date, formula, published, **options):
+    def handle(self, *args, path, organiser, name, date, formula, published, new_players=False, **options):
         User = get_user_model()
         user = User._base_manager.filter(**{User.USERNAME_FIELD: organiser}).first()
         if user is None or not is_organiser(user):
             raise CommandError(f"--organiser {organiser}: no such organiser", returncode=2)
+        if options["preset"] and options["preset"] not in CLUB_PRESETS:
+            raise CommandError(f"--preset {options['preset']}: no such club rule; choose one of "
+                               f"{', '.join(CLUB_PRESETS)}", returncode=2)
+        if not formula and not options["preset"]:
+            raise CommandError("give --formula or --preset", returncode=2)
         if date:
             try:
                 date = datetime.date.fromisoformat(date)
             except ValueError:
                 raise CommandError(f"--date {date}: write the date as YYYY-MM-DD", returncode=2) from None
+        date = date or None
         try:
             files = season_files(path)
         except WorkbookError as exc:
@@ -58,16 +71,20 @@ class Command(BaseCommand):
                 else name_from_file(filename)
             # One file: --date, else its name's; a season: each file's own date, else --date.
             dates[filename] = (date or date_in_name(filename)) if len(files) == 1 else (date_in_name(filename) or date)
-            if dates[filename] is None:
-                raise CommandError(f"{filename}: no date in the file name: give --date YYYY-MM-DD", returncode=2)
-        settings = self._settings(formula, options, next(iter(names.values())), next(iter(dates.values())))
+        if len(files) == 1 and dates[files[0][0]] is None:
+            raise CommandError(f"{files[0][0]}: no date in the file name: give --date YYYY-MM-DD", returncode=2)
+        settings = self._settings(formula, options, next(iter(names.values())),
+                                  next((d for d in dates.values() if d), datetime.date.today()))
+        skipped = []
         try:
             imported = season_import(user=user, files=files, settings=settings, published=published, names=names,
-                                     dates=dates)
+                                     dates=dates, new_players=new_players, skipped=skipped)
         except WorkbookError as exc:
             raise CommandError(_one_line(exc), returncode=2) from None
         except ValidationError as exc:
             raise CommandError(_one_line(" ".join(exc.messages)), returncode=2) from None
+        for filename, reason in skipped:
+            self.stdout.write(f"Skipped {filename}: {_one_line(reason)}")
         for done in imported:
             t = done.tournament
             self.stdout.write(f"Imported tournament {t.pk}: {t.name} ({t.start_date}, {t.rounds.count()} rounds, "
@@ -75,7 +92,8 @@ class Command(BaseCommand):
 
     def _settings(self, formula, options, name, date):
         chain = [item.strip() for item in options["tiebreak"].split(",") if item.strip()]
-        data = {"name": name, "start_date": date.isoformat(), "formula": formula, "bonus": options["bonus"],
+        data = {"name": name, "start_date": date.isoformat(), "formula": formula, "preset": options["preset"],
+                "bonus": options["bonus"],
                 "spartaco_malus": "14", "discard_worst": options["discard_worst"], "best_of": options["best_of"],
                 **{f"tiebreak_{i}": item for i, item in enumerate(chain, start=1)}}
         form = PastTournamentForm(data=data)
