@@ -1,5 +1,23 @@
-"""The Redis cache backend of CACHE_URL=redis://... (risiko_site.caches)."""
+"""The Redis cache backend of CACHE_URL=redis://... (risiko_site.caches).
+
+The shared cache only spares work: when Redis does not answer (stopped, restarting, unreachable,
+hung past the socket timeout of risiko_site.caches), every call answers as an empty cache would (a
+read finds nothing, a write is dropped, a lock is granted) and the pages are rendered from the
+database, slower but whole. After a failure Redis is left alone for `RETRY_SECONDS` (one page makes
+dozens of calls: none of them waits for the timeout again), then tried again. The outage is logged
+once when it starts and once when it ends; `outage()` names it for the health page.
+"""
+import logging
+import threading
+import time
+from functools import wraps
+
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import RedisError
+
+logger = logging.getLogger("torneo.cache")
+
+RETRY_SECONDS = 5.0
 
 
 class _ReusedClient(RedisCacheClient):
@@ -19,9 +37,80 @@ class _ReusedClient(RedisCacheClient):
         return client
 
 
+def _or_empty(answer):
+    """Run the call on Redis; while Redis is down, `answer(*args, **kwargs)` instead (an empty cache's)."""
+    def decorate(method):
+        @wraps(method)
+        def wrapper(self, *args, **kwargs):
+            if self._down_since is not None and time.monotonic() - self._last_try < RETRY_SECONDS:
+                return answer(*args, **kwargs)
+            try:
+                result = method(self, *args, **kwargs)
+            except (RedisError, OSError) as exc:
+                self._failed(exc)
+                return answer(*args, **kwargs)
+            if self._down_since is not None:
+                self._recovered()
+            return result
+        return wrapper
+    return decorate
+
+
+def _default(key, default=None, *args, **kwargs):
+    return default
+
+
+def _nothing(*args, **kwargs):
+    return None
+
+
+def _granted(*args, **kwargs):
+    return True
+
+
+def _missing(*args, **kwargs):
+    raise ValueError("the cache is unavailable")  # as for a key the cache does not hold
+
+
 class SharedRedisCache(RedisCache):
-    """Django's Redis cache with one client per connection pool (see _ReusedClient)."""
+    """Django's Redis cache with one client per connection pool (see _ReusedClient), answering as an
+    empty cache while Redis is down (see the module)."""
 
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _ReusedClient
+        self._state = threading.Lock()
+        self._down_since = None
+        self._last_try = 0.0
+        self._reason = None
+
+    def _failed(self, exc):
+        with self._state:
+            self._last_try = time.monotonic()
+            self._reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            if self._down_since is None:
+                self._down_since = self._last_try
+                logger.warning("cache: Redis does not answer (%s); the pages are rendered without it", self._reason)
+
+    def _recovered(self):
+        with self._state:
+            if self._down_since is not None:
+                logger.warning("cache: Redis answers again after %.0f s", time.monotonic() - self._down_since)
+                self._down_since = None
+                self._reason = None
+
+    def outage(self):
+        """Why Redis is taken as down (its last error), or None while it answers."""
+        return self._reason if self._down_since is not None else None
+
+    get = _or_empty(_default)(RedisCache.get)
+    set = _or_empty(_nothing)(RedisCache.set)
+    add = _or_empty(_granted)(RedisCache.add)
+    touch = _or_empty(lambda *a, **k: False)(RedisCache.touch)
+    delete = _or_empty(lambda *a, **k: False)(RedisCache.delete)
+    get_many = _or_empty(lambda *a, **k: {})(RedisCache.get_many)
+    has_key = _or_empty(lambda *a, **k: False)(RedisCache.has_key)
+    incr = _or_empty(_missing)(RedisCache.incr)
+    set_many = _or_empty(lambda *a, **k: [])(RedisCache.set_many)
+    delete_many = _or_empty(_nothing)(RedisCache.delete_many)
+    clear = _or_empty(lambda *a, **k: False)(RedisCache.clear)

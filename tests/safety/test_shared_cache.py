@@ -44,7 +44,7 @@ def redis_cache(settings):
 
 def _other_worker_cache():
     """A second connection, as another gunicorn worker or host would open."""
-    config = dict(caches["default"]._params if hasattr(caches["default"], "_params") else {})
+    config = caches_from_url(REDIS_URL, None)["default"]  # the same key function (the cache generation)
     return SharedRedisCache(REDIS_URL, {**config, "KEY_PREFIX": caches["default"].key_prefix})
 
 
