@@ -8,7 +8,8 @@ value of another database, another release or another configuration is ever read
   release (linking stylesheets the new one no longer has) are never served again;
 - the database: on PostgreSQL its oid, new for every database created, so a restored dump (restored into
   a new database, deploy/restore-db.sh) never meets the pages of the one it replaced; read on every new
-  connection, so a process whose database was swapped under it follows at its next connection;
+  connection, and a request's first cache lookup opens the connection when none is open, so a process
+  whose database was swapped under it (its connection ended by the restore) follows at its next request;
 - the configuration the pages show: the push keys ("Avvisami" is offered only with them), the default
   language and the languages offered, the time zone.
 
@@ -74,22 +75,29 @@ def _database_of(connection):
 
 
 def database():
-    """The database's identity, read at the first connection and again at every new one; "unknown"
-    while no connection could be made (then no entry of a known generation is read)."""
-    global _database, _failed_at
-    if _database is None:
-        if _failed_at is not None and time.monotonic() - _failed_at < RETRY_SECONDS:
-            return "unknown"
-        try:
-            connection.ensure_connection()  # connection_created reads it
-        except DatabaseError:  # the database does not answer
-            _failed_at = time.monotonic()
-            return "unknown"
-        except Exception:  # no database access here (a test without one)
-            return "unknown"
-        if _database is None:  # a connection already open before this module listened
-            _noted(_database_of(connection))
+    """The database's identity, read at every new connection; "unknown" while none was ever made."""
     return _database or "unknown"
+
+
+def _check_database():
+    """Before a cache lookup made while this thread has no connection open (a request's first one):
+    connect now, so that a database swapped meanwhile (a restore) is known before any page is read.
+    While the database does not answer, its last known identity stays (the pages already in the cache
+    are still served) and no connection is tried again for `RETRY_SECONDS`."""
+    global _failed_at
+    if connection.connection is not None:
+        return
+    if _failed_at is not None and time.monotonic() - _failed_at < RETRY_SECONDS:
+        return
+    try:
+        connection.ensure_connection()  # connection_created reads the identity
+    except DatabaseError:  # the database does not answer
+        _failed_at = time.monotonic()
+        return
+    except Exception:  # no database access here (an event loop, a test without a database)
+        return
+    if _database is None:  # a connection already open before this module listened
+        _noted(_database_of(connection))
 
 
 def _noted(identity):
@@ -124,6 +132,7 @@ def _on_setting_changed(setting, **kwargs):
 def current():
     """The cache generation now (a short hash)."""
     global _current
+    _check_database()
     value = _current
     if value is None:
         db = database()
