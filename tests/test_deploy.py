@@ -204,3 +204,69 @@ def test_a_failed_copy_off_the_server_is_a_failed_backup_that_keeps_the_dump(tmp
     assert proc.returncode == 1 and "the copy to offsite:torneo failed" in proc.stderr
     assert len(list(folder.glob("torneo-*.dump"))) == 1
     assert _calls(tmp_path)[-1].endswith("https://hc-ping.com/abc/fail")
+
+
+# --- deploy/restore.sh and deploy/upgrade.sh, with a compose command that notes what it is asked ----------
+
+@pytest.fixture
+def fake_compose(tmp_path):
+    """A `docker compose` noting each call in compose.log; `run` fails when FAKE_RUN_FAILS is set, the
+    health check answers after FAKE_UNHEALTHY_TIMES failures."""
+    log = tmp_path / "compose.log"
+    script = tmp_path / "compose"
+    script.write_text(f'#!/bin/sh\necho "$*" >> {log}\n'
+                      'case "$1" in run) [ -z "$FAKE_RUN_FAILS" ] || exit 1;; esac\n')
+    script.chmod(0o755)
+    return {**os.environ, "COMPOSE": str(script)}, log
+
+
+def _script(name, env, *args, cwd=ROOT):
+    return subprocess.run(["sh", str(ROOT / "deploy" / name), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=30)
+
+
+def test_restore_stops_every_service_that_holds_the_database_then_restores_and_checks_health(tmp_path, fake_compose):
+    import yaml
+    env, log = fake_compose
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "torneo-20261128-033000-nightly.dump").write_text("x")
+    proc = _script("restore.sh", env, "backups/torneo-20261128-033000-nightly.dump", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    calls = log.read_text().splitlines()
+    services = yaml.safe_load(COMPOSE_TEXT)["services"]
+    holders = {name for name, s in services.items() if s.get("restart") == "unless-stopped"
+               and ("DATABASE_URL" in (s.get("environment") or {}) or "depends_on" in s and name != "db")}
+    assert holders == {"proxy", "web", "web-staff", "live", "backup"}
+    assert calls[0].split()[0] == "stop" and set(calls[0].split()[1:]) == holders
+    assert calls[1:] == ["up -d --wait db redis", "run --rm restore-db /backups/torneo-20261128-033000-nightly.dump",
+                         "up -d", "exec -T web python deploy/healthcheck.py"]
+    assert proc.stdout.splitlines()[-1].startswith("restore: OK")
+
+
+def test_a_restore_that_fails_starts_the_site_again_on_the_database_as_it_was(tmp_path, fake_compose):
+    env, log = fake_compose
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "torneo-20261128-033000-nightly.dump").write_text("x")
+    proc = _script("restore.sh", {**env, "FAKE_RUN_FAILS": "1"}, "backups/torneo-20261128-033000-nightly.dump",
+                   cwd=tmp_path)
+    assert proc.returncode == 2 and "was not restored" in proc.stderr
+    assert log.read_text().splitlines()[-1] == "up -d"
+
+
+@pytest.mark.parametrize("dump", ["", "/etc/passwd", "backups/torneo-missing.dump"])
+def test_restore_refuses_what_is_not_a_dump_of_the_backups_folder(tmp_path, fake_compose, dump):
+    env, log = fake_compose
+    proc = _script("restore.sh", env, dump, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("restore: ")
+    assert not log.exists()  # nothing stopped
+
+
+def test_upgrade_pulls_builds_starts_and_checks_health(tmp_path, fake_compose):
+    env, log = fake_compose
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _fake(bin_dir, "git", f'echo "git $*" >> {log}\ncase "$1" in rev-parse) echo abc1234;; esac\n')
+    proc = _script("upgrade.sh", {**env, "PATH": f"{bin_dir}:{env['PATH']}"}, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text().splitlines() == ["git rev-parse --short HEAD", "git pull --ff-only", "git rev-parse --short HEAD",
+                                            "build --pull", "up -d", "exec -T web python deploy/healthcheck.py"]
