@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
 HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
-.PHONY: run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup restore-check \
+.PHONY: lock run install migrate demo test test-sqlite test-postgres test-browser bites bench messages backup restore-check \
 	restore-drill proxy-check env check-deploy clean
 
 $(VENV)/.installed: pyproject.toml
@@ -16,6 +16,14 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed
+
+# requirements.lock, which the Dockerfile installs from (--require-hashes): every package of
+# pyproject.toml's dependencies and theirs, pinned with the hashes of their files. Run after changing
+# the dependencies, and to take newer versions deliberately.
+lock: install
+	$(PY) -m pip install --quiet pip-tools
+	$(PY) -m piptools compile --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url \
+		--no-emit-find-links --output-file requirements.lock pyproject.toml
 
 migrate: install
 	$(PY) manage.py migrate --noinput
