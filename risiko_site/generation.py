@@ -85,19 +85,17 @@ def _check_database():
     While the database does not answer, its last known identity stays (the pages already in the cache
     are still served) and no connection is tried again for `RETRY_SECONDS`."""
     global _failed_at
-    if connection.connection is not None:
-        return
-    if _failed_at is not None and time.monotonic() - _failed_at < RETRY_SECONDS:
-        return
     try:
-        connection.ensure_connection()  # connection_created reads the identity
+        if connection.connection is None:
+            if _failed_at is not None and time.monotonic() - _failed_at < RETRY_SECONDS:
+                return
+            connection.ensure_connection()  # connection_created reads the identity
+        if _database is None:  # a connection opened before this module listened
+            _noted(_database_of(connection))
     except DatabaseError:  # the database does not answer
         _failed_at = time.monotonic()
-        return
     except Exception:  # no database access here (an event loop, a test without a database)
-        return
-    if _database is None:  # a connection already open before this module listened
-        _noted(_database_of(connection))
+        pass
 
 
 def _noted(identity):

@@ -159,7 +159,9 @@ def _has_messages(request):
 
 
 def _identity(pk, path, version, language, user, htmx):
-    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))))
+    """The page's identity (its ETag): under the cache generation too, so a browser's copy from before a
+    restore or an upgrade is never confirmed by a 304, even where the version's text is the same."""
+    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))), cache.make_key("page"))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 

@@ -246,3 +246,16 @@ def test_the_pages_of_another_database_or_release_are_never_served(swap, tournam
         assert b"Ripristinato" in after.content and player.first_name.encode() not in after.content
     finally:
         generation._database, generation._current = None, None
+
+
+def test_a_browsers_copy_from_another_database_is_not_confirmed(tournament, round_1):
+    """Its ETag names the generation: after a restore the same version's text never answers 304."""
+    url = reverse("public:standings", args=[tournament.pk])
+    etag = Client().get(url)["ETag"]
+    assert Client().get(url, headers={"If-None-Match": etag}).status_code == 304
+    generation._noted("pg-restored")
+    try:
+        again = Client().get(url, headers={"If-None-Match": etag})
+        assert again.status_code == 200 and again["ETag"] != etag
+    finally:
+        generation._database, generation._current = None, None
