@@ -5,7 +5,9 @@ hung past the socket timeout of risiko_site.caches), every call answers as an em
 read finds nothing, a write is dropped, a lock is granted) and the pages are rendered from the
 database, slower but whole. After a failure Redis is left alone for `RETRY_SECONDS` (one page makes
 dozens of calls: none of them waits for the timeout again), then tried again. The outage is logged
-once when it starts and once when it ends; `outage()` names it for the health page.
+once when it starts and once when it ends; `outage()` names it for the health page. When Redis answers
+again its entries (this site's key prefix) are dropped: the writes made meanwhile (a change's new
+results version) never reached it, so what it holds may be older than the database.
 """
 import logging
 import threading
@@ -45,15 +47,32 @@ def _or_empty(answer):
             if self._down_since is not None and time.monotonic() - self._last_try < RETRY_SECONDS:
                 return answer(*args, **kwargs)
             try:
-                result = method(self, *args, **kwargs)
+                if self._down_since is not None:
+                    # The first call after an outage (one thread: the others answer as an empty cache
+                    # meanwhile): the entries from before go first.
+                    if not self._recovering.acquire(blocking=False):
+                        return answer(*args, **kwargs)
+                    try:
+                        self._recovered()
+                    finally:
+                        self._recovering.release()
+                return method(self, *args, **kwargs)
             except (RedisError, OSError) as exc:
                 self._failed(exc)
                 return answer(*args, **kwargs)
-            if self._down_since is not None:
-                self._recovered()
-            return result
         return wrapper
     return decorate
+
+
+def _batches(items, size):
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _default(key, default=None, *args, **kwargs):
@@ -80,6 +99,7 @@ class SharedRedisCache(RedisCache):
         super().__init__(server, params)
         self._class = _ReusedClient
         self._state = threading.Lock()
+        self._recovering = threading.Lock()
         self._down_since = None
         self._last_try = 0.0
         self._reason = None
@@ -93,11 +113,22 @@ class SharedRedisCache(RedisCache):
                 logger.warning("cache: Redis does not answer (%s); the pages are rendered without it", self._reason)
 
     def _recovered(self):
+        """Drop what Redis holds under this site's prefix, then take it as answering again (raises
+        while it still does not answer)."""
+        # What was written meanwhile (a result's new version...) never reached Redis: what it holds from
+        # before the outage may be older than the database, so it goes.
+        client = self._cache.get_client(write=True)
+        dropped = 0
+        for keys in _batches(client.scan_iter(match=f"{self.key_prefix}:*", count=1000), 500):
+            dropped += client.delete(*keys)
         with self._state:
-            if self._down_since is not None:
-                logger.warning("cache: Redis answers again after %.0f s", time.monotonic() - self._down_since)
-                self._down_since = None
-                self._reason = None
+            if self._down_since is None:
+                return
+            outage = time.monotonic() - self._down_since
+            self._down_since = None
+            self._reason = None
+        logger.warning("cache: Redis answers again after %.0f s; its %d entries from before are dropped "
+                       "(the changes made meanwhile were not written to it)", outage, dropped)
 
     def outage(self):
         """Why Redis is taken as down (its last error), or None while it answers."""
