@@ -6,7 +6,7 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/torneo
 HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
-.PHONY: run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
+.PHONY: lock run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
 	restore-drill proxy-check env check-deploy clean
 
 $(VENV)/.installed: pyproject.toml
@@ -16,6 +16,14 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 install: $(VENV)/.installed
+
+# requirements.lock, which the Dockerfile installs from (--require-hashes): every package of
+# pyproject.toml's dependencies and theirs, pinned with the hashes of their files. Run after changing
+# the dependencies, and to take newer versions deliberately.
+lock: install
+	$(PY) -m pip install --quiet pip-tools
+	$(PY) -m piptools compile --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url \
+		--no-emit-find-links --output-file requirements.lock pyproject.toml
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -86,19 +94,28 @@ restore-check: install
 	DATABASE_URL="$${DATABASE_URL:-$(PG_URL)}" BACKUP_DIR="$(BACKUP_DIR)" PYTHON=$(PY) sh deploy/restore-check.sh
 
 # The whole chain on the local PostgreSQL (CI): a database holding the demo, a backup of it by
-# deploy/backup.sh, then what `make restore-check` does.
+# deploy/backup.sh, what `make restore-check` does, then newer data written and the older dump restored
+# over it by deploy/restore-db.sh (README "Restoring"): the public pages follow the restored data
+# (deploy/restore_drill.py).
 PG_SERVER := $(dir $(PG_URL))
-DRILL_URL := $(PG_SERVER)torneo_restore_drill
+DRILL_DB := torneo_restore_drill
+DRILL_URL := $(PG_SERVER)$(DRILL_DB)
 DRILL_DIR := var/restore-drill
+DRILL_ENV := DATABASE_URL="$(DRILL_URL)" BACKUP_DIR=$(DRILL_DIR) PYTHON=$(PY) CACHE_URL=file://$(CURDIR)/$(DRILL_DIR)/cache
 restore-drill: install
 	rm -rf $(DRILL_DIR)
-	dropdb --if-exists --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
-	createdb --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
-	DATABASE_URL="$(DRILL_URL)" $(PY) manage.py migrate --noinput -v 0
-	DATABASE_URL="$(DRILL_URL)" $(PY) manage.py load_demo >/dev/null
-	DATABASE_URL="$(DRILL_URL)" BACKUP_DIR=$(DRILL_DIR) sh deploy/backup.sh once
-	DATABASE_URL="$(DRILL_URL)" BACKUP_DIR=$(DRILL_DIR) PYTHON=$(PY) sh deploy/restore-check.sh
-	dropdb --maintenance-db="$(PG_SERVER)postgres" torneo_restore_drill
+	for db in $(DRILL_DB) $$(psql -X -A -t --dbname="$(PG_SERVER)postgres" -c \
+		"SELECT datname FROM pg_database WHERE datname LIKE '$(DRILL_DB)\\_%'"); do \
+		dropdb --if-exists --maintenance-db="$(PG_SERVER)postgres" "$$db"; done
+	createdb --maintenance-db="$(PG_SERVER)postgres" $(DRILL_DB)
+	$(DRILL_ENV) $(PY) manage.py migrate --noinput -v 0
+	$(DRILL_ENV) $(PY) manage.py load_demo >/dev/null
+	$(DRILL_ENV) sh deploy/backup.sh once
+	$(DRILL_ENV) SCRATCH_DB=$(DRILL_DB)_check sh deploy/restore-check.sh
+	$(DRILL_ENV) DUMP=$$(ls $(DRILL_DIR)/torneo-*.dump) $(PY) deploy/restore_drill.py
+	for db in $(DRILL_DB) $$(psql -X -A -t --dbname="$(PG_SERVER)postgres" -c \
+		"SELECT datname FROM pg_database WHERE datname LIKE '$(DRILL_DB)\\_%'"); do \
+		dropdb --maintenance-db="$(PG_SERVER)postgres" "$$db"; done
 	rm -rf $(DRILL_DIR)
 
 # The repository's Caddyfile in front of the two gunicorn pools, on loopback addresses and high

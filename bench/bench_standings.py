@@ -69,8 +69,8 @@ def public_pages(tournament, registration, browser=BROWSER):
         "standings poll": (f"/t/{tournament}/classifica/", (*browser, "HX-Request: true")),
         "print view": (f"/t/{tournament}/classifica/stampa/", browser),
         "player page": (f"/t/{tournament}/giocatori/{registration}/", browser),
-        "standings.json": (f"/api/tournaments/{tournament}/standings.json", browser),
-        "tables.json": (f"/api/tournaments/{tournament}/rounds/1/tables.json", browser),
+        "standings.json": (f"/api/v1/tournaments/{tournament}/standings.json", browser),
+        "tables.json": (f"/api/v1/tournaments/{tournament}/rounds/1/tables.json", browser),
         "static": ("/static/css/torneo.css", browser),
     }
 

@@ -6,7 +6,7 @@ public_patterns = [
     path("circuiti/", views.circuits_public, name="circuits"),
     path("circuiti/<int:pk>/", views.circuit_public, name="circuit"),
     path("circuiti/<int:pk>/classifica.csv", views.circuit_csv, name="circuit_csv"),
-    path("api/circuits/<int:pk>.json", views.circuit_json, name="circuit_json"),
+    path("api/v1/circuits/<int:pk>.json", views.circuit_json, name="circuit_json"),
     path("giocatori/<int:player_pk>/", views.player_history_page, name="player_history"),
 ]
 

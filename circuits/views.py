@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from circuits import services
 from circuits.forms import CircuitForm, CircuitTournamentForm
@@ -23,7 +23,7 @@ from tournaments.rules import circuit_for_organiser, require_organiser, run_by
 # --- organiser -----------------------------------------------------------------------------------
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def circuit_list(request):
     require_organiser(request.user)
     form = CircuitForm(request.POST or None)
@@ -38,7 +38,7 @@ def circuit_list(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def circuit_manage(request, pk):
     circuit = circuit_for_organiser(request.user, Circuit.objects, pk)
     form = CircuitForm(instance=Circuit.objects.get(pk=circuit.pk))
@@ -85,7 +85,7 @@ def circuit_tournament_remove(request, pk, entry_pk):
 
 # --- public ----------------------------------------------------------------------------------------
 
-@require_GET
+@require_safe
 def circuits_public(request):
     return render(request, "circuits/public_list.html", {"circuits": Circuit.objects.all()})
 
@@ -97,7 +97,7 @@ def _cached(request, circuit, render_page, params=()):
     return serve_cached(request, f"circuit-{circuit.pk}", circuit_version(circuit), render_page, params=params)
 
 
-@require_GET
+@require_safe
 def circuit_public(request, pk):
     circuit = get_object_or_404(Circuit, pk=pk)
     return _cached(request, circuit, lambda: render(request, "circuits/circuit.html", {
@@ -138,7 +138,7 @@ def _json_settings(circuit):
             "best_of": circuit.best_of, "min_tournaments": circuit.min_tournaments}
 
 
-@require_GET
+@require_safe
 def circuit_json(request, pk):
     circuit = get_object_or_404(Circuit, pk=pk)
 
@@ -189,7 +189,7 @@ def _csv_games_rows(s, decimal):
         yield line
 
 
-@require_GET
+@require_safe
 def circuit_csv(request, pk):
     circuit = get_object_or_404(Circuit, pk=pk)
 
@@ -202,7 +202,7 @@ def circuit_csv(request, pk):
     return _cached(request, circuit, build, params={"format": tuple(FORMATS)})
 
 
-@require_GET
+@require_safe
 def player_history_page(request, player_pk):
     player = get_object_or_404(Player.all_players.select_related("club", "merged_into"), pk=player_pk)
     if player.merged_into_id is not None:

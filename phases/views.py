@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from phases import bracket as brackets
 from phases import draw, selectors, services
@@ -173,7 +173,7 @@ def phase_action(request, pk, order, action):
 
 
 @login_required
-@require_GET
+@require_safe
 def bracket(request, pk):
     """The tables of every phase, winners marked: who goes on."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -181,7 +181,7 @@ def bracket(request, pk):
                                                     "phases": brackets.phase_bracket(tournament)})
 
 
-@require_GET
+@require_safe
 def final_standings(request, pk):
     """SCORING.md section 6: the final's order, then the finalina, then the qualifying order."""
     tournament = tournament_for_public(pk)

@@ -9,7 +9,7 @@ listen, the version to start from) takes turns on the process's one shared threa
 database connection, and an open stream holds neither.
 
 The live server answers the live channel alone (risiko_site/live_urls.py, the route the proxy sends
-it; static files too, for its start-up check): it never imports the rest of the site's views.
+it; its health page for the container's check; static files too, for its start-up check): it never imports the rest of the site's views.
 """
 import os
 
@@ -25,10 +25,10 @@ LIVE_URLCONF = "risiko_site.live_urls"
 def is_live(path):
     """Whether `path` is a tournament's live channel."""
     try:
-        resolve(path, LIVE_URLCONF)
+        match = resolve(path, LIVE_URLCONF)
     except Resolver404:
         return False
-    return True
+    return match.url_name == "live"
 
 
 class Handler(ASGIHandler):

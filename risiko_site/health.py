@@ -1,45 +1,98 @@
-"""The health page `/salute/` (alias `/health/`): 200 "ok" while the database and the shared cache
-answer, 503 "unavailable" otherwise; nothing else in the body, never cached.
+"""The health page `/salute/` (alias `/health/`): 200 "ok" while the site can serve its pages, 503
+"unavailable" otherwise; nothing else in the body, never cached.
+
+It answers "ok" only when the database answers a real query over every table of the application
+(a table gone fails, as every page would), every migration of this release is applied (the question
+of `migrate --check`), and the shared cache keeps what it is given. The checks run in a thread of
+their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs,
+and while a check hangs, other requests for the page get 503 at once instead of starting another
+(ten monitors asking a hung database never take the threads that answer the pages).
 
 Asked by the containers' health checks (deploy/healthcheck.py, docker-compose.yml) and by anyone
 watching the site through the proxy. It answers over plain HTTP too (SECURE_REDIRECT_EXEMPT): a
 check from inside the server speaks to gunicorn directly. Why it failed goes to the log, one line.
 """
 import logging
+import threading
 import uuid
 
+from django.apps import apps
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, connections
+from django.db.migrations.loader import MigrationLoader
 from django.http import HttpResponse
 from django.views.decorators.http import require_safe
 
 logger = logging.getLogger("torneo.health")
 
-def database_answers():
+# The whole check, the page's answer included, within this many seconds (the compose file's health
+# check gives the page 5 s; uptime monitors 8 s and more).
+TIMEOUT_SECONDS = 4.0
+# Each of the database's statements of the check (PostgreSQL's statement_timeout).
+STATEMENT_TIMEOUT_MS = 3000
+
+
+class Unhealthy(Exception):
+    """A part of the site that cannot serve the pages; its message says why."""
+
+
+def _tables():
+    return sorted({model._meta.db_table for model in apps.get_models() if model._meta.managed
+                   and not model._meta.proxy})
+
+
+_known_migrations = None
+
+
+def _migrations_on_disk():
+    """Every migration of this release (app, name), read once per process."""
+    global _known_migrations
+    if _known_migrations is None:
+        _known_migrations = set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+    return _known_migrations
+
+
+def database_answers(cache=None):
+    """A query over every table, and every migration applied: Unhealthy otherwise."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        return cursor.fetchone() == (1,)
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+        quote = connection.ops.quote_name
+        union = " UNION ALL ".join(f"SELECT COUNT(*) FROM (SELECT 1 FROM {quote(t)} LIMIT 1) AS t" for t in _tables())
+        cursor.execute(union)
+        cursor.fetchall()
+        cursor.execute("SELECT app, name FROM django_migrations")
+        applied = set(cursor.fetchall())
+    missing = _migrations_on_disk() - applied
+    if missing:
+        raise Unhealthy(f"{len(missing)} migration(s) not applied, e.g. {'.'.join(sorted(missing)[0])}")
+    return True
 
 
-def cache_answers():
-    """A value written and read back: a cache that takes no writes (full, read-only) fails too."""
-    cache = caches["default"]
+def cache_answers(cache=None):
+    """A value written and read back: a cache that takes no writes (full, read-only) fails too.
+    `cache`: the request's own (each thread has its own cache objects)."""
+    cache = caches["default"] if cache is None else cache
     key = f"health:{uuid.uuid4().hex}"
     cache.set(key, 1, 10)
     try:
-        return cache.get(key) == 1
+        answered = cache.get(key) == 1
     finally:
         cache.delete(key)
+    outage = getattr(cache, "outage", lambda: None)()
+    if outage:
+        raise Unhealthy(outage)
+    return answered
 
 
 CHECKS = (("database", database_answers), ("cache", cache_answers))
 
 
-def failing_part():
+def failing_part(cache=None):
     """The name of the first part that does not answer, or None."""
     for name, check in CHECKS:
         try:
-            if not check():
+            if not check(cache):
                 logger.warning("health: the %s gave a wrong answer", name)
                 return name
         except Exception as exc:  # whatever the failure, the answer is "unavailable"
@@ -49,9 +102,41 @@ def failing_part():
     return None
 
 
+_running = threading.Lock()
+# Whether the checks run in a thread of their own: None, where the database is a server (a local
+# SQLite file does not hang, and its test database is not shared between threads while written).
+IN_THREAD = None
+
+
+def _checked(result, cache):
+    try:
+        result["failing"] = failing_part(cache)
+    finally:
+        connections.close_all()  # this thread's own connection
+        _running.release()
+
+
+def checked_in_time(timeout=None):
+    """The failing part's name, None when all is well: run in a thread of its own (IN_THREAD), one at a time;
+    "busy" when a check under way (hung) holds the place, "timeout" past `timeout` seconds."""
+    if IN_THREAD is False or (IN_THREAD is None and connection.vendor == "sqlite"):
+        return failing_part()
+    if not _running.acquire(blocking=False):
+        logger.warning("health: the previous check has not finished (the database hangs?)")
+        return "busy"
+    result = {}
+    worker = threading.Thread(target=_checked, args=(result, caches["default"]), name="health-check", daemon=True)
+    worker.start()
+    worker.join(TIMEOUT_SECONDS if timeout is None else timeout)
+    if worker.is_alive():
+        logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)
+        return "timeout"
+    return result["failing"]
+
+
 @require_safe
 def health(request):
-    ok = failing_part() is None
+    ok = checked_in_time() is None
     response = HttpResponse("ok" if ok else "unavailable", status=200 if ok else 503,
                             content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "no-store"

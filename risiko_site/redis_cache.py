@@ -1,5 +1,25 @@
-"""The Redis cache backend of CACHE_URL=redis://... (risiko_site.caches)."""
+"""The Redis cache backend of CACHE_URL=redis://... (risiko_site.caches).
+
+The shared cache only spares work: when Redis does not answer (stopped, restarting, unreachable,
+hung past the socket timeout of risiko_site.caches), every call answers as an empty cache would (a
+read finds nothing, a write is dropped, a lock is granted) and the pages are rendered from the
+database, slower but whole. After a failure Redis is left alone for `RETRY_SECONDS` (one page makes
+dozens of calls: none of them waits for the timeout again), then tried again. The outage is logged
+once when it starts and once when it ends; `outage()` names it for the health page. When Redis answers
+again its entries (this site's key prefix) are dropped: the writes made meanwhile (a change's new
+results version) never reached it, so what it holds may be older than the database.
+"""
+import logging
+import threading
+import time
+from functools import wraps
+
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import RedisError
+
+logger = logging.getLogger("torneo.cache")
+
+RETRY_SECONDS = 5.0
 
 
 class _ReusedClient(RedisCacheClient):
@@ -19,9 +39,109 @@ class _ReusedClient(RedisCacheClient):
         return client
 
 
+def _or_empty(answer):
+    """Run the call on Redis; while Redis is down, `answer(*args, **kwargs)` instead (an empty cache's)."""
+    def decorate(method):
+        @wraps(method)
+        def wrapper(self, *args, **kwargs):
+            if self._down_since is not None and time.monotonic() - self._last_try < RETRY_SECONDS:
+                return answer(*args, **kwargs)
+            try:
+                if self._down_since is not None:
+                    # The first call after an outage (one thread: the others answer as an empty cache
+                    # meanwhile): the entries from before go first.
+                    if not self._recovering.acquire(blocking=False):
+                        return answer(*args, **kwargs)
+                    try:
+                        self._recovered()
+                    finally:
+                        self._recovering.release()
+                return method(self, *args, **kwargs)
+            except (RedisError, OSError) as exc:
+                self._failed(exc)
+                return answer(*args, **kwargs)
+        return wrapper
+    return decorate
+
+
+def _batches(items, size):
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _default(key, default=None, *args, **kwargs):
+    return default
+
+
+def _nothing(*args, **kwargs):
+    return None
+
+
+def _granted(*args, **kwargs):
+    return True
+
+
+def _missing(*args, **kwargs):
+    raise ValueError("the cache is unavailable")  # as for a key the cache does not hold
+
+
 class SharedRedisCache(RedisCache):
-    """Django's Redis cache with one client per connection pool (see _ReusedClient)."""
+    """Django's Redis cache with one client per connection pool (see _ReusedClient), answering as an
+    empty cache while Redis is down (see the module)."""
 
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _ReusedClient
+        self._state = threading.Lock()
+        self._recovering = threading.Lock()
+        self._down_since = None
+        self._last_try = 0.0
+        self._reason = None
+
+    def _failed(self, exc):
+        with self._state:
+            self._last_try = time.monotonic()
+            self._reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            if self._down_since is None:
+                self._down_since = self._last_try
+                logger.warning("cache: Redis does not answer (%s); the pages are rendered without it", self._reason)
+
+    def _recovered(self):
+        """Drop what Redis holds under this site's prefix, then take it as answering again (raises
+        while it still does not answer)."""
+        # What was written meanwhile (a result's new version...) never reached Redis: what it holds from
+        # before the outage may be older than the database, so it goes.
+        client = self._cache.get_client(write=True)
+        dropped = 0
+        for keys in _batches(client.scan_iter(match=f"{self.key_prefix}:*", count=1000), 500):
+            dropped += client.delete(*keys)
+        with self._state:
+            if self._down_since is None:
+                return
+            outage = time.monotonic() - self._down_since
+            self._down_since = None
+            self._reason = None
+        logger.warning("cache: Redis answers again after %.0f s; its %d entries from before are dropped "
+                       "(the changes made meanwhile were not written to it)", outage, dropped)
+
+    def outage(self):
+        """Why Redis is taken as down (its last error), or None while it answers."""
+        return self._reason if self._down_since is not None else None
+
+    get = _or_empty(_default)(RedisCache.get)
+    set = _or_empty(_nothing)(RedisCache.set)
+    add = _or_empty(_granted)(RedisCache.add)
+    touch = _or_empty(lambda *a, **k: False)(RedisCache.touch)
+    delete = _or_empty(lambda *a, **k: False)(RedisCache.delete)
+    get_many = _or_empty(lambda *a, **k: {})(RedisCache.get_many)
+    has_key = _or_empty(lambda *a, **k: False)(RedisCache.has_key)
+    incr = _or_empty(_missing)(RedisCache.incr)
+    set_many = _or_empty(lambda *a, **k: [])(RedisCache.set_many)
+    delete_many = _or_empty(_nothing)(RedisCache.delete_many)
+    clear = _or_empty(lambda *a, **k: False)(RedisCache.clear)

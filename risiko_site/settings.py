@@ -99,6 +99,15 @@ DATABASES = {
 }
 if PRODUCTION and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("production runs on PostgreSQL: set DATABASE_URL=postgres://...")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer is found out in seconds, not minutes: a connection not made
+    # within DB_CONNECT_TIMEOUT_S, a statement (or its wait for a lock) not done within
+    # DB_STATEMENT_TIMEOUT_MS is an error (the last rendered page, else the 503 page), so no worker
+    # thread is held by a hung database. 0 turns the statement limit off (the compose file's migrate).
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT_S", 3, minimum=1))
+    _statement_ms = env_int("DB_STATEMENT_TIMEOUT_MS", 5000, minimum=0)
+    _options["options"] = f"{_options.get('options', '')} -c statement_timeout={_statement_ms}".strip()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Waiting on the write lock instead of failing at once when two arbiters save together.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

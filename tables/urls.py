@@ -22,11 +22,11 @@ public_patterns = [
     path("t/<int:pk>/classifica/", standings_views.standings, name="standings"),
     path("t/<int:pk>/classifica/stampa/", standings_views.standings_print, name="standings_print"),
     path("t/<int:pk>/giocatori/<int:reg_pk>/", standings_views.player_page, name="player"),
-    path("api/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
-    path("api/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
+    path("api/v1/tournaments/<int:pk>/standings.json", standings_views.standings_json, name="standings_json"),
+    path("api/v1/tournaments/<int:pk>/rounds/<int:number>/tables.json", standings_views.tables_json, name="tables_json"),
     path("t/<int:pk>/squadre/", standings_views.team_standings_page, name="team_standings"),
     path("t/<int:pk>/classifica/squadre/", championship_views.championship_standings, name="championship_standings"),
-    path("api/tournaments/<int:pk>/teams.json", championship_views.championship_json, name="championship_json"),
+    path("api/v1/tournaments/<int:pk>/teams.json", championship_views.championship_json, name="championship_json"),
     # One event per change the tournament's screens show (tables.live): served by the `live` pool.
     path("t/<int:pk>/live/", live_views.live, name="live"),
 ]
@@ -95,7 +95,7 @@ public_patterns += [
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/scheda/", room_views.table_sheet,
          name="table_sheet"),
     path("t/<int:pk>/classifica/widget/", room_views.standings_widget, name="standings_widget"),
-    path("api/tournaments/<int:pk>/players/<int:reg_pk>.json", standings_views.player_json, name="player_json"),
+    path("api/v1/tournaments/<int:pk>/players/<int:reg_pk>.json", standings_views.player_json, name="player_json"),
 ]
 
 manage_patterns += [

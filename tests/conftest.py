@@ -7,7 +7,8 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Each test run keeps its cache in memory (tests/safety/test_shared_cache.py runs against Redis).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "tests", "KEY_PREFIX": "torneo"}}
+                                   "LOCATION": "tests", "KEY_PREFIX": "torneo",
+                                   "KEY_FUNCTION": "risiko_site.generation.make_key"}}
     # Tests make a change and look at the page at once, one request after another: a page is
     # rendered anew for each version (the stale bound and refresh interval have their own tests).
     settings.PUBLIC_PAGE_REFRESH_SECONDS = 0

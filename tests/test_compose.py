@@ -19,13 +19,12 @@ def test_only_the_proxy_publishes_ports_80_and_443():
 
 def test_the_proxy_is_caddy_with_the_repositorys_caddyfile_in_front_of_healthy_pools():
     proxy = SERVICES["proxy"]
-    assert proxy["image"] == "caddy:2"  # the official image
+    assert proxy["image"].startswith("caddy:2.")  # the official image, pinned
     assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
     assert {"caddy_data:/data", "caddy_config:/config"} <= set(proxy["volumes"])  # certificates kept
     assert proxy["environment"]["DOMAIN"] == "${DOMAIN}"
     assert proxy["environment"]["EMAIL"].startswith("${EMAIL:?")
-    assert proxy["depends_on"] == {**{name: {"condition": "service_healthy"} for name in APP},
-                                   "live": {"condition": "service_started"}}   # the live channel's uvicorn
+    assert proxy["depends_on"] == {name: {"condition": "service_healthy"} for name in (*APP, "live")}
     assert proxy["restart"] == "unless-stopped"
 
 
@@ -64,12 +63,16 @@ def test_the_staff_pool_is_the_same_application_as_the_public_one():
         assert SERVICES["web-staff"][key] == SERVICES["web"][key]
     public, staff = (dict(SERVICES[name]["environment"]) for name in APP)
     assert (public.pop("TORNEO_POOL"), staff.pop("TORNEO_POOL")) == ("public", "staff")
-    assert public == staff == SERVICES["migrate"]["environment"]
+    migrate = dict(SERVICES["migrate"]["environment"])
+    assert migrate.pop("DB_STATEMENT_TIMEOUT_MS") == "0"  # a migration's statement may take longer than a page's
+    assert public == staff == migrate
 
 
 def test_a_backup_every_night_kept_30_days_in_the_backups_folder():
     backup = SERVICES["backup"]
-    assert backup["image"] == SERVICES["db"]["image"]  # pg_dump of the server's own version
+    root = Path(__file__).resolve().parent.parent
+    dockerfile = (root / backup["build"]["context"] / backup["build"]["dockerfile"]).read_text()
+    assert f"FROM {SERVICES['db']['image']}\n" in dockerfile  # pg_dump of the server's own version
     assert backup["entrypoint"] == ["sh", "/deploy/backup.sh"] and backup["command"] == ["nightly"]
     assert backup["restart"] == "unless-stopped"
     assert backup["environment"]["BACKUP_KEEP_DAYS"] == "${BACKUP_KEEP_DAYS:-30}"
@@ -81,8 +84,8 @@ def test_a_backup_every_night_kept_30_days_in_the_backups_folder():
 def test_every_migrate_starts_from_a_backup():
     once = SERVICES["backup-now"]
     assert once["command"][0] == "once" and "restart" not in once
-    assert (once["image"], once["entrypoint"], once["volumes"]) == (
-        SERVICES["backup"]["image"], SERVICES["backup"]["entrypoint"], SERVICES["backup"]["volumes"])
+    assert (once["build"], once["entrypoint"], once["volumes"]) == (
+        SERVICES["backup"]["build"], SERVICES["backup"]["entrypoint"], SERVICES["backup"]["volumes"])
     assert SERVICES["migrate"]["depends_on"]["backup-now"] == {"condition": "service_completed_successfully"}
 
 
@@ -137,3 +140,58 @@ def test_the_live_channel_has_its_own_asgi_pool_behind_the_proxy():
     assert "ports" not in live and "expose" not in live   # reached by the proxy on the compose network
     assert live["environment"]["CACHE_URL"] == "redis://redis:6379/0"  # the changes come through Redis
     assert live["build"] == SERVICES["web"]["build"]
+
+
+LONG_RUNNING = {name for name, service in SERVICES.items() if service.get("restart") == "unless-stopped"}
+
+
+def test_every_long_running_service_has_a_health_check():
+    assert LONG_RUNNING == {"proxy", "web", "web-staff", "live", "db", "redis", "backup"}
+    assert [name for name in LONG_RUNNING if not SERVICES[name].get("healthcheck", {}).get("test")] == []
+    assert SERVICES["live"]["healthcheck"] == SERVICES["web"]["healthcheck"]  # its /salute/ (risiko_site/live_urls.py)
+
+
+def test_every_services_log_is_rotated_and_its_memory_bounded():
+    for name, service in SERVICES.items():
+        assert service["logging"]["driver"] == "json-file", name
+        assert service["logging"]["options"] == {"max-size": "10m", "max-file": "5"}, name
+        assert service["deploy"]["resources"]["limits"]["memory"].endswith(("M", "G")), name
+
+
+def test_every_image_is_pinned_to_a_version():
+    root = Path(__file__).resolve().parent.parent
+    images = [service["image"] for service in SERVICES.values() if "image" in service]
+    images += [line.split()[1] for path in ("Dockerfile", "deploy/backup.Dockerfile")
+               for line in (root / path).read_text().splitlines() if line.startswith("FROM ")]
+    assert sorted(set(images)) == ["caddy:2.9.1", "postgres:15.13-bookworm", "python:3.11.13-slim-bookworm",
+                                   "redis:7.4.2"]
+
+
+def test_redis_has_a_memory_limit_and_evicts_the_least_recently_used():
+    command = SERVICES["redis"]["command"]
+    assert command[command.index("--maxmemory") + 1] == "256mb"
+    assert command[command.index("--maxmemory-policy") + 1] == "allkeys-lru"
+    assert SERVICES["redis"]["deploy"]["resources"]["limits"]["memory"] == "320M"  # room above the 256 MB of data
+
+
+def test_the_image_installs_the_locked_python_packages_checked_by_hash():
+    import re
+    import tomllib
+    root = Path(__file__).resolve().parent.parent
+    dockerfile = (root / "Dockerfile").read_text()
+    assert "pip install --no-cache-dir --require-hashes --no-deps -r requirements.lock" in dockerfile
+    lock = (root / "requirements.lock").read_text()
+    pinned = dict(re.findall(r"^([a-z0-9][a-z0-9._-]*)==(\S+) \\$", lock, re.M))
+    requirements = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    wanted = {re.match(r"[A-Za-z0-9._-]+", r).group(0).lower().replace("_", "-") for r in requirements}
+    assert wanted <= set(pinned)
+    blocks = re.split(r"\n(?=[a-z0-9])", lock[lock.index(next(iter(sorted(pinned)))):])
+    assert all("--hash=sha256:" in block for block in blocks)
+    assert len(blocks) == len(pinned)
+
+
+def test_a_restore_runs_in_the_applications_image_by_hand_only():
+    restore = SERVICES["restore-db"]
+    assert restore["profiles"] == ["tools"] and restore["build"] == SERVICES["web"]["build"]
+    assert restore["entrypoint"] == ["sh", "deploy/restore-db.sh"]
+    assert "./backups:/backups:ro" in restore["volumes"]

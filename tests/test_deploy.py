@@ -93,16 +93,35 @@ def test_make_env_refuses_what_is_not_a_domain_or_an_email(tmp_path, domain, ema
     assert not (tmp_path / ".env").exists()
 
 
+def _fake(bin_dir, name, body):
+    script = bin_dir / name
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+
+
 @pytest.fixture
 def fake_pg_dump(tmp_path):
-    """A pg_dump that writes the URL it was given into its --file."""
+    """A pg_dump that writes the URL and snapshot it was given into its --file (exit 1 when
+    FAKE_PG_DUMP_FAILS is set); a psql that runs the backup script's `\\!` lines as psql would and
+    writes a one-line manifest into its -o file; curl and rclone that note their arguments in calls.log."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    script = bin_dir / "pg_dump"
-    script.write_text('#!/bin/sh\nfor a; do case "$a" in --file=*) f=${a#--file=};; --dbname=*) d=${a#--dbname=};; '
-                      'esac; done\nprintf %s "$d" > "$f"\n')
-    script.chmod(0o755)
+    _fake(bin_dir, "pg_dump", '[ -z "$FAKE_PG_DUMP_FAILS" ] || exit 1\n'
+          'for a; do case "$a" in --file=*) f=${a#--file=};; --dbname=*) d=${a#--dbname=};; '
+          '--snapshot=*) s=${a#--snapshot=};; esac; done\nprintf "%s %s" "$d" "$s" > "$f"\n')
+    _fake(bin_dir, "psql", 'prev=; for a; do [ "$prev" = -o ] && out=$a; prev=$a; done\n'
+          'export TORNEO_SNAPSHOT=snapshot-1\n'
+          'while IFS= read -r line; do case "$line" in "\\!"*) sh -c "${line#??}";; esac; done\n'
+          'printf "tournaments_tournament\\t1\\tabc\\n" > "$out"\n')
+    calls = tmp_path / "calls.log"
+    _fake(bin_dir, "curl", f'echo "curl $*" >> {calls}\n')
+    _fake(bin_dir, "rclone", f'echo "rclone $*" >> {calls}\n[ -z "$FAKE_RCLONE_FAILS" ] || exit 1\n')
     return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "DATABASE_URL": "postgres://torneo@db/torneo"}
+
+
+def _calls(tmp_path):
+    log = tmp_path / "calls.log"
+    return log.read_text().splitlines() if log.exists() else []
 
 
 def _backup(env, *args, **extra):
@@ -115,19 +134,139 @@ def test_a_backup_is_named_by_its_time_and_old_ones_are_deleted(tmp_path, fake_p
     folder.mkdir()
     old, recent = folder / "torneo-20200101-033000-nightly.dump", folder / "torneo-20200201-033000-nightly.dump"
     for path, days in ((old, 31), (recent, 29)):
-        path.write_text("x")
-        os.utime(path, (time.time() - days * 86400, time.time() - days * 86400))
+        for each in (path, Path(f"{path}.manifest")):
+            each.write_text("x")
+            os.utime(each, (time.time() - days * 86400, time.time() - days * 86400))
     assert _backup(fake_pg_dump, "fresh", BACKUP_DIR=str(folder)).returncode == 1  # nothing in the last 26 hours
     proc = _backup(fake_pg_dump, "once", "before-migrate", BACKUP_DIR=str(folder))
     assert proc.returncode == 0, proc.stderr
     dumps = sorted(p.name for p in folder.iterdir())
-    assert len(dumps) == 2 and dumps[0] == recent.name
-    assert re.fullmatch(r"torneo-\d{8}-\d{6}-before-migrate\.dump", dumps[1])
-    assert (folder / dumps[1]).read_text() == "postgres://torneo@db/torneo"
-    assert stat.S_IMODE((folder / dumps[1]).stat().st_mode) == 0o600
+    assert len(dumps) == 4 and dumps[:2] == [recent.name, f"{recent.name}.manifest"]
+    assert re.fullmatch(r"torneo-\d{8}-\d{6}-before-migrate\.dump", dumps[2]) and dumps[3] == f"{dumps[2]}.manifest"
+    # The dump and the manifest of one snapshot.
+    assert (folder / dumps[2]).read_text() == "postgres://torneo@db/torneo snapshot-1"
+    assert (folder / dumps[3]).read_text() == "tournaments_tournament\t1\tabc\n"
+    assert {stat.S_IMODE((folder / name).stat().st_mode) for name in dumps[2:]} == {0o600}
     assert _backup(fake_pg_dump, "fresh", BACKUP_DIR=str(folder)).returncode == 0
 
 
 def test_the_nightly_backup_refuses_a_time_that_is_not_one(tmp_path, fake_pg_dump):
     proc = _backup(fake_pg_dump, "nightly", BACKUP_DIR=str(tmp_path), BACKUP_AT="25:99")
     assert proc.returncode == 2 and "BACKUP_AT=25:99" in proc.stderr
+
+
+@pytest.mark.parametrize("days", ["0", "-1", "abc", "1.5", "00"])
+@pytest.mark.parametrize("mode", ["once", "nightly"])
+def test_a_keep_days_that_would_delete_the_new_dump_is_refused(tmp_path, fake_pg_dump, days, mode):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    kept = folder / "torneo-20200101-033000-nightly.dump"
+    kept.write_text("x")
+    proc = _backup(fake_pg_dump, mode, BACKUP_DIR=str(folder), BACKUP_KEEP_DAYS=days)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"backup: BACKUP_KEEP_DAYS={days} would delete the dump just written")
+    assert [p.name for p in folder.iterdir()] == [kept.name]
+
+
+def test_one_day_keeps_the_new_dump(tmp_path, fake_pg_dump):
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder), BACKUP_KEEP_DAYS="1")
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(folder.glob("torneo-*.dump"))) == 1
+
+
+def test_a_failed_backup_says_so_and_pings_the_failure(tmp_path, fake_pg_dump):
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder), FAKE_PG_DUMP_FAILS="1",
+                   BACKUP_PING_URL="https://hc-ping.com/abc")
+    assert proc.returncode == 1
+    assert re.search(r"^backup: FAILED at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: pg_dump failed$", proc.stderr, re.M)
+    assert list(folder.iterdir()) == []  # nothing half-written left for the newest
+    assert _calls(tmp_path) == ["curl -fsS -m 10 --retry 3 -o /dev/null https://hc-ping.com/abc/fail"]
+
+
+def test_a_backup_is_copied_off_the_server_and_pinged(tmp_path, fake_pg_dump):
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder), BACKUP_RCLONE_REMOTE="offsite:torneo",
+                   BACKUP_PING_URL="https://hc-ping.com/abc")
+    assert proc.returncode == 0, proc.stderr
+    dump = next(folder.glob("torneo-*.dump")).name
+    assert _calls(tmp_path) == [f"rclone copyto {folder}/{dump} offsite:torneo/{dump}",
+                                f"rclone copyto {folder}/{dump}.manifest offsite:torneo/{dump}.manifest",
+                                "curl -fsS -m 10 --retry 3 -o /dev/null https://hc-ping.com/abc"]
+    assert f"backup: copied off the server to offsite:torneo/{dump}" in proc.stdout
+
+
+def test_a_failed_copy_off_the_server_is_a_failed_backup_that_keeps_the_dump(tmp_path, fake_pg_dump):
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder), BACKUP_RCLONE_REMOTE="offsite:torneo",
+                   FAKE_RCLONE_FAILS="1", BACKUP_PING_URL="https://hc-ping.com/abc")
+    assert proc.returncode == 1 and "the copy to offsite:torneo failed" in proc.stderr
+    assert len(list(folder.glob("torneo-*.dump"))) == 1
+    assert _calls(tmp_path)[-1].endswith("https://hc-ping.com/abc/fail")
+
+
+# --- deploy/restore.sh and deploy/upgrade.sh, with a compose command that notes what it is asked ----------
+
+@pytest.fixture
+def fake_compose(tmp_path):
+    """A `docker compose` noting each call in compose.log; `run` fails when FAKE_RUN_FAILS is set, the
+    health check answers after FAKE_UNHEALTHY_TIMES failures."""
+    log = tmp_path / "compose.log"
+    script = tmp_path / "compose"
+    script.write_text(f'#!/bin/sh\necho "$*" >> {log}\n'
+                      'case "$1" in run) [ -z "$FAKE_RUN_FAILS" ] || exit 1;; esac\n')
+    script.chmod(0o755)
+    return {**os.environ, "COMPOSE": str(script)}, log
+
+
+def _script(name, env, *args, cwd=ROOT):
+    return subprocess.run(["sh", str(ROOT / "deploy" / name), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=30)
+
+
+def test_restore_stops_every_service_that_holds_the_database_then_restores_and_checks_health(tmp_path, fake_compose):
+    import yaml
+    env, log = fake_compose
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "torneo-20261128-033000-nightly.dump").write_text("x")
+    proc = _script("restore.sh", env, "backups/torneo-20261128-033000-nightly.dump", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    calls = log.read_text().splitlines()
+    services = yaml.safe_load(COMPOSE_TEXT)["services"]
+    holders = {name for name, s in services.items() if s.get("restart") == "unless-stopped"
+               and ("DATABASE_URL" in (s.get("environment") or {}) or "depends_on" in s and name != "db")}
+    assert holders == {"proxy", "web", "web-staff", "live", "backup"}
+    assert calls[0].split()[0] == "stop" and set(calls[0].split()[1:]) == holders
+    assert calls[1:] == ["up -d --wait db redis", "run --rm restore-db /backups/torneo-20261128-033000-nightly.dump",
+                         "up -d", "exec -T web python deploy/healthcheck.py"]
+    assert proc.stdout.splitlines()[-1].startswith("restore: OK")
+
+
+def test_a_restore_that_fails_starts_the_site_again_on_the_database_as_it_was(tmp_path, fake_compose):
+    env, log = fake_compose
+    (tmp_path / "backups").mkdir()
+    (tmp_path / "backups" / "torneo-20261128-033000-nightly.dump").write_text("x")
+    proc = _script("restore.sh", {**env, "FAKE_RUN_FAILS": "1"}, "backups/torneo-20261128-033000-nightly.dump",
+                   cwd=tmp_path)
+    assert proc.returncode == 2 and "was not restored" in proc.stderr
+    assert log.read_text().splitlines()[-1] == "up -d"
+
+
+@pytest.mark.parametrize("dump", ["", "/etc/passwd", "backups/torneo-missing.dump"])
+def test_restore_refuses_what_is_not_a_dump_of_the_backups_folder(tmp_path, fake_compose, dump):
+    env, log = fake_compose
+    proc = _script("restore.sh", env, dump, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("restore: ")
+    assert not log.exists()  # nothing stopped
+
+
+def test_upgrade_pulls_builds_starts_and_checks_health(tmp_path, fake_compose):
+    env, log = fake_compose
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _fake(bin_dir, "git", f'echo "git $*" >> {log}\ncase "$1" in rev-parse) echo abc1234;; esac\n')
+    proc = _script("upgrade.sh", {**env, "PATH": f"{bin_dir}:{env['PATH']}"}, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text().splitlines() == ["git rev-parse --short HEAD", "git pull --ff-only", "git rev-parse --short HEAD",
+                                            "build --pull", "up -d", "exec -T web python deploy/healthcheck.py"]

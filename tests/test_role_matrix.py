@@ -53,6 +53,9 @@ PUBLIC = {
     # A phone following a player of a published tournament, and switching off (tests/tables/push).
     "public:push_worker", "public:push_subscribe", "public:push_unsubscribe",
     "public:championship_standings", "public:championship_json",
+    # The public JSON's addresses before /api/v1/ (risiko_site/api.py).
+    "standings_json_unversioned", "tables_json_unversioned", "championship_json_unversioned",
+    "player_json_unversioned", "circuit_json_unversioned",
 }
 # Django's own admin has its own guard (staff only) and is tested by Django.
 IGNORED_NAMESPACES = {"admin"}

@@ -76,3 +76,24 @@ def test_the_redis_cache_builds_one_client_per_connection_pool():
     assert first.get_client() is client and first.get_client(write=True) is client
     assert client.connection_pool is first._get_connection_pool(False)
     assert second.get_client() is not client
+
+
+@pytest.mark.parametrize("extra, connect, statement", [
+    ({}, 3, 5000),
+    ({"DB_CONNECT_TIMEOUT_S": "2", "DB_STATEMENT_TIMEOUT_MS": "8000"}, 2, 8000),
+    ({"DB_STATEMENT_TIMEOUT_MS": "0"}, 3, 0),  # the compose file's migrate
+])
+def test_a_hung_database_is_given_seconds_not_minutes(extra, connect, statement):
+    code = ("from django.conf import settings; o = settings.DATABASES['default']['OPTIONS']; "
+            "print(o['connect_timeout'], o['options'])")
+    full_env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    proc = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT,
+                          env={**full_env, **PROD_ENV, "DJANGO_SETTINGS_MODULE": "risiko_site.settings", **extra},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(connect), "-c", f"statement_timeout={statement}"]
+
+
+def test_a_statement_timeout_that_is_not_a_number_is_refused():
+    proc = _manage("check", env={**PROD_ENV, "DB_STATEMENT_TIMEOUT_MS": "5s"})
+    assert proc.returncode != 0 and "DB_STATEMENT_TIMEOUT_MS must be an integer, not '5s'" in proc.stderr

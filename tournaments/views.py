@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import OperationalError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments import services, settings_checks
 from tournaments.registration import services as roster
@@ -41,12 +41,12 @@ logger = logging.getLogger(__name__)
 
 # --- public ------------------------------------------------------------------------------------
 
-@require_GET
+@require_safe
 def home(request):
     return render(request, "tournaments/home.html", {"tournaments": published_tournaments()})
 
 
-@require_GET
+@require_safe
 def tournament_public(request, pk):
     tournament = tournament_for_public(pk)
     return render(request, "tournaments/tournament_public.html", {
@@ -91,7 +91,7 @@ def signup(request, pk):
 # --- organiser: own tournaments --------------------------------------------------------------
 
 @login_required
-@require_GET
+@require_safe
 def manage_home(request):
     user = request.user
     return render(request, "tournaments/manage_home.html", {
@@ -164,7 +164,7 @@ def tournament_edit(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def tournament_manage(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/tournament_manage.html", {

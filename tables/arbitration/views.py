@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tables.arbitration import services as arbitration
 from tables.arbitration import selectors as arbitration_selectors
@@ -68,7 +68,7 @@ def penalties(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def penalty_games(request, pk):
     """The <option>s of the chosen player's games (htmx, when the player changes)."""
     tournament = tournament_for_arbiter(request.user, pk)

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from scoring.endroll import end_roll
 from tables.clock import services as clock
@@ -30,7 +30,7 @@ def _clock_context(rnd):
 
 
 @login_required
-@require_GET
+@require_safe
 def clock_manage(request, pk, number):
     """The organiser's clock of one round: start it (default 90 minutes), stop it."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -71,7 +71,7 @@ def _tables_with_end_roll(tournament, rnd):
     return tables
 
 
-@require_GET
+@require_safe
 @never_cache
 def clock_public(request, pk):
     """Time left in the round in play, for the big screen and for phones; when it runs out, the end

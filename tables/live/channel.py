@@ -104,7 +104,7 @@ _publisher = {}
 def _publish(url, pk, payload):
     client = _publisher.get(url)
     if client is None:
-        client = _publisher[url] = redis.Redis.from_url(url)
+        client = _publisher[url] = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
     client.publish(_channel(pk), payload)
 
 

@@ -13,7 +13,7 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from tables.push.selectors import enabled, registration_to_follow
 from tables.push.services import rate_take, subscription_delete, subscription_save
@@ -22,7 +22,7 @@ from tournaments.accounts.throttle import client_address
 BODY_MAX = 4096  # a subscription's JSON is about 400 bytes
 
 
-@require_GET
+@require_safe
 @never_cache
 def worker(request):
     """The players' worker, from /notifiche/: its scope covers no page, it only shows notifications."""
@@ -51,7 +51,7 @@ def _too_many(request):
     return _refused(_("Too many requests from this connection: try again in a few minutes."), 429)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @never_cache
 def subscribe(request, pk, reg_pk):
     """GET: the CSRF token for the post. POST a PushSubscription's JSON ({"endpoint", "keys": {"p256dh",

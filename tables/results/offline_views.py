@@ -5,12 +5,12 @@ they can be sent, and logging out empties what it kept (static/js/logout.js)."""
 from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 WORKER_PARTS = ("js/offline-queue.js", "js/sw.js")
 
 
-@require_GET
+@require_safe
 @never_cache
 def service_worker(request):
     body = "\n".join(open(finders.find(part), encoding="utf-8").read() for part in WORKER_PARTS)

@@ -12,7 +12,7 @@ from django.db import DatabaseError
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.numeric import as_float
 from tables import engine
@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 
 @login_required
-@require_GET
+@require_safe
 def results(request, pk):
     """The latest published round's dashboard: which tables are in, enter or correct one, close the round."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -40,7 +40,7 @@ def results(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def arbiter_home(request, pk, number=None):
     tournament = tournament_for_arbiter(request.user, pk)
     live = round_of(tournament, number, published=True) if number else latest_published_round(tournament)

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_safe, require_http_methods
 
 from tables import engine
 from tables.standings import versioned
@@ -29,7 +29,7 @@ def _qr(url, box_size=8):
     return versioned.memo(f"qr:{box_size}:{url}", lambda: qr_svg(url, box_size=box_size))
 
 
-@require_GET
+@require_safe
 @public_page
 def screen(request, pk):
     """The big screen: a page with no content of its own; static/js/screen.js fills it from screen_data."""
@@ -38,7 +38,7 @@ def screen(request, pk):
         "tournament": tournament, "poll_seconds": settings.SCREEN_POLL_SECONDS})
 
 
-@require_GET
+@require_safe
 @public_page
 def screen_data(request, pk):
     """What the big screen shows, as one small JSON filed under the results version: a poll that
@@ -67,7 +67,7 @@ def screen_data(request, pk):
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
 
 
-@require_GET
+@require_safe
 @public_page
 def wall_list(request, pk, number):
     """A4 list for the entrance: every player of the round by surname with their table."""
@@ -78,7 +78,7 @@ def wall_list(request, pk, number):
         "tournament": tournament, "round": rnd, "pages": pages, "columns": columns})
 
 
-@require_GET
+@require_safe
 @public_page
 def poster(request, pk):
     """A4 poster: the QR codes of the public page and of the big screen, each with its address in words."""
@@ -93,7 +93,7 @@ def poster(request, pk):
                    "label": _("The big screen")}]})
 
 
-@require_GET
+@require_safe
 @public_page
 def table_sheet(request, pk, number, table_number):
     """A published table's players and the territory values, for the players at the table."""
@@ -105,7 +105,7 @@ def table_sheet(request, pk, number, table_number):
         "continents": engine.territory_groups()})
 
 
-@require_GET
+@require_safe
 @xframe_options_exempt
 def standings_widget(request, pk):
     """The standings, compact, for the iframes of the sites the organiser names (frame-ancestors per
@@ -129,7 +129,7 @@ def standings_widget(request, pk):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def room_settings(request, pk):
     """The organiser's settings of the room: big screen panels and pace, sites that may embed."""
     tournament = tournament_for_organiser(request.user, pk)

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tables import engine
 from tables.rounds import drafts
@@ -90,7 +90,7 @@ def _round_context(request, tournament, rnd, error=None, pending=None):
 
 
 @login_required
-@require_GET
+@require_safe
 def round_detail(request, pk, number):
     tournament = tournament_for_organiser(request.user, pk)
     rnd = round_of(tournament, number)
@@ -214,7 +214,7 @@ def _publish_warnings(tournament):
 
 
 @login_required
-@require_GET
+@require_safe
 def round_dashboard(request, pk, number):
     """Which tables have reported, which are missing; close the round; publish standings."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -236,7 +236,7 @@ def _numbers_text(numbers):
 
 
 @login_required
-@require_GET
+@require_safe
 def table_sheets(request, pk, number):
     """A4 sheets, one per table: players in seat order, blank result boxes, territory values, QR code."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -252,7 +252,7 @@ def table_sheets(request, pk, number):
 
 
 @login_required
-@require_GET
+@require_safe
 def meetings(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     matrix = meetings_matrix(tournament)
@@ -263,7 +263,7 @@ def meetings(request, pk):
 
 # --- public ------------------------------------------------------------------------------------
 
-@require_GET
+@require_safe
 def public_round(request, pk, number):
     """The round's tables on a phone: a player finds their table by name."""
     tournament = tournament_for_public(pk)

@@ -13,7 +13,8 @@ and answers it with the headers the rest of the chain would add (CSRF cookie, CS
 options), without the session, authentication and messages machinery or the URL's view.
 
 A page filed under a version never changes, so each process also keeps the pages it served last
-in memory (a small LRU, `_recent`): the shared cache is still asked for the version every time,
+in memory (a small LRU, `_recent`, under the cache generation as the shared cache's keys are:
+risiko_site.generation): the shared cache is still asked for the version every time,
 so a change made through any process shows at once, but a big page is not fetched again.
 
 An anonymous visitor's page carries nothing of the visitor (the language switch needs no token),
@@ -114,10 +115,11 @@ _recent_lock = threading.Lock()
 
 
 def _page_get(key):
+    recent = cache.make_key(key)  # under the cache generation: never a page of another database or release
     with _recent_lock:
-        entry = _recent.get(key)
+        entry = _recent.get(recent)
         if entry is not None:
-            _recent.move_to_end(key)
+            _recent.move_to_end(recent)
             return entry
     entry = cache.get(key)
     if entry is not None:
@@ -127,9 +129,10 @@ def _page_get(key):
 
 
 def _remember(key, entry):
+    recent = cache.make_key(key)
     with _recent_lock:
-        _recent[key] = entry
-        _recent.move_to_end(key)
+        _recent[recent] = entry
+        _recent.move_to_end(recent)
         while len(_recent) > _RECENT_PAGES:
             _recent.popitem(last=False)
 
@@ -156,7 +159,9 @@ def _has_messages(request):
 
 
 def _identity(pk, path, version, language, user, htmx):
-    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))))
+    """The page's identity (its ETag): under the cache generation too, so a browser's copy from before a
+    restore or an upgrade is never confirmed by a 304, even where the version's text is the same."""
+    parts = (str(pk), path, version, language or "", str(user), str(int(bool(htmx))), cache.make_key("page"))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 

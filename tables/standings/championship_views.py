@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.numeric import as_float_for, shown_for
 from tables.standings.cache import public_page
@@ -25,7 +25,7 @@ def _context(request, tournament, manage=False):
             "individual": [(row, table.team_of.get(row.registration_id, "")) for row in individual.rows]}
 
 
-@require_GET
+@require_safe
 @public_page
 def championship_standings(request, pk):
     """The team table (counted results, the discarded ones struck through) and the individual
@@ -35,14 +35,14 @@ def championship_standings(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def championship_table(request, pk):
     """The organiser's copy of the team table, with its CSV."""
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "formats/championship_standings.html", _context(request, tournament, manage=True))
 
 
-@require_GET
+@require_safe
 @public_page(cors=True, params={"live": ("1",)})
 def championship_json(request, pk):
     """The team table for club websites: by default the rounds whose standings are published, with
@@ -60,7 +60,7 @@ def championship_json(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def championship_csv(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     table = cached_championship_table(tournament)

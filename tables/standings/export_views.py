@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.numeric import shown_for
 from tables.rounds.selectors import tournament_seats
@@ -74,7 +74,7 @@ def _phase_label(row):
 
 
 @login_required
-@require_GET
+@require_safe
 def standings_csv(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     result = tournament_standings(tournament)
@@ -102,7 +102,7 @@ def standings_csv(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def results_csv(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     response, writer = _csv_download(request, f"risultati-{tournament.pk}.csv")

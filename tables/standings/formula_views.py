@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.catalogue import CATALOGUE
 from scoring.formulas import get_formula
@@ -18,7 +18,7 @@ def _lang():
     return get_language() or "it"
 
 
-@require_GET
+@require_safe
 def formula_list(request):
     lang = _lang()
     items = [{"key": key, "name": info.name.get(lang), "summary": info.summary.get(lang)}
@@ -28,7 +28,7 @@ def formula_list(request):
         "format_notes": [t.get(lang) for t in FORMAT_INTERPRETATIONS]})
 
 
-@require_GET
+@require_safe
 def formula_detail(request, key):
     info = CATALOGUE.get(key)
     if info is None:
@@ -60,7 +60,7 @@ def formula_detail(request, key):
 
 
 @login_required
-@require_GET
+@require_safe
 def formulas_compared(request, pk):
     """The current standings under every formula and every club rule at once: one column of ranks each."""
     tournament = tournament_for_organiser(request.user, pk)

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring.numeric import as_float_for
 from tables.standings import versioned
@@ -88,7 +88,7 @@ def _filtered_table(request, tournament, context, query):
         "cut_lines": standings_cut_lines(tournament)}, request)
 
 
-@require_GET
+@require_safe
 @public_page(uncached_params=("q",))
 def standings(request, pk):
     tournament = tournament_for_public(pk)
@@ -109,7 +109,7 @@ def standings(request, pk):
     return render(request, "tables/standings.html", context)
 
 
-@require_GET
+@require_safe
 @public_page
 def standings_print(request, pk):
     tournament = tournament_for_public(pk)
@@ -119,7 +119,7 @@ def standings_print(request, pk):
                                                            "lead": standings_lead(tournament)})
 
 
-@require_GET
+@require_safe
 @public_page
 def player_page(request, pk, reg_pk):
     """A player's games: round, table, opponents, table points, tournament points, penalties."""
@@ -142,7 +142,7 @@ def player_page(request, pk, reg_pk):
                                                   "poll_seconds": settings.STANDINGS_POLL_SECONDS})
 
 
-@require_GET
+@require_safe
 @public_page(cors=True)
 def player_json(request, pk, reg_pk):
     """A player's page as data: rank and total, the table of the round in play, every game."""
@@ -173,7 +173,7 @@ def _number(value, decimals=2):
     return None if value is None else as_float_for(decimals)(value)
 
 
-@require_GET
+@require_safe
 @public_page(cors=True, params={"live": ("1",)})
 def standings_json(request, pk):
     """Standings for club websites, saying which: by default only the rounds whose standings the
@@ -233,7 +233,7 @@ def _json_row(result, r):
     return row
 
 
-@require_GET
+@require_safe
 @public_page(cors=True)
 def tables_json(request, pk, number):
     tournament = tournament_for_public(pk)
@@ -253,7 +253,7 @@ def tables_json(request, pk, number):
                         json_dumps_params={"ensure_ascii": False})
 
 
-@require_GET
+@require_safe
 def team_standings_page(request, pk):
     """Seed 001 art. 2: the standings published after each day (the latest by default, another with
     ?giornata=N), provisional until the dispute window closes; before any publication, the results so

@@ -44,7 +44,7 @@ def redis_cache(settings):
 
 def _other_worker_cache():
     """A second connection, as another gunicorn worker or host would open."""
-    config = dict(caches["default"]._params if hasattr(caches["default"], "_params") else {})
+    config = caches_from_url(REDIS_URL, None)["default"]  # the same key function (the cache generation)
     return SharedRedisCache(REDIS_URL, {**config, "KEY_PREFIX": caches["default"].key_prefix})
 
 
@@ -67,3 +67,17 @@ def test_a_result_saved_shows_at_once_through_the_shared_cache(redis_cache, tour
     after = Client().get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200
     assert after.json()["tables"][0]["reported"] is True
+
+
+def test_after_an_outage_the_entries_from_before_are_dropped(redis_cache, caplog):
+    """A change made while Redis was down bumped a version that never reached it: once it answers
+    again, what it holds from before is older than the database and must not be served."""
+    redis_cache.set("tournament-version:1", ("before-the-outage", None), None)
+    redis_cache._failed(ConnectionError("Error 111 connecting to redis:6379. Connection refused."))
+    assert redis_cache.outage() == "Error 111 connecting to redis:6379. Connection refused."
+    assert redis_cache.get("tournament-version:1") is None  # left alone while down: an empty cache
+    redis_cache._last_try -= 10  # the retry interval has passed
+    assert redis_cache.get("tournament-version:1") is None  # answered again: the old entry is gone
+    assert redis_cache.outage() is None
+    redis_cache.set("tournament-version:1", ("after", None), None)
+    assert redis_cache.get("tournament-version:1") == ("after", None)

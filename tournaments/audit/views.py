@@ -2,14 +2,14 @@
 table."""
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments.audit.selectors import audit_log_page
 from tournaments.rules import tournament_for_organiser
 
 
 @login_required
-@require_GET
+@require_safe
 def audit_log(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     kind = request.GET.get("type", "").strip()

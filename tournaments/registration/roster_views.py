@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tournaments import services
 from tournaments.registration import imports
@@ -30,7 +30,7 @@ from tournaments.registration.selectors import club_or_404, clubs_matching, play
 
 
 @login_required
-@require_GET
+@require_safe
 def club_list(request):
     require_organiser(request.user)
     query = request.GET.get("q", "").strip()[:80]
@@ -55,7 +55,7 @@ def club_edit(request, club_pk=None):
 
 
 @login_required
-@require_GET
+@require_safe
 def player_list(request):
     require_organiser(request.user)
     query = request.GET.get("q", "").strip()[:80]

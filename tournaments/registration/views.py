@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tournaments import services
 from tournaments.accounts.redirects import redirect_next
@@ -31,7 +31,7 @@ def _registrations_context(user, tournament, query="", **extra):
 
 
 @login_required
-@require_GET
+@require_safe
 def registrations(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/registrations.html",
@@ -39,7 +39,7 @@ def registrations(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def registration_search(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/registrations.html#search-results", {
@@ -212,7 +212,7 @@ def registration_action(request, pk, reg_pk, action):
 
 
 @login_required
-@require_GET
+@require_safe
 def checkin(request, pk):
     """Who is present before the next round: one tap per player."""
     tournament = tournament_for_organiser(request.user, pk)

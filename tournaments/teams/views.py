@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from tournaments.teams import selectors as team_selectors
 from tournaments.teams import services as teams
@@ -63,7 +63,7 @@ def team_delete(request, pk, team_pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def team_matches(request, pk):
     """The schedule by round, with lineups and results, for arbiters."""
     tournament = tournament_for_arbiter(request.user, pk)

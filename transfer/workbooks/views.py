@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments.rules import require_organiser, tournament_for_organiser
 from tournaments.models import Formula
@@ -84,7 +84,7 @@ def _download(tournament, content, suffix):
 
 
 @login_required
-@require_GET
+@require_safe
 def tournament_workbook(request, pk):
     """The tournament in the club's layout: a sheet a round, a row a player (import_results reads it back)."""
     tournament = tournament_for_organiser(request.user, pk)
@@ -92,7 +92,7 @@ def tournament_workbook(request, pk):
 
 
 @login_required
-@require_GET
+@require_safe
 def tournament_workbook_gestione(request, pk):
     """The tournament in GestioneTorneo's layout: Iscritti (with ID NAZIONALE) and a sheet a round."""
     tournament = tournament_for_organiser(request.user, pk)

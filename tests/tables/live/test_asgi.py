@@ -45,3 +45,12 @@ def test_the_live_server_loads_no_other_view_nor_what_they_import():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "DJANGO_SETTINGS_MODULE": "risiko_site.settings"})
     assert out.stdout.strip() == "[]"
+
+
+def test_the_live_server_answers_its_health_page_for_its_containers_check():
+    from django.urls import resolve
+
+    from risiko_site import asgi
+    from risiko_site.health import health
+    assert resolve("/salute/", asgi.LIVE_URLCONF).func is health
+    assert not asgi.is_live("/salute/")  # a request of its own, not a stream
