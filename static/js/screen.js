@@ -169,14 +169,27 @@
     } else if (page.panel === "standings") {
       var wrap = main.appendChild(el("div", "screen-standings screen-standings-" + page.cols));
       chunk(page.rows, page.perCol).forEach(function (rows) {
-        var tb = wrap.appendChild(el("table", "screen-table")).appendChild(el("tbody"));
+        var table = wrap.appendChild(el("table", "screen-table"));
+        // after a final the rank is the final order's: which table decided it and the qualifying total
+        // are two columns, each with its heading, so that a lower total above a higher one reads right
+        if (data.final_order) {
+          var hr = table.appendChild(el("thead")).appendChild(el("tr"));
+          hr.appendChild(el("th", "num", "#"));
+          hr.appendChild(el("th", "name", t("player")));
+          if (page.cols === 1) hr.appendChild(el("th", "club", t("club")));
+          hr.appendChild(el("th", "final", t("final"))).setAttribute("data-col", "final");
+          hr.appendChild(el("th", "num", t("qualifying"))).setAttribute("data-col", "qualifying");
+        }
+        var tb = table.appendChild(el("tbody"));
         rows.forEach(function (r) {
           var tr = tb.appendChild(el("tr"));
           tr.setAttribute("data-standing", "");
           tr.appendChild(el("td", "num", r.rank + "°"));
           tr.appendChild(el("td", "name", r.name));
           if (page.cols === 1) tr.appendChild(el("td", "club", r.club));
-          tr.appendChild(el("td", "num", r.total));
+          if (data.final_order) tr.appendChild(el("td", "final", r.final)).setAttribute("data-final-place", "");
+          var total = tr.appendChild(el("td", "num", r.total));
+          if (data.final_order) total.setAttribute("data-qualifying-total", "");
         });
       });
     }

@@ -47,6 +47,7 @@ def screen_data(request, pk):
     rnd = current_round(tournament)
     clock = clock_of(rnd)
     standings = standings_now(tournament)
+    ordered = in_final_order(tournament, standings)
     data = {
         "tournament": tournament.name,
         "panels": tournament.screen_panel_list,
@@ -59,8 +60,11 @@ def screen_data(request, pk):
                      "players": [{"name": s.registration.player.full_name, "points": points(s.table_points)}
                                  for s in seats]}
                     for table, seats in latest_results(rnd)],
-        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club,
-                       "total": points(r.total, standings.decimals)} for r in in_final_order(tournament, standings)],
+        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "final": r.final,
+                       "total": points(r.total, standings.decimals)} for r in ordered],
+        # After a final the rank is the final order's: the table that decided it and the qualifying
+        # total are two columns, each with its heading.
+        "final_order": any(r.final for r in ordered),
         "provisional": standings.provisional,
         "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
@@ -115,8 +119,9 @@ def standings_widget(request, pk):
     standings = published_standings_now(tournament)  # what standings.json gives by default
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
+    ordered = in_final_order(tournament, standings, True)
     response = render(request, "tables/room/widget.html", {
-        "tournament": tournament, "rows": in_final_order(tournament, standings, True)[:limit],
+        "tournament": tournament, "rows": ordered[:limit], "final_order": any(r.final for r in ordered),
         "more": len(standings.rows) > limit,
         "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
         "poll_seconds": settings.STANDINGS_POLL_SECONDS})
