@@ -1,6 +1,7 @@
 /* The big screen (tables.room): asks the server at most once per poll interval whether anything
    changed (If-None-Match: 304 when nothing did), keeps the last data when the network drops and
-   retries, and turns by itself through the panels the organiser chose, page by page. */
+   retries, and turns by itself through the panels the organiser chose, page by page; a new result
+   brings the latest results on screen at once, then the turn goes on. */
 (function () {
   "use strict";
   var body = document.body;
@@ -204,6 +205,23 @@
     turnTimer = setTimeout(turn, secondsPerPage() * 1000);
   }
 
+  // A new result is shown at once: the screen jumps to the latest results, keeps them up for a
+  // page's time, then goes on turning from there.
+  function resultsKey(d) { return JSON.stringify(d.results || []); }
+
+  function showResults() {
+    var fresh = buildPages();
+    var at = -1;
+    fresh.forEach(function (page, i) { if (at < 0 && page.panel === "results") at = i; });
+    if (at < 0) return;
+    clearTimeout(turnTimer);
+    pages = fresh;
+    index = at;
+    render(pages[index]);
+    body.setAttribute("data-jumps", String((parseInt(body.getAttribute("data-jumps"), 10) || 0) + 1));
+    turnTimer = setTimeout(turn, secondsPerPage() * 1000);
+  }
+
   function showOffline(isOffline) {
     offline.hidden = !isOffline;
     offline.textContent = isOffline ? t("offline") : "";
@@ -238,8 +256,10 @@
       showOffline(false);
       if (fresh) {
         var first = data === null;
+        var before = first ? null : resultsKey(data);
         data = fresh;
         if (first) { index = -1; turn(); }
+        else if (resultsKey(fresh) !== before) showResults();
       }
     }).catch(function () {
       showOffline(true);  // keep what is on screen; the next poll retries

@@ -214,8 +214,12 @@ class MyTable:
 
     @property
     def label(self):
-        """"Round 4 — Semifinals · Semifinal — Table 2", "Round 2 · Table 5"."""
-        return f"{round_label(self.round)} · {table_label(self.round, self.table.number)}"
+        """"Round 2 — Table 5" in the qualifying rounds; in a later phase the table with its phase:
+        "Semifinal — Table 2", "Final 1"."""
+        phase = self.round.phase
+        if phase is None or phase.kind == Phase.Kind.QUALIFYING:
+            return _("Round %(r)s — Table %(t)s") % {"r": self.round.number, "t": self.table.number}
+        return table_label(self.round, self.table.number)
 
 
 def my_table(reg):

@@ -146,8 +146,8 @@ def format_next_step(tournament, views=None):
     if knockout:
         refused = _("A knockout plays only its own games: each is seated by the format.")
     elif later_started:
-        refused = _("%(phase)s have started: a round outside the format would change the qualifying "
-                    "standings they came from.") % {"phase": next(v.phase.name for v in views[1:] if v.rounds)}
+        refused = _("%(phase)s: the phase has started, and a round outside the format would change the "
+                    "qualifying standings it came from.") % {"phase": next(v.phase.name for v in views[1:] if v.rounds)}
     for view in views:
         if view.phase.kind == Phase.Kind.FINALINA or view.status == "done":
             continue

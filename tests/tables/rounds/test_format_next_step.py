@@ -112,7 +112,8 @@ def test_once_the_final_is_seated_no_round_outside_the_format_is_drawn(client_fo
     _play_current(tournament, organiser, strength_of(regs))
     page = _rounds_page(client, tournament)
     assert text(one(page, "[data-outside-refused]")) == (
-        "Final have started: a round outside the format would change the qualifying standings they came from.")
+        "Final: the phase has started, and a round outside the format would change the qualifying standings it "
+        "came from.")
     response = client.post(reverse("manage:rounds", args=[tournament.pk]),
                            {"method": "random", "outside_format": "on"})
     assert response.status_code == 200
