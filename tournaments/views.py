@@ -33,6 +33,7 @@ from tournaments.tournament_selectors import (
     published_rounds,
     published_tournaments,
     registration_totals,
+    tournament_phases,
 )
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ def tournament_public(request, pk):
     return render(request, "tournaments/tournament_public.html", {
         "tournament": tournament, "registrations": confirmed_registrations(tournament),
         "club_rule": club_preset_name(tournament.club_preset),
-        "rounds": published_rounds(tournament),
+        "rounds": published_rounds(tournament), "phases": tournament_phases(tournament),
         "role": staff_role(request.user, tournament),
     })
 

@@ -131,3 +131,11 @@ def test_once_every_phase_is_played_the_badge_says_so_while_the_window_runs(clie
     badge = one(page, "#lead-status")
     assert badge["data-lead-state"] == "window"
     assert text(badge).startswith("Every phase played: definitive once the dispute window closes, at ")
+
+
+def test_the_tournament_page_names_the_format_and_the_phase_of_each_round(client, tournament, master_semifinals):
+    _regs, rnd = master_semifinals
+    page = client.get(reverse("public:tournament", args=[tournament.pk]))
+    assert text(one(page, "#format-phases")) == "Qualifying rounds (2) · Semifinals · Final"
+    assert texts(page, "[data-round-link]") == ["Tables of round 1", "Tables of round 2",
+                                                "Tables of round 3 — Semifinals"]
