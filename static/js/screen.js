@@ -97,7 +97,9 @@
 
   function heading(page) {
     var words = { clock: t("clock"), seating: t("seating"), results: t("results"), standings: t("standings") }[page.panel];
-    if (data.round && page.panel !== "standings") words = t("round") + " " + data.round + " · " + words;
+    if (data.round && page.panel !== "standings") {
+      words = (data.round_label || t("round") + " " + data.round) + " · " + words;
+    }
     if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
     if (page.panel === "seating" && page.letters) words += " · " + page.letters;
     if (page.of > 1) words += " · " + t("page") + " " + page.page + "/" + page.of;

@@ -18,7 +18,7 @@ from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, filing_letter, in_final_order, latest_results,
                                    published_standings_now, seating_by_surname, standings_now, wall_name, wall_pages)
 from tables.standings.selectors import public_standings_status
-from tables.rounds.selectors import round_of, table_seats
+from tables.rounds.selectors import round_label, round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public
@@ -53,6 +53,7 @@ def screen_data(request, pk):
         "panels": tournament.screen_panel_list,
         "seconds": tournament.screen_seconds,
         "round": rnd.number if rnd else None,
+        "round_label": round_label(rnd) if rnd else None,   # "Round 3 — Semifinals" in a later phase
         "clock": {"deadline": int(clock.deadline.timestamp() * 1000), "minutes": clock.minutes} if clock else None,
         "seating": [{"name": wall_name(player), "table": number, "letter": filing_letter(player)}
                     for player, number in seating_by_surname(rnd)],

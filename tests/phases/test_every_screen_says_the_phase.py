@@ -38,6 +38,8 @@ def test_semifinal_tables_carry_their_phase_for_the_players(client, tournament, 
     page = client.get(reverse("public:round", args=[tournament.pk, rnd.number]))
     assert text(one(page, "h1[data-round-label]")) == "Round 3 — Semifinals: tables"
     assert texts(page, "[data-table-label]") == [f"Semifinal — Table {n}" for n in (1, 2, 3)]
+    screen = client.get(reverse("public:screen_data", args=[tournament.pk])).json()
+    assert (screen["round"], screen["round_label"]) == (3, "Round 3 — Semifinals")
 
 
 def test_a_player_straight_to_the_final_is_told_to_wait_by_find_my_table(client, tournament, master_semifinals):
