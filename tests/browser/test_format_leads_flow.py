@@ -174,8 +174,17 @@ def test_the_big_screen_and_the_widget_label_the_finals_place_and_the_qualifying
     shot(tv, "format-leads-06-screen-final-order")
     assert _axe(tv) == []
     tv.context.close()
+    Tournament.objects.filter(pk=tournament.pk).update(dispute_window_minutes=120)
     for viewport in (PHONE, DESK):
         page = _page(browser, viewport)
+        # Every phase played, the dispute window still open: the badge says so, not "phases to play".
+        page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
+        assert page.locator("#lead-status").get_attribute("data-lead-state") == "window"
+        assert page.locator("#final-standings th[data-col=qualifying]").inner_text() == it("Qual. total")
+        assert page.locator("#final-standings th[data-col=qualifying] abbr").get_attribute("title") == it(
+            "Qualifying total")
+        _fits(page)
+        assert _axe(page) == []
         page.goto(live_server.url + reverse("public:standings_widget", args=[tournament.pk]))
         assert page.locator("[data-widget] th[data-col]").all_inner_texts() == [it("Final"), it("Qualifying total")]
         assert page.locator("[data-widget] td[data-final-place]").first.inner_text() == it(
