@@ -2,7 +2,8 @@
 next step (a round beyond it needs its box ticked), a club rule picked on "New tournament" brings its
 format and its plan, players see the phase of their table and a player straight to the final is told
 to wait, the big screen gives the final's place and the qualifying total their own columns and jumps
-to a new result, and the dashboard keeps a field being typed when a result arrives. On a phone
+to a new result, the dashboard keeps a field being typed when a result arrives, the import page asks
+"which one?" above its button and in its own words, and a team without a name takes its club's. On a phone
 (390x844) and a desk (1280x900), axe-core finding nothing serious."""
 import time
 
@@ -12,12 +13,13 @@ from django.urls import reverse
 from phases import draw
 from phases import services as phase_services
 from tables.rounds import services as table_services
-from tests.browser.catalogue import it, it_n
+from tests.browser.catalogue import expect_message, it, it_n
 from tests.browser.conftest import PHONE
 from tests.browser.test_past_import_flow import _axe
-from tests.factories import report, seat_round
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, report, seat_round
 from tests.phases.helpers import play, players, report_order, strength_of
 from tests.phases.test_master import _qualifying
+from tests.transfer.workbooks.books import club_rows, season_rounds, xlsx
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -241,4 +243,54 @@ def test_the_dashboard_keeps_the_minutes_being_typed_when_a_result_arrives(live_
     shot(page, f"format-leads-08-dashboard-typing-{viewport['width']}")
     assert _axe(page) == []
     assert page.console_errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["phone", "desk"])
+def test_the_import_page_asks_which_one_above_its_button_and_in_its_own_words(live_server, browser, login, shot,
+                                                                              organiser, tmp_path, viewport):
+    for club in ("Club A", "Club B"):
+        PlayerFactory(first_name="Chiara", last_name="Ricci", club=ClubFactory(name=club), created_by=organiser)
+    path = tmp_path / "2019-10-12 Torneo d'autunno.xlsx"
+    path.write_bytes(xlsx(club_rows(season_rounds())))
+    page = _page(browser, viewport)
+    login(page, organiser.username)
+    page.goto(live_server.url + reverse("manage:past_import"))
+    page.set_input_files("input[name=file]", str(path))
+    page.click("#preview-past-import")
+    page.wait_for_selector("#import-ready")
+    pick = page.locator("select[data-pick]").bounding_box()
+    button = page.locator("#confirm-past-import").bounding_box()
+    assert pick["y"] < button["y"]   # the question comes before the button that needs it
+    page.select_option("select[name=formula]", "standard")
+    page.click("#confirm-past-import")   # "which one?" left unanswered (the form is sent as it is: novalidate)
+    expect_message(page, it_n("Choose which known player %(names)s is in the list of players, then import.",
+                              "Choose which known player each of %(names)s is in the list of players, then import.",
+                              1, names="Chiara Ricci"))
+    assert not Tournament.objects.filter(name="Torneo d'autunno").exists()
+    _fits(page)
+    shot(page, f"format-leads-09-import-which-one-{viewport['width']}")
+    assert _axe(page) == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESK], ids=["phone", "desk"])
+def test_a_championship_team_without_a_name_takes_its_clubs(live_server, browser, login, shot, organiser,
+                                                             tournament, viewport):
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="team_championship")
+    club = ClubFactory(name="Lario")
+    regs = [RegistrationFactory(tournament=tournament, present=True, player__club=club,
+                                player__last_name=f"Lario{i}") for i in range(4)]
+    page = _page(browser, viewport)
+    login(page, organiser.username)
+    page.goto(live_server.url + reverse("manage:championship_teams", args=[tournament.pk]))
+    form = page.locator("form#new-team")
+    for reg in regs:
+        form.locator(f"#player-{reg.pk}").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#championship-teams [data-team-name]")
+    assert page.locator("#championship-teams [data-team-name]").all_inner_texts() == ["Lario"]
+    _fits(page)
+    shot(page, f"format-leads-10-default-team-name-{viewport['width']}")
+    assert _axe(page) == []
     page.context.close()
