@@ -3,8 +3,8 @@ next step (a round beyond it needs its box ticked), a club rule picked on "New t
 format and its plan, players see the phase of their table and a player straight to the final is told
 to wait, the big screen gives the final's place and the qualifying total their own columns and jumps
 to a new result, the dashboard keeps a field being typed when a result arrives, the import page asks
-"which one?" above its button and in its own words, and a team without a name takes its club's. On a phone
-(390x844) and a desk (1280x900), axe-core finding nothing serious."""
+"which one?" above its button and in its own words, and a team without a name takes its club's. On a
+phone (390x844) and a desk (1280x900), axe-core finding nothing serious."""
 import time
 
 import pytest
