@@ -70,7 +70,8 @@ def rounds(request, pk):
     return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds,
                                                   "form": form, "present": present, "open_round": current,
                                                   "next_number": all_rounds[-1].number + 1 if all_rounds else 1,
-                                                  "step": step, "plan": format_plan(tournament) if not all_rounds else []})
+                                                  "step": step,
+                                                  "plan": format_plan(tournament) if not all_rounds else []})
 
 
 def _outside_format_refused(form, step):

@@ -29,11 +29,10 @@ from tables.standings.championship import (ChampionshipRow, ChampionshipTable, c
                                            championship_table)
 from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
 from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, NextStep, ParallelPlan,
-                                     PhaseView, Qualifying,
-                                     RepechageHolder, StandingsLead, composition_of, cut_lines_of, final_round,
-                                     final_standings, format_next_step, format_plan, composed_summary, knockout_rows, knockout_standing,
-                                     parallel_groups, phases_overview,
-                                     phase_games, phase_rounds, phase_status, qualifying_outcome,
+                                     PhaseView, Qualifying, RepechageHolder, StandingsLead, composed_summary,
+                                     composition_of, cut_lines_of, final_round, final_standings, format_next_step,
+                                     format_plan, knockout_rows, knockout_standing, parallel_groups, phase_games,
+                                     phase_rounds, phase_status, phases_overview, qualifying_outcome,
                                      qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.club_presets import CLUB_PRESETS

@@ -18,8 +18,8 @@ from tables.standings import versioned
 from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.standings.charts import rank_chart_svg
-from tables.rounds.selectors import (final_to_play, my_table, player_penalties, straight_to_final, player_seats, round_of,
-                                    round_tables_with_players, tournament_registration)
+from tables.rounds.selectors import (final_to_play, my_table, player_penalties, player_seats, round_of,
+                                    round_tables_with_players, straight_to_final, tournament_registration)
 from tables.standings.selectors import (dispute_deadline, public_standings_status, rank_history, standings_are_final, standings_cut_lines, standings_lead,
                                        team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public

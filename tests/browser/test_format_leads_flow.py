@@ -100,7 +100,8 @@ def test_a_club_rule_picked_on_new_tournament_brings_its_format_and_plan(live_se
     assert tournament.format_preset == "master"
     phone.goto(live_server.url + reverse("manage:rounds", args=[tournament.pk]))
     lines = phone.locator("#format-plan [data-plan-line]").all_inner_texts()
-    assert lines[:3] == [it_n("%(phase)s: %(n)d round", "%(phase)s: %(n)d rounds", 2, phase=it("Qualifying rounds"), n=2),
+    assert lines[:3] == [it_n("%(phase)s: %(n)d round", "%(phase)s: %(n)d rounds", 2, phase=it("Qualifying rounds"),
+                              n=2),
                          it("Semifinals"),
                          it("%(phase)s: %(n)d players", phase=it("Final"), n=4)]
     assert phone.locator("#format-next-step").inner_text() == it(
