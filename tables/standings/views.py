@@ -156,7 +156,7 @@ def player_json(request, pk, reg_pk):
     mine = my_table(reg)
     current = None
     if mine is not None:
-        current = {"round": mine.round.number, "table": mine.table.number,
+        current = {"round": mine.round.number, "table": mine.table.number, "label": mine.label,
                    "players": [p.full_name for p in mine.mates]}
     games = [{"round": seat.table.round.number, "table": seat.table.number,
               "opponents": [o.full_name for o in seat.opponents],
@@ -167,6 +167,7 @@ def player_json(request, pk, reg_pk):
                          "rank": row.rank if row else None,
                          "total": _number(row.total, result.decimals) if row else None,
                          "current_table": current, "straight_to_final": mine is None and straight_to_final(reg),
+                         "language": get_language(),   # the language of `current_table`'s label
                          "games": games},
                         json_dumps_params={"ensure_ascii": False})
 

@@ -60,6 +60,8 @@ def test_a_player_straight_to_the_final_is_told_to_wait_on_her_page(client, tour
     assert select(page, "[data-my-table]") == []
     data = client.get(reverse("public:player_json", args=[tournament.pk, regs[0].pk])).json()
     assert (data["current_table"], data["straight_to_final"]) == (None, True)
+    seated_json = client.get(reverse("public:player_json", args=[tournament.pk, regs[5].pk])).json()
+    assert seated_json["current_table"]["label"] == f"Semifinal — Table {seated_json['current_table']['table']}"
     seated = client.get(reverse("public:player", args=[tournament.pk, regs[5].pk]))
     assert select(seated, "[data-waiting-final]") == []
     assert text(one(seated, "[data-my-table] [data-table-label]")).startswith("Semifinal — Table ")
