@@ -170,6 +170,6 @@ def tournament_edit(request, pk, save=services.tournament_save):
 def tournament_manage(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/tournament_manage.html", {
-        "tournament": tournament, "counts": registration_totals(tournament),
+        "tournament": tournament, "counts": registration_totals(tournament), "phases": tournament_phases(tournament),
         "arbiters": arbiters_of(tournament), "club_rule": club_preset_name(tournament.club_preset)})
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tables.engine import params_for
 from tests.factories import RegistrationFactory, report, seat_round
-from tests.html import alerts, messages, one, text, tr
+from tests.html import alerts, attr, messages, one, text, tr
 from tournaments.club_presets import BASE_SETTINGS, CLUB_PRESETS
 from tournaments.models import FORMAT_PRESETS, AuditLog, Tournament
 
@@ -179,6 +179,8 @@ def test_a_club_rule_picked_on_the_new_tournament_page_sets_its_format(client, o
     assert AuditLog.objects.filter(tournament=saved, action="format.apply").count() == 1
     page = client.get(reverse("manage:formats", args=[saved.pk]))
     assert page.context["form"]["preset"].value() == fmt
+    # The tournament's page, where the organiser lands, names the format's phases.
+    assert attr(client.get(response["Location"]), "#format-phases [data-phase]", "data-phase") == [k for k, _r in phases]
 
 
 def test_a_club_rule_with_rounds_its_format_cannot_play_is_refused_by_name(client, organiser):
