@@ -3,6 +3,7 @@
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -98,7 +99,8 @@ def standings(request, pk):
     context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
                "poll": (provisional or status != "final" or final_to_play(tournament)) and not query,
                "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query,
-               "window_closes": dispute_deadline(tournament) if status != "final" else None}
+               # read only by the final standings' badge, once every phase is played
+               "window_closes": partial(dispute_deadline, tournament)}
     if query and not request.htmx:
         table = mark_safe(_filtered_table(request, tournament, context, query))
     else:
@@ -118,7 +120,7 @@ def standings_print(request, pk):
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
                                                            "status": _status(tournament, result.provisional),
                                                            "lead": standings_lead(tournament),
-                                                           "window_closes": dispute_deadline(tournament)})
+                                                           "window_closes": partial(dispute_deadline, tournament)})
 
 
 @require_GET
