@@ -12,7 +12,7 @@ from tables.rounds import services as table_services
 from tables.models import Round, Seat, Table
 from tournaments.audit.services import audit
 from tournaments.club_presets import CLUB_PRESETS
-from tournaments.services import tournament_save
+from tournaments.services import tournament_copy, tournament_save
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
 
@@ -121,6 +121,45 @@ def club_preset_apply(*, user, tournament, key):
         tournament = format_apply(user=user, tournament=tournament, preset=preset.format)
     return tournament_save(user=user, tournament=tournament,
                            data={**preset.tournament_settings, "club_preset": preset.key})
+
+
+def club_rule_follow(*, user, tournament, before=""):
+    """A club rule that names a tournament format (SCORING.md 13.12: Raduno, Master, the team
+    championship) sets it too, when the rule was just picked (`before`, the rule the tournament had)
+    and the tournament does not play that format yet; its qualifying rounds are the rounds the
+    settings plan when the format allows that many."""
+    preset = CLUB_PRESETS.get(tournament.club_preset or "")
+    if preset is None or tournament.club_preset == before or not preset.format_available \
+            or preset.format not in PRESETS or tournament.format_preset == preset.format:
+        return tournament
+    # The rounds and discards the settings say are the format's own: one it cannot play is refused by
+    # the settings' names, never replaced.
+    try:
+        return format_apply(user=user, tournament=tournament, preset=preset.format,
+                            games=tournament.rounds_planned or None, discards=tournament.discard_worst)
+    except ValidationError as exc:
+        if not hasattr(exc, "error_dict"):
+            raise
+        names = {"games": "rounds_planned", "discards": "discard_worst"}
+        raise ValidationError({names.get(name, name): [
+            _("The club rule %(rule)s plays its own format: %(error)s") % {"rule": preset.name, "error": e}
+            for e in ValidationError(errors).messages] for name, errors in exc.error_dict.items()}) from None
+
+
+@transaction.atomic
+def tournament_save_following_rule(*, user, data, tournament=None):
+    """`tournaments.services.tournament_save`, then the format of a club rule just picked (the
+    "New tournament" and settings pages)."""
+    before = tournament.club_preset if tournament is not None else ""
+    saved = tournament_save(user=user, data=data, tournament=tournament)
+    return club_rule_follow(user=user, tournament=saved, before=before)
+
+
+@transaction.atomic
+def tournament_copy_following_rule(*, user, data, source):
+    """`tournaments.services.tournament_copy`, then the format of the club rule the form names."""
+    saved = tournament_copy(user=user, data=data, source=source)
+    return club_rule_follow(user=user, tournament=saved)
 
 
 @transaction.atomic

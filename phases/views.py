@@ -138,25 +138,10 @@ def phase_action(request, pk, order, action):
     phase = selectors.phase_of(tournament, order)
     if action not in ("draw", "publish", "close"):
         raise Http404
+    drawn = None
     try:
         if action == "draw":
-            try:
-                plan_choice = int(request.POST.get("plan", "0"))
-            except ValueError:
-                plan_choice = 0
-            advice = knockout_advice(tournament.format_preset, len(present_registrations(tournament)),
-                                     tournament.table_size) if phase.order == 1 else None
-            rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
-            messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
-            if advice is not None and rnd.number == 1:
-                messages.warning(request, _("Drawn with fewer players than this knockout presupposes (%(low)d-%(high)d "
-                                            "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
-                                                                          "n": advice.players})
-            if draw.master_case_notice(rnd.phase):
-                messages.info(request, draw.master_case_notice(rnd.phase))
-            notice = draw.absent_notice(rnd.phase)
-            if notice:
-                messages.warning(request, notice)
+            drawn = _draw(request, tournament, phase).number
         else:
             view = next(v for v in selectors.phases_overview(tournament) if v.phase.pk == phase.pk)
             if view.current is None:
@@ -169,7 +154,34 @@ def phase_action(request, pk, order, action):
                 messages.success(request, _("Round closed."))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
+    # Drawn from the rounds page or the round dashboard (the format's next step): its round is shown next.
+    if drawn is not None and request.POST.get("then") == "round":
+        return redirect("manage:round", pk=pk, number=drawn)
+    if request.POST.get("then") == "round":
+        return redirect("manage:rounds", pk=pk)
     return redirect("manage:formats", pk=pk)
+
+
+def _draw(request, tournament, phase):
+    """Draw the phase's next round, saying what the organiser should know about it."""
+    try:
+        plan_choice = int(request.POST.get("plan", "0"))
+    except ValueError:
+        plan_choice = 0
+    advice = knockout_advice(tournament.format_preset, len(present_registrations(tournament)),
+                             tournament.table_size) if phase.order == 1 else None
+    rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
+    messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+    if advice is not None and rnd.number == 1:
+        messages.warning(request, _("Drawn with fewer players than this knockout presupposes (%(low)d-%(high)d "
+                                    "players, %(n)d present).") % {"low": advice.low, "high": advice.high,
+                                                                  "n": advice.players})
+    if draw.master_case_notice(rnd.phase):
+        messages.info(request, draw.master_case_notice(rnd.phase))
+    notice = draw.absent_notice(rnd.phase)
+    if notice:
+        messages.warning(request, notice)
+    return rnd
 
 
 @login_required

@@ -25,10 +25,16 @@ class DrawForm(forms.Form):
                                        "e.g. 1 5 9 13."))
     seed = forms.IntegerField(label=_("Draw number"), required=False, min_value=0, max_value=999_999,
                               help_text=_("The same number with the same players gives the same draw."))
+    outside_format = forms.BooleanField(
+        label=_("Draw a round the format does not plan"), required=False,
+        help_text=_("Everyone checked in is seated; the round's points count in the qualifying standings, "
+                    "and the format's next phase waits until it is closed."))
 
-    def __init__(self, *args, present=0, **kwargs):
+    def __init__(self, *args, present=0, outside_format=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.present = present
+        if not outside_format:  # only asked when the format's next step is not a round drawn here
+            del self.fields["outside_format"]
         self.fields["plan"].show_when = ("method", ["fixed"])
 
     def clean_sizes(self):

@@ -14,7 +14,12 @@ def published_tournaments():
 
 def published_rounds(tournament):
     """The rounds whose seating was published (open or closed), oldest first (the tables app's too)."""
-    return tournament.rounds.exclude(status="draft").order_by("number")
+    return tournament.rounds.exclude(status="draft").select_related("phase").order_by("number")
+
+
+def tournament_phases(tournament):
+    """The phases of the tournament's format, in order ([] without a format that has phases)."""
+    return list(tournament.phases.order_by("order"))
 
 
 def organised_tournaments(user):

@@ -16,9 +16,7 @@ public_patterns = [
 
 manage_patterns = [
     path("", views.manage_home, name="home"),
-    path("tornei/nuovo/", views.tournament_create, name="tournament_create"),
     path("t/<int:pk>/", views.tournament_manage, name="tournament"),
-    path("t/<int:pk>/modifica/", views.tournament_edit, name="tournament_edit"),
     path("t/<int:pk>/arbitri/", account_views.tournament_arbiters, name="arbiters"),
     path("t/<int:pk>/arbitri/<int:user_pk>/link/", account_views.arbiter_link, name="arbiter_link"),
     path("organizzatori/", account_views.organisers, name="organisers"),

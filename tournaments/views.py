@@ -34,6 +34,7 @@ from tournaments.tournament_selectors import (
     published_rounds,
     published_tournaments,
     registration_totals,
+    tournament_phases,
 )
 
 logger = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def tournament_public(request, pk):
     return render(request, "tournaments/tournament_public.html", {
         "tournament": tournament, "registrations": confirmed_registrations(tournament),
         "club_rule": club_preset_name(tournament.club_preset),
-        "rounds": published_rounds(tournament),
+        "rounds": published_rounds(tournament), "phases": tournament_phases(tournament),
         "role": staff_role(request.user, tournament),
     })
 
@@ -100,10 +101,11 @@ def manage_home(request):
 
 
 @login_required
-def tournament_create(request):
+def tournament_create(request, save=services.tournament_save, copy=services.tournament_copy):
     """A new tournament: name, date and formula on one short screen, the rest under "More settings";
     "copy from an earlier tournament" (one of the organiser's own) fills every setting and brings its
-    arbiters along."""
+    arbiters along. `save` and `copy` are the services that write it (the URL configuration gives the
+    ones that also set the format a club rule names)."""
     require_organiser(request.user)
     earlier = organised_tournaments(request.user).order_by("-start_date", "-pk")
     source = _copy_source(earlier, request.POST.get("copy_from") if request.method == "POST"
@@ -112,7 +114,7 @@ def tournament_create(request):
     initial = {**(TournamentForm.initial_from(source) if source else {}), **(preset.form_initial() if preset else {})}
     form = TournamentForm(request.POST or None, initial=initial or None)
     if request.method == "POST" and form.is_valid():
-        tournament = save_or_errors(form, services.tournament_copy if source else services.tournament_save,
+        tournament = save_or_errors(form, copy if source else save,
                                     user=request.user, **({"source": source} if source else {}))
         if tournament:
             _fee_warning(request, tournament)
@@ -143,7 +145,8 @@ def _fee_warning(request, tournament):
 
 
 @login_required
-def tournament_edit(request, pk):
+def tournament_edit(request, pk, save=services.tournament_save):
+    """The tournament's settings; `save` as for `tournament_create`."""
     tournament = tournament_for_organiser(request.user, pk)
     preset = _club_preset(request)
     form = TournamentForm(request.POST or None, instance=tournament, initial=preset.form_initial() if preset else None)
@@ -154,7 +157,7 @@ def tournament_edit(request, pk):
             if change:
                 return render(request, "tournaments/tournament_form.html",
                               {"form": form, "tournament": tournament, "change": change})
-        saved = save_or_errors(form, services.tournament_save, user=request.user, tournament=tournament)
+        saved = save_or_errors(form, save, user=request.user, tournament=tournament)
         if saved:
             _fee_warning(request, saved)
             messages.success(request, _("Tournament saved."))
@@ -168,6 +171,6 @@ def tournament_edit(request, pk):
 def tournament_manage(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/tournament_manage.html", {
-        "tournament": tournament, "counts": registration_totals(tournament),
+        "tournament": tournament, "counts": registration_totals(tournament), "phases": tournament_phases(tournament),
         "arbiters": arbiters_of(tournament), "club_rule": club_preset_name(tournament.club_preset)})
 

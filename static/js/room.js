@@ -110,7 +110,11 @@
       var current = data && data.current_table;
       if (!current) { box.hidden = true; return; }
       var link = box.querySelector("a");
-      link.textContent = box.getAttribute("data-text").replace("{round}", current.round).replace("{table}", current.table);
+      // the table as the player is told it, with its phase ("Semifinale — Tavolo 2"), when the JSON names it
+      var sameLanguage = data.language === document.documentElement.lang;
+      link.textContent = current.label && sameLanguage && box.hasAttribute("data-text-label")
+        ? box.getAttribute("data-text-label").replace("{label}", current.label)
+        : box.getAttribute("data-text").replace("{round}", current.round).replace("{table}", current.table);
       link.href = box.getAttribute("data-round-url").replace(/\/0\/$/, "/" + current.round + "/") + "#table-" + current.table;
       box.setAttribute("data-round", current.round);
       box.setAttribute("data-table", current.table);

@@ -1,6 +1,7 @@
 /* The big screen (tables.room): asks the server at most once per poll interval whether anything
    changed (If-None-Match: 304 when nothing did), keeps the last data when the network drops and
-   retries, and turns by itself through the panels the organiser chose, page by page. */
+   retries, and turns by itself through the panels the organiser chose, page by page; a new result
+   brings the latest results on screen at once, then the turn goes on. */
 (function () {
   "use strict";
   var body = document.body;
@@ -96,7 +97,9 @@
 
   function heading(page) {
     var words = { clock: t("clock"), seating: t("seating"), results: t("results"), standings: t("standings") }[page.panel];
-    if (data.round && page.panel !== "standings") words = t("round") + " " + data.round + " · " + words;
+    if (data.round && page.panel !== "standings") {
+      words = (data.round_label || t("round") + " " + data.round) + " · " + words;
+    }
     if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
     if (page.panel === "seating" && page.letters) words += " · " + page.letters;
     if (page.of > 1) words += " · " + t("page") + " " + page.page + "/" + page.of;
@@ -169,14 +172,27 @@
     } else if (page.panel === "standings") {
       var wrap = main.appendChild(el("div", "screen-standings screen-standings-" + page.cols));
       chunk(page.rows, page.perCol).forEach(function (rows) {
-        var tb = wrap.appendChild(el("table", "screen-table")).appendChild(el("tbody"));
+        var table = wrap.appendChild(el("table", "screen-table"));
+        // after a final the rank is the final order's: which table decided it and the qualifying total
+        // are two columns, each with its heading, so that a lower total above a higher one reads right
+        if (data.final_order) {
+          var hr = table.appendChild(el("thead")).appendChild(el("tr"));
+          hr.appendChild(el("th", "num", "#"));
+          hr.appendChild(el("th", "name", t("player")));
+          if (page.cols === 1) hr.appendChild(el("th", "club", t("club")));
+          hr.appendChild(el("th", "final", t("final"))).setAttribute("data-col", "final");
+          hr.appendChild(el("th", "num", t("qualifying"))).setAttribute("data-col", "qualifying");
+        }
+        var tb = table.appendChild(el("tbody"));
         rows.forEach(function (r) {
           var tr = tb.appendChild(el("tr"));
           tr.setAttribute("data-standing", "");
           tr.appendChild(el("td", "num", r.rank + "°"));
           tr.appendChild(el("td", "name", r.name));
           if (page.cols === 1) tr.appendChild(el("td", "club", r.club));
-          tr.appendChild(el("td", "num", r.total));
+          if (data.final_order) tr.appendChild(el("td", "final", r.final)).setAttribute("data-final-place", "");
+          var total = tr.appendChild(el("td", "num", r.total));
+          if (data.final_order) total.setAttribute("data-qualifying-total", "");
         });
       });
     }
@@ -188,6 +204,23 @@
     index = pages.length ? (index + 1) % pages.length : -1;
     render(pages[index] || null);
     body.setAttribute("data-turn-seconds", String(secondsPerPage() * pages.length));
+    turnTimer = setTimeout(turn, secondsPerPage() * 1000);
+  }
+
+  // A new result is shown at once: the screen jumps to the latest results, keeps them up for a
+  // page's time, then goes on turning from there.
+  function resultsKey(d) { return JSON.stringify(d.results || []); }
+
+  function showResults() {
+    var fresh = buildPages();
+    var at = -1;
+    fresh.forEach(function (page, i) { if (at < 0 && page.panel === "results") at = i; });
+    if (at < 0) return;
+    clearTimeout(turnTimer);
+    pages = fresh;
+    index = at;
+    render(pages[index]);
+    body.setAttribute("data-jumps", String((parseInt(body.getAttribute("data-jumps"), 10) || 0) + 1));
     turnTimer = setTimeout(turn, secondsPerPage() * 1000);
   }
 
@@ -225,8 +258,10 @@
       showOffline(false);
       if (fresh) {
         var first = data === null;
+        var before = first ? null : resultsKey(data);
         data = fresh;
         if (first) { index = -1; turn(); }
+        else if (resultsKey(fresh) !== before) showResults();
       }
     }).catch(function () {
       showOffline(true);  // keep what is on screen; the next poll retries

@@ -76,7 +76,8 @@ def published_standings_now(tournament):
 def in_final_order(tournament, standings, published_only=False):
     """The standings rows in the order the public standings page leads with: after a final (parallel
     finals included, SCORING.md section 6 and 13.9) the final order, `rank` its position (shared by
-    the same place of parallel finals); otherwise the rows as they are. Computed once per results
+    the same place of parallel finals), `final` the table that decided it in words and `total` still
+    the qualifying total; otherwise the rows as they are. Computed once per results
     version."""
     if not tournament.format_preset:
         return standings.rows
@@ -86,7 +87,7 @@ def in_final_order(tournament, standings, published_only=False):
         if lead is None or lead.kind != "final" or not lead.final_rows:
             return standings.rows
         by_reg = {r.registration_id: r for r in standings.rows}
-        return [replace(by_reg[f.registration.pk], rank=f.position) for f in lead.final_rows
+        return [replace(by_reg[f.registration.pk], rank=f.position, final=f.decided_words) for f in lead.final_rows
                 if f.registration.pk in by_reg]
     name = "room-final-order-published" if published_only else "room-final-order"
     return versioned.computed(versioned.tournament_slot(name, tournament), ordered)

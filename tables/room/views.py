@@ -18,7 +18,7 @@ from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, filing_letter, in_final_order, latest_results,
                                    published_standings_now, seating_by_surname, standings_now, wall_name, wall_pages)
 from tables.standings.selectors import public_standings_status
-from tables.rounds.selectors import round_of, table_seats
+from tables.rounds.selectors import round_label, round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
 from tournaments.rules import tournament_for_organiser, tournament_for_public
@@ -47,11 +47,13 @@ def screen_data(request, pk):
     rnd = current_round(tournament)
     clock = clock_of(rnd)
     standings = standings_now(tournament)
+    ordered = in_final_order(tournament, standings)
     data = {
         "tournament": tournament.name,
         "panels": tournament.screen_panel_list,
         "seconds": tournament.screen_seconds,
         "round": rnd.number if rnd else None,
+        "round_label": round_label(rnd) if rnd else None,   # "Round 3 — Semifinals" in a later phase
         "clock": {"deadline": int(clock.deadline.timestamp() * 1000), "minutes": clock.minutes} if clock else None,
         "seating": [{"name": wall_name(player), "table": number, "letter": filing_letter(player)}
                     for player, number in seating_by_surname(rnd)],
@@ -59,8 +61,11 @@ def screen_data(request, pk):
                      "players": [{"name": s.registration.player.full_name, "points": points(s.table_points)}
                                  for s in seats]}
                     for table, seats in latest_results(rnd)],
-        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club,
-                       "total": points(r.total, standings.decimals)} for r in in_final_order(tournament, standings)],
+        "standings": [{"rank": r.rank, "name": r.player.full_name, "club": r.club, "final": r.final,
+                       "total": points(r.total, standings.decimals)} for r in ordered],
+        # After a final the rank is the final order's: the table that decided it and the qualifying
+        # total are two columns, each with its heading.
+        "final_order": any(r.final for r in ordered),
         "provisional": standings.provisional,
         "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
@@ -115,8 +120,9 @@ def standings_widget(request, pk):
     standings = published_standings_now(tournament)  # what standings.json gives by default
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
+    ordered = in_final_order(tournament, standings, True)
     response = render(request, "tables/room/widget.html", {
-        "tournament": tournament, "rows": in_final_order(tournament, standings, True)[:limit],
+        "tournament": tournament, "rows": ordered[:limit], "final_order": any(r.final for r in ordered),
         "more": len(standings.rows) > limit,
         "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
         "poll_seconds": settings.STANDINGS_POLL_SECONDS})

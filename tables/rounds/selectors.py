@@ -10,7 +10,9 @@ from scoring.phases import PREFERRED_SIZES
 from tables.models import Penalty, Round, Seat, Table
 from tables.seating import meetings_matrix as times_met
 from tables.rounds.inputs import past_tables
-from tournaments.models import Registration
+from django.utils.translation import gettext as _
+
+from tournaments.models import Phase, Registration
 from tournaments.registration.selectors import closest_player_names, text_matches
 from tournaments.tournament_selectors import published_rounds
 from tournaments.text import posted_id
@@ -97,10 +99,55 @@ def meetings_matrix(tournament):
                           repeats=sum(k - 1 for k in pairs if k > 1) // 2)
 
 
+def table_label(rnd, number):
+    """A table as the players are told it, with its phase: "Table 3", "Semifinal — Table 2", "Final",
+    "Finalina", "Final 2" (parallel finals, SCORING.md 13.9), "Knockout game 2 — Table 4"."""
+    phase = rnd.phase
+    if phase is None or phase.kind == Phase.Kind.QUALIFYING:
+        return _("Table %(n)d") % {"n": number}
+    if phase.kind == Phase.Kind.SEMIFINAL:
+        return _("Semifinal — Table %(n)d") % {"n": number}
+    if phase.kind == Phase.Kind.FINAL and phase.settings.get("finals", 1) > 1:
+        return _("Final %(n)d") % {"n": number}
+    if phase.kind == Phase.Kind.FINAL:
+        return _("Final") if number == 1 else _("Finalina")
+    return _("%(phase)s — Table %(n)d") % {"phase": phase.name, "n": number}
+
+
+def round_label(rnd):
+    """A round as the players are told it: "Round 4", or "Round 4 — Semifinals" in a later phase."""
+    if rnd.phase is None or rnd.phase.kind == Phase.Kind.QUALIFYING:
+        return _("Round %(n)d") % {"n": rnd.number}
+    return _("Round %(n)d — %(phase)s") % {"n": rnd.number, "phase": rnd.phase.name}
+
+
+def waiting_for_final(rnd, query):
+    """The players straight to the final whose name matches `query` while `rnd`, a semifinal round, is
+    played: they sit at no table of it (SCORING.md section 12, 13.8)."""
+    phase = rnd.phase
+    if not query or phase is None or phase.kind != Phase.Kind.SEMIFINAL:
+        return []
+    seeded = phase.settings.get("seeded_to_final") or []
+    regs = Registration.objects.filter(pk__in=[int(p) for p in seeded]).select_related("player", "player__club")
+    return [r for r in regs if text_matches(query, f"{r.player.display_name} {r.player.club or ''}")]
+
+
+def straight_to_final(reg):
+    """Whether the player, seated straight in the final, waits while the semifinals are played (the
+    round in play is a semifinal round that seats her nowhere)."""
+    rnd = (Round.objects.filter(tournament_id=reg.tournament_id, status=Round.Status.PUBLISHED)
+           .select_related("phase").order_by("-number").first())
+    if rnd is None or rnd.phase is None or rnd.phase.kind != Phase.Kind.SEMIFINAL:
+        return False
+    return reg.pk in {int(p) for p in rnd.phase.settings.get("seeded_to_final") or []}
+
+
 def public_round_tables(rnd, query=""):
-    """A published round's tables; with a query, each table says whether a player's name or club
-    matches (`match`) and each seat whether its player does."""
+    """A published round's tables, each with its `label`; with a query, each table says whether a
+    player's name or club matches (`match`) and each seat whether its player does."""
     tables = round_with_tables(rnd)
+    for table in tables:
+        table.label = table_label(rnd, table.number)
     if query:
         for table in tables:
             for s in table.seats.all():
@@ -166,11 +213,20 @@ class MyTable:
     seat: Seat
     mates: list  # the other players at the table, in seat order
 
+    @property
+    def label(self):
+        """"Round 2 — Table 5" in the qualifying rounds; in a later phase the table with its phase:
+        "Semifinal — Table 2", "Final 1"."""
+        phase = self.round.phase
+        if phase is None or phase.kind == Phase.Kind.QUALIFYING:
+            return _("Round %(r)s — Table %(t)s") % {"r": self.round.number, "t": self.table.number}
+        return table_label(self.round, self.table.number)
+
 
 def my_table(reg):
     """The player's seat in the round in play (seating published, not closed), or None."""
     seat = (Seat.objects.filter(registration=reg, table__round__status=Round.Status.PUBLISHED)
-            .select_related("table__round").order_by("-table__round__number").first())
+            .select_related("table__round__phase").order_by("-table__round__number").first())
     if seat is None:
         return None
     mates = [s.registration.player for s in seat.table.seats.select_related("registration__player")

@@ -17,8 +17,10 @@ from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Seat
 from tables.rounds.qr import qr_svg
 from tables.rounds.selectors import (closest_names, meetings_matrix, off_size_tables, open_round, public_round_tables,
-                                    round_of, round_with_tables, seat_of_round, tournament_rounds)
+                                    round_label, round_of, round_with_tables, seat_of_round, tournament_rounds,
+                                    waiting_for_final)
 from tables.rounds.inputs import present_registrations, round_penalties
+from tables.standings.selectors import format_next_step, format_plan
 from tournaments.rules import may_reopen_round, tournament_for_organiser, tournament_for_public
 from tournaments.text import posted_id
 
@@ -38,9 +40,14 @@ def rounds(request, pk):
     present = present_registrations(tournament)
     all_rounds = list(tournament_rounds(tournament))
     current = open_round(all_rounds)
+    step = format_next_step(tournament)
+    outside = step.kind != "free" and not step.draw_is_format
     # Bound on every POST, even an empty one: the error below is added to a validated form.
-    form = DrawForm(request.POST if request.method == "POST" else None, present=len(present))
-    if request.method == "POST" and len(present) < 3:
+    form = DrawForm(request.POST if request.method == "POST" else None, present=len(present),
+                    outside_format=outside and not step.outside_refused)
+    if request.method == "POST" and outside and _outside_format_refused(form, step):
+        pass
+    elif request.method == "POST" and len(present) < 3:
         form.is_valid()
         form.add_error(None, ngettext("At least 3 players must be checked in to draw a round: %(n)d is.",
                                       "At least 3 players must be checked in to draw a round: %(n)d are.",
@@ -63,7 +70,23 @@ def rounds(request, pk):
             return redirect("manage:round", pk=pk, number=rnd.number)
     return render(request, "tables/rounds.html", {"tournament": tournament, "rounds": all_rounds,
                                                   "form": form, "present": present, "open_round": current,
-                                                  "next_number": all_rounds[-1].number + 1 if all_rounds else 1})
+                                                  "next_number": all_rounds[-1].number + 1 if all_rounds else 1,
+                                                  "step": step,
+                                                  "plan": format_plan(tournament) if not all_rounds else []})
+
+
+def _outside_format_refused(form, step):
+    """A round the format does not plan, drawn on the rounds page: refused where the format allows
+    none, else only with its box ticked (the error on the form, True, when refused)."""
+    if step.outside_refused:
+        form.is_valid()
+        form.add_error(None, step.outside_refused)
+        return True
+    if form.is_valid() and not form.cleaned_data["outside_format"]:
+        form.add_error("outside_format", _("The format's next step is “%(step)s”: tick this box to draw a round it "
+                                           "does not plan.") % {"step": step.label or step.view.phase.name})
+        return True
+    return False
 
 
 def _parse_plan(text, present):
@@ -222,6 +245,7 @@ def round_dashboard(request, pk, number):
     tables = round_with_tables(rnd)
     missing = [t.number for t in tables if not t.reported]
     return render(request, "tables/dashboard.html", {
+        "step": format_next_step(tournament) if rnd.status == rnd.Status.CLOSED else None,
         "tournament": tournament, "round": rnd, "tables": tables, "reported": len(tables) - len(missing),
         "missing": len(missing), "missing_text": _numbers_text(missing),
         "can_reopen": may_reopen_round(rnd)})
@@ -270,8 +294,10 @@ def public_round(request, pk, number):
     rnd = round_of(tournament, number, published=True)
     query = request.GET.get("q", "").strip()[:60]
     tables = public_round_tables(rnd, query)
-    found = not query or any(t.match for t in tables)
+    # A player straight to the final, looking for her table during the semifinals, is told so.
+    waiting = waiting_for_final(rnd, query)
+    found = not query or any(t.match for t in tables) or bool(waiting)
     template = "tables/public_round.html#tables" if request.htmx else "tables/public_round.html"
     return render(request, template, {"tournament": tournament, "round": rnd, "tables": tables, "query": query,
                                       "suggestions": [] if found else closest_names(tables, query),
-                                      "found": found})
+                                      "found": found, "waiting": waiting, "round_label": round_label(rnd)})

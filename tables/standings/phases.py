@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import ScoringError
 from scoring.finals import finals_count, finals_standings, semifinal_groups
@@ -58,6 +59,164 @@ def final_round(phases):
     final = next((p for p in phases if p.kind == Phase.Kind.FINAL), None)
     rounds = phase_rounds(final, phases) if final else []
     return rounds[-1] if rounds else None
+
+
+@dataclass
+class PhaseView:
+    phase: object
+    rounds: list
+    status: str
+    current: object = None      # the round in play (draft or published), if any
+    can_draw: bool = False
+
+    @property
+    def played(self):
+        return sum(1 for r in self.rounds if r.status == Round.Status.CLOSED)
+
+
+def phases_overview(tournament):
+    """Every phase with its rounds (`phase_rounds`) and what the organiser can do next."""
+    phases = list(tournament.phases.order_by("order"))
+    views, earlier_done = [], True
+    for phase in phases:
+        rounds = phase_rounds(phase, phases)
+        status = phase_status(phase, rounds)
+        current = next((r for r in rounds if r.status != Round.Status.CLOSED), None)
+        can_draw = (earlier_done and phase.kind != Phase.Kind.FINALINA and current is None
+                    and status != "done")
+        views.append(PhaseView(phase, rounds, status, current, can_draw))
+        if phase.kind != Phase.Kind.FINALINA:
+            earlier_done = earlier_done and status == "done"
+    return views
+
+
+@dataclass
+class NextStep:
+    """What the format does next, for the rounds page and the round dashboard.
+
+    `kind`: "draw" (the next round of `view`'s phase can be seated: `label` names it as the format
+    does), "play" (a round of the format is in play: finish it first), "done" (every phase is played),
+    "free" (no format with phases: rounds are drawn one after the other)."""
+    kind: str
+    view: PhaseView | None = None
+    label: str = ""
+    # Whether a round drawn on the rounds page (a random draw of everyone present) is the format's
+    # own next round (the first phase still has rounds to play), and, when it is not, why a round
+    # outside the format cannot be drawn at all ("" when it can, with an explicit choice).
+    draw_is_format: bool = True
+    outside_refused: str = ""
+
+    @property
+    def phase(self):
+        return self.view.phase if self.view else None
+
+
+def _step_label(view, views):
+    phase = view.phase
+    if phase.kind == Phase.Kind.QUALIFYING:
+        return _("%(phase)s: draw round %(k)d of %(total)d") % {"phase": phase.name, "k": view.played + 1,
+                                                                   "total": phase.rounds}
+    if phase.kind == Phase.Kind.SEMIFINAL:
+        return _("Seat the semifinals")
+    if phase.kind == Phase.Kind.FINAL:
+        parallel = views[0].phase.settings.get("parallel_finals")
+        semifinal = next((v.phase for v in views if v.phase.kind == Phase.Kind.SEMIFINAL), None)
+        finals = semifinal.settings.get("finals", 1) if (parallel and semifinal) else 1
+        if finals > 1:
+            return _("Seat the %(k)d finals") % {"k": finals}
+        finalina = any(v.phase.kind == Phase.Kind.FINALINA for v in views)
+        return _("Seat the final and the finalina") if finalina else _("Seat the final")
+    return _("Draw %(phase)s") % {"phase": phase.name}
+
+
+def format_next_step(tournament, views=None):
+    """The one thing the format does next (SCORING.md section 6, seed 004): another qualifying round
+    while the format plans one, then the semifinals, the final, each knockout game."""
+    if tournament.format_preset == "teams_2vs2":
+        return NextStep("teams", label=_("A 2vs2 tournament plays the matches of its team schedule."),
+                        draw_is_format=False,
+                        outside_refused=_("A 2vs2 tournament plays the matches of its team schedule, not rounds "
+                                          "of tables."))
+    views = views if views is not None else phases_overview(tournament)
+    if not views:
+        return NextStep("free")
+    knockout = any(v.phase.kind == Phase.Kind.KNOCKOUT for v in views)
+    later_started = any(v.rounds for v in views[1:])
+    refused = ""
+    if knockout:
+        refused = _("A knockout plays only its own games: each is seated by the format.")
+    elif later_started:
+        refused = _("%(phase)s: the phase has started, and a round outside the format would change the "
+                    "qualifying standings it came from.") % {"phase": next(v.phase.name for v in views[1:] if v.rounds)}
+    for view in views:
+        if view.phase.kind == Phase.Kind.FINALINA or view.status == "done":
+            continue
+        if view.current is not None:
+            return NextStep("play", view, draw_is_format=False, outside_refused=refused)
+        if view.can_draw:
+            first = view is views[0] and not knockout
+            return NextStep("draw", view, _step_label(view, views), draw_is_format=first,
+                            outside_refused="" if first else refused)
+        break
+    return NextStep("done", label=_("Every phase of the format is played."), draw_is_format=False,
+                    outside_refused=refused)
+
+
+def composed_summary(tournament):
+    """A composed format's settings in words, one line a tier (SCORING.md section 12), restated on the
+    format page once saved; [] for any other format."""
+    composition = composition_of(tournament)
+    if not composition:
+        return []
+    final_size = composition.get("final_size", 4)
+    tiers = composition_tiers(composition)
+    lines = []
+    for i, tier in enumerate(tiers):
+        rules, parts = tier.rules, []
+        if rules.direct:
+            parts.append(ngettext("the 1st straight to the final", "the top %(n)s straight to the final",
+                                  rules.direct) % {"n": rules.direct})
+        if rules.semifinal:
+            tables = semifinal_table_count(rules, final_size)
+            parts.append(ngettext("ranks %(a)s-%(b)s to %(t)s semifinal", "ranks %(a)s-%(b)s to %(t)s semifinals",
+                                  tables) % {"a": rules.semifinal[0], "b": rules.semifinal[1], "t": tables})
+        if rules.repechage_seats:
+            parts.append(ngettext("%(n)s repêchage seat for the best single game (at least %(m)s games)",
+                                  "%(n)s repêchage seats for the best single games (at least %(m)s games)",
+                                  rules.repechage_seats) % {"n": rules.repechage_seats, "m": rules.min_games})
+        if rules.unbeaten_semifinal:  # SCORING.md 13.8, the Master
+            parts.append(_("when the 1st alone has won every game: straight to the final, ranks %(a)s-%(b)s to "
+                           "%(t)s semifinals") % {"a": rules.unbeaten_semifinal[0], "b": rules.unbeaten_semifinal[1],
+                                                 "t": semifinal_table_count(unbeaten_rules(rules), final_size)})
+        parts.append(_("final of %(n)s") % {"n": final_size})
+        if len(tiers) > 1:
+            lead = (_("Up to %(n)s participants") % {"n": tier.up_to} if tier.up_to is not None
+                    else _("Above %(n)s participants") % {"n": tiers[i - 1].up_to})
+            lines.append(f"{lead}: {'; '.join(parts)}.")
+        else:
+            lines.append("; ".join(parts) + ".")
+    return lines
+
+
+
+def format_plan(tournament, phases=None):
+    """The format's plan in words, one line a phase ("Qualifying rounds: 2 rounds", "Final of 4"), then
+    a composed format's settings (`composed_summary`): shown before the first draw."""
+    phases = phases if phases is not None else list(tournament.phases.order_by("order"))
+    lines = []
+    for phase in phases:
+        if phase.kind == Phase.Kind.QUALIFYING:
+            lines.append(ngettext("%(phase)s: %(n)d round", "%(phase)s: %(n)d rounds", phase.rounds)
+                         % {"phase": phase.name, "n": phase.rounds})
+        elif phase.kind == Phase.Kind.FINAL and phases[0].settings.get("parallel_finals"):
+            lines.append(_("%(phase)s: 1 final up to 76 participants, 2 up to 116, 3 up to 156, 4 up to 196, 5 "
+                           "above; each of the 4 winners of its own 4 semifinals") % {"phase": phase.name})
+        elif phase.kind in (Phase.Kind.FINAL, Phase.Kind.FINALINA):
+            lines.append(_("%(phase)s: %(n)d players") % {"phase": phase.name,
+                                                           "n": phase.settings.get("size", 4)})
+        else:
+            lines.append(phase.name)
+    return lines + composed_summary(tournament)
 
 
 # --- the qualifying order ------------------------------------------------------------------------
@@ -309,7 +468,21 @@ class FinalRow:
     qualifying_rank: int | None = None
     qualifying_total: object = None
     final: int | None = None    # parallel finals (SCORING.md 13.9): which final, and the place in it
-    place: int | None = None
+    place: int | None = None    # the place at the final (or finalina) table
+
+    @property
+    def decided_words(self):
+        """Which table decided the position, in words: "Final 2 · 1°", "Final · 3°", "Finalina · 2°",
+        "Semifinal"; "" when the qualifying order did."""
+        if self.final is not None:
+            return _("Final %(n)d · %(place)d°") % {"n": self.final, "place": self.place}
+        if self.phase == "final" and self.place is not None:
+            return _("Final · %(place)d°") % {"place": self.place}
+        if self.phase == "finalina" and self.place is not None:
+            return _("Finalina · %(place)d°") % {"place": self.place}
+        if self.phase == "semifinal":
+            return _("Semifinal")
+        return ""
 
 
 @dataclass
@@ -349,10 +522,12 @@ def final_standings(tournament):
     except ScoringError as exc:
         raise ValidationError(str(exc)) from None
     rows = []
+    at_final = sum(1 for row in classification if row.phase == "final")
     for row in classification:
         q = qualifying.get(row.player)
+        place = row.position if row.phase == "final" else row.position - at_final if row.phase == "finalina" else None
         rows.append(FinalRow(row.position, regs[int(row.player)], row.phase,
-                             q.rank if q else None, q.total if q else None))
+                             q.rank if q else None, q.total if q else None, place=place))
     # Rows sharing a position are listed by name (the engine lists them by id).
     rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
                              r.registration.player.first_name.casefold(), r.registration.pk))

@@ -28,10 +28,11 @@ from tables.models import Dispute, Round
 from tables.standings.championship import (ChampionshipRow, ChampionshipTable, cached_championship_table,
                                            championship_table)
 from tables.standings.games import FINAL_PHASES, games_by_round, standings_rounds, tournament_games
-from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, ParallelPlan, Qualifying,
-                                     RepechageHolder, StandingsLead, composition_of, cut_lines_of, final_round,
-                                     final_standings, knockout_rows, knockout_standing, parallel_groups,
-                                     phase_games, phase_rounds, phase_status, qualifying_outcome,
+from tables.standings.phases import (CutLines, FinalRow, FinalStandings, KnockoutRow, NextStep, ParallelPlan,
+                                     PhaseView, Qualifying, RepechageHolder, StandingsLead, composed_summary,
+                                     composition_of, cut_lines_of, final_round, final_standings, format_next_step,
+                                     format_plan, knockout_rows, knockout_standing, parallel_groups, phase_games,
+                                     phase_rounds, phase_status, phases_overview, qualifying_outcome,
                                      qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.club_presets import CLUB_PRESETS
@@ -48,7 +49,8 @@ __all__ = [
     "CutLines", "FinalRow", "FinalStandings", "KnockoutRow", "Qualifying", "RepechageHolder", "StandingsLead",
     "composition_of", "final_standings", "knockout_standing", "phase_games", "phase_rounds", "phase_status",
     "qualifying_outcome", "qualifying_standings", "standings_cut_lines", "standings_lead", "winner_error",
-    "ParallelPlan", "parallel_groups",
+    "ParallelPlan", "parallel_groups", "PhaseView", "phases_overview", "NextStep", "format_next_step", "format_plan",
+    "composed_summary",
     # 2vs2 teams
     "DayView", "TeamRow", "team_days", "team_standings",
     # the national team championship
@@ -70,6 +72,7 @@ class StandingRow:
     medals: list | None = None
     penalties: object = None
     dropped: frozenset = frozenset()  # round numbers whose result does not count (discards, best of N)
+    final: str = ""  # in the final order (the room's pages): the table that decided the rank, in words
 
 
 @dataclass

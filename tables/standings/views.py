@@ -3,6 +3,7 @@
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -19,8 +20,8 @@ from tables.standings.cache import public_page
 from tables.rounds.qr import qr_svg
 from tables.standings.charts import rank_chart_svg
 from tables.rounds.selectors import (final_to_play, my_table, player_penalties, player_seats, round_of,
-                                    round_tables_with_players, tournament_registration)
-from tables.standings.selectors import (public_standings_status, rank_history, standings_are_final, standings_cut_lines, standings_lead,
+                                    round_tables_with_players, straight_to_final, tournament_registration)
+from tables.standings.selectors import (dispute_deadline, public_standings_status, rank_history, standings_are_final, standings_cut_lines, standings_lead,
                                        team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
@@ -97,7 +98,9 @@ def standings(request, pk):
     query = request.GET.get("q", "").strip()[:60]
     context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
                "poll": (provisional or status != "final" or final_to_play(tournament)) and not query,
-               "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query}
+               "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query,
+               # read only by the final standings' badge, once every phase is played
+               "window_closes": partial(dispute_deadline, tournament)}
     if query and not request.htmx:
         table = mark_safe(_filtered_table(request, tournament, context, query))
     else:
@@ -116,7 +119,8 @@ def standings_print(request, pk):
     result = cached_standings(request, tournament)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
                                                            "status": _status(tournament, result.provisional),
-                                                           "lead": standings_lead(tournament)})
+                                                           "lead": standings_lead(tournament),
+                                                           "window_closes": partial(dispute_deadline, tournament)})
 
 
 @require_safe
@@ -138,6 +142,7 @@ def player_page(request, pk, reg_pk):
     chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
+                                                  "waiting_final": mine is None and straight_to_final(reg),
                                                   "rank_chart": chart, "standings": result,
                                                   "poll_seconds": settings.STANDINGS_POLL_SECONDS})
 
@@ -153,7 +158,7 @@ def player_json(request, pk, reg_pk):
     mine = my_table(reg)
     current = None
     if mine is not None:
-        current = {"round": mine.round.number, "table": mine.table.number,
+        current = {"round": mine.round.number, "table": mine.table.number, "label": mine.label,
                    "players": [p.full_name for p in mine.mates]}
     games = [{"round": seat.table.round.number, "table": seat.table.number,
               "opponents": [o.full_name for o in seat.opponents],
@@ -163,7 +168,9 @@ def player_json(request, pk, reg_pk):
                          "club": reg.player.club.name if reg.player.club else "",
                          "rank": row.rank if row else None,
                          "total": _number(row.total, result.decimals) if row else None,
-                         "current_table": current, "games": games},
+                         "current_table": current, "straight_to_final": mine is None and straight_to_final(reg),
+                         "language": get_language(),   # the language of `current_table`'s label
+                         "games": games},
                         json_dumps_params={"ensure_ascii": False})
 
 
@@ -197,7 +204,9 @@ def standings_json(request, pk):
 
 def _with_final(data, result, lead):
     """SCORING.md section 6: after the final the rows follow the final order; `position` is the
-    final position, `decided_by` "final", "finalina" or "qualifying", `rank` stays the qualifying rank."""
+    final position, `decided_by` "final", "finalina" or "qualifying", `place` the place at the final
+    (or finalina) table, `rank` stays the qualifying rank and `total` (also `qualifying_total`) the
+    qualifying total."""
     by_reg = {r.registration_id: row for r, row in zip(result.rows, data)}
     out = []
     for final in lead.final_rows:
@@ -205,9 +214,11 @@ def _with_final(data, result, lead):
         row = by_reg.get(reg.pk) or {"rank": None, "player": reg.player.full_name,
                                      "club": reg.player.club.name if reg.player.club else "", "total": None,
                                      "rounds": []}
-        entry = {"position": final.position, "decided_by": final.phase, **row}
-        if final.final is not None:  # parallel finals (SCORING.md 13.9): which final, the place in it
-            entry["final"], entry["place"] = final.final, final.place
+        entry = {"position": final.position, "decided_by": final.phase, **row, "qualifying_total": row["total"]}
+        if final.final is not None:  # parallel finals (SCORING.md 13.9): which final
+            entry["final"] = final.final
+        if final.place is not None:  # the place at the final (or finalina) table
+            entry["place"] = final.place
         out.append(entry)
     return out
 

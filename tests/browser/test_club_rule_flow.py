@@ -34,12 +34,17 @@ def test_master_picked_on_a_phone_fills_the_new_tournament(live_server, browser,
         assert page.evaluate(SERIOUS) == []
     page.fill("#id_name", "Master di Natale")
     page.fill("#id_start_date", "2026-12-20")
-    page.fill("#id_rounds_planned", "3")
+    page.fill("#id_rounds_planned", "3")   # the Master plays 2: refused on the field, by the rule's name
+    page.click("#save-tournament")
+    page.wait_for_selector("#id_rounds_planned[aria-invalid=true]")
+    assert not Tournament.objects.filter(name="Master di Natale").exists()
+    page.fill("#id_rounds_planned", "2")
+    page.select_option("#id_table_size", "5")   # a setting of the rule edited before saving is kept
     page.click("#save-tournament")
     expect_message(page, it("Tournament created."))
     saved = Tournament.objects.get(name="Master di Natale")
-    assert (saved.formula, saved.tiebreak, saved.rounds_planned, saved.club_preset) == (
-        "millesimi", "best_results,previous_round", 3, "master")
+    assert (saved.formula, saved.tiebreak, saved.rounds_planned, saved.table_size, saved.club_preset,
+            saved.format_preset) == ("millesimi", "best_results,previous_round", 2, 5, "master", "master")
     assert page.locator("#club-rule-name").inner_text() == "Master (millesimi)"
     assert errors == []
     context.close()

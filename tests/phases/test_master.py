@@ -341,3 +341,21 @@ def test_below_ten_present_the_semifinals_are_refused_and_nothing_is_seated(clie
     client.force_login(organiser)
     page = client.get(reverse("manage:formats", args=[tournament.pk]))
     assert texts(page, "[data-master-case=preview]") == [refusal]
+
+
+def test_an_absent_unbeaten_leader_does_not_go_straight_to_the_final(tournament, organiser):
+    """SCORING.md 13.8: the leader who won both games alone must be checked in to go straight to the
+    final; absent, the 4 semifinals of the top 16 are played with the players present, nobody straight."""
+    regs = players(tournament, 16)
+    tp = {i: 40 - 2 * i for i in range(16)}   # P00 wins both games, alone on top
+    _qualifying(tournament, organiser, regs, [
+        ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], tp),
+        ([[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]], tp)])
+    Registration.objects.filter(pk=regs[0].pk).update(present=False)
+    semi = tournament.phases.get(order=2)
+    rnd = draw.phase_draw(user=organiser, phase=semi)
+    semi.refresh_from_db()
+    assert (semi.settings["master_case"], semi.settings["seeded_to_final"], semi.settings["absent"]) == (
+        "base", [], [regs[0].pk])
+    assert sorted(t.seats.count() for t in rnd.tables.all()) == [3, 4, 4, 4]
+    assert regs[0].pk not in {s.registration_id for t in rnd.tables.all() for s in t.seats.all()}

@@ -159,6 +159,18 @@ def test_teams_are_four_players_of_one_club_and_a_player_is_in_one_team(client_f
     assert [g["data-club"] for g in select(page, ".club-group")] == ["Adda", "Brianza", "Ticino"]
 
 
+def test_a_team_without_a_name_takes_its_clubs_numbered_from_the_second(client_for, tournament, organiser,
+                                                                          players, clubs):
+    client = client_for(organiser)
+    _set_format(client, tournament)
+    more = [RegistrationFactory(tournament=tournament, present=True, player__club=clubs["Lario"],
+                                player__last_name=f"Lario{i}") for i in range(4, 8)]
+    assert _compose(client, tournament, "", players["Lario"]).status_code == 302
+    assert _compose(client, tournament, "", more).status_code == 302
+    assert _compose(client, tournament, "", players["Adda"]).status_code == 302
+    assert list(Team.objects.order_by("pk").values_list("name", flat=True)) == ["Lario", "Lario 2", "Adda"]
+
+
 def test_a_team_is_renamed_and_dissolved_before_results_with_audit(client_for, tournament, organiser, players):
     client = client_for(organiser)
     _set_format(client, tournament)

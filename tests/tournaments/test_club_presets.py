@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tables.engine import params_for
 from tests.factories import RegistrationFactory, report, seat_round
-from tests.html import alerts, messages, one, text, tr
+from tests.html import alerts, attr, messages, one, text, tr
 from tournaments.club_presets import BASE_SETTINGS, CLUB_PRESETS
 from tournaments.models import FORMAT_PRESETS, AuditLog, Tournament
 
@@ -68,11 +68,11 @@ def test_a_preset_s_setting_edited_before_saving_is_kept(client, organiser):
     form = client.get(reverse(URL), {"regolamento": "master"}).context["form"]
     data = {name: ("" if value is None else value) for name, value in
             ((f.name, f.value()) for f in form) if not isinstance(value, bool) or value}
-    data.update({"name": "Master di Natale", "start_date": "2026-12-20", "rounds_planned": "3"})
+    data.update({"name": "Master di Natale", "start_date": "2026-12-20", "table_size": "5"})
     assert client.post(reverse(URL), data).status_code == 302
     saved = Tournament.objects.get(name="Master di Natale")
-    assert (saved.formula, saved.rounds_planned, saved.tiebreak, saved.club_preset) == (
-        "millesimi", 3, "best_results,previous_round", "master")
+    assert (saved.formula, saved.table_size, saved.tiebreak, saved.club_preset) == (
+        "millesimi", 5, "best_results,previous_round", "master")
 
 
 def test_an_unknown_rule_fills_nothing(client, organiser):
@@ -155,3 +155,57 @@ def test_a_preset_with_its_format_sets_the_format_too(client, organiser, tournam
         CLUB_PRESETS[key].tournament_settings
     assert AuditLog.objects.filter(tournament=tournament, action="format.apply").count() == 1
 
+
+
+def _form_data(form, **changes):
+    data = {name: ("" if value is None else value) for name, value in
+            ((f.name, f.value()) for f in form) if not isinstance(value, bool) or value}
+    return {**data, **changes}
+
+
+@pytest.mark.parametrize("key, fmt, phases", [
+    ("master", "master", [("qualifying", 2), ("semifinal", 1), ("final", 1)]),
+    ("raduno_open", "raduno", [("qualifying", 2), ("semifinal", 1), ("final", 1)]),
+    ("campionato_squadre", "team_championship", [("qualifying", 3)]),
+])
+def test_a_club_rule_picked_on_the_new_tournament_page_sets_its_format(client, organiser, key, fmt, phases):
+    client.force_login(organiser)
+    form = client.get(reverse(URL), {"regolamento": key}).context["form"]
+    response = client.post(reverse(URL), _form_data(form, name="Serata", start_date="2026-12-08"))
+    assert response.status_code == 302
+    saved = Tournament.objects.get(name="Serata")
+    assert saved.format_preset == fmt
+    assert [(p.kind, p.rounds) for p in saved.phases.order_by("order")] == phases
+    assert AuditLog.objects.filter(tournament=saved, action="format.apply").count() == 1
+    page = client.get(reverse("manage:formats", args=[saved.pk]))
+    assert page.context["form"]["preset"].value() == fmt
+    # The tournament's page, where the organiser lands, names the format's phases.
+    landing = client.get(response["Location"])
+    assert attr(landing, "#format-phases [data-phase]", "data-phase") == [kind for kind, _rounds in phases]
+
+
+def test_a_club_rule_with_rounds_its_format_cannot_play_is_refused_by_name(client, organiser):
+    client.force_login(organiser)
+    form = client.get(reverse(URL), {"regolamento": "master"}).context["form"]
+    response = client.post(reverse(URL), _form_data(form, name="Master lungo", start_date="2026-12-08",
+                                                     rounds_planned="3"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["rounds_planned"] == [
+        "The club rule Master (millesimi) plays its own format: This format plays 2 to 2 games."]
+    assert not Tournament.objects.filter(name="Master lungo").exists()
+
+
+def test_a_club_rule_picked_on_the_settings_page_sets_its_format(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("manage:tournament_edit", args=[tournament.pk])
+    form = client.get(url, {"regolamento": "raduno_open"}).context["form"]
+    assert client.post(url, {**_form_data(form), "confirm": "1"}).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.club_preset, tournament.format_preset) == ("raduno_open", "raduno")
+    # Saved again with the same rule, a format chosen since is kept.
+    from phases import services as phase_services
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
+    form = client.get(url).context["form"]
+    assert client.post(url, {**_form_data(form), "confirm": "1"}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.format_preset == "sum3_final"

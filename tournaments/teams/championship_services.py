@@ -37,6 +37,16 @@ def _check_name(tournament, name, team=None):
     return name
 
 
+def free_team_name(tournament, base):
+    """`base`, or "`base` 2", "`base` 3"... the first no team of the tournament bears (case aside)."""
+    taken = {n.casefold() for n in Team.objects.filter(tournament=tournament).values_list("name", flat=True)}
+    name, n = base, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
 def _check_open(tournament):
     if results_entered(tournament):
         raise ValidationError(_("Results are entered: teams can no longer be composed or dissolved."))
@@ -49,7 +59,8 @@ def championship_team_create(*, user, tournament, name, registrations):
     """A team of exactly 4 confirmed players of the tournament, all of one club, none already in a team."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _check_open(tournament)
-    name = _check_name(tournament, name)
+    if (name or "").strip():
+        name = _check_name(tournament, name)
     wanted = {r.pk for r in registrations}
     regs = list(Registration.objects.filter(pk__in=wanted, tournament=tournament,
                                             status=Registration.Status.CONFIRMED)
@@ -70,6 +81,8 @@ def championship_team_create(*, user, tournament, name, registrations):
     taken = [r for r in regs if TeamMember.objects.filter(registration=r).exists()]
     if taken:
         raise ValidationError({"players": _("Already in a team: %(names)s.") % {"names": ", ".join(_names(taken))}})
+    if not (name or "").strip():  # no name given: the club's, numbered from its second team on
+        name = free_team_name(tournament, clubs[0])
     team = Team.objects.create(tournament=tournament, name=name)
     TeamMember.objects.bulk_create([TeamMember(team=team, registration=r) for r in regs])
     audit(user=user, action="championship_team.create", obj=team, tournament=tournament,

@@ -9,7 +9,8 @@ from tournaments.models import TeamMatch
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Team name"), max_length=80)
+    name = forms.CharField(label=_("Team name"), max_length=80, required=False,
+                           help_text=_("Empty: the players' surnames."))
     players = forms.MultipleChoiceField(label=_("Players (2 or 3)"), widget=forms.CheckboxSelectMultiple)
     captain = forms.ChoiceField(label=_("Captain"))
 
@@ -69,7 +70,8 @@ class ChampionshipTeamForm(forms.Form):
     """A team of the national team championship: a name and 4 players of one club (the rules:
     tournaments.teams.championship_services). Any confirmed player may be ticked, so that a player
     already in a team is refused with the service's message, not a generic one."""
-    name = forms.CharField(label=_("Team name"), max_length=80)
+    name = forms.CharField(label=_("Team name"), max_length=80, required=False,
+                           help_text=_("Empty: the club's name (with 2, 3… for its next teams)."))
     players = forms.MultipleChoiceField(label=_("Players (4 of one club)"), widget=forms.CheckboxSelectMultiple,
                                         error_messages={"required": _("Tick the 4 players of the team.")})
 

@@ -18,6 +18,7 @@ from scoring import teams as team_rules
 from scoring.errors import ScoringError
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Team, TeamMatch, TeamMember, Tournament
+from tournaments.teams.championship_services import free_team_name
 
 MIN_MEMBERS, MAX_MEMBERS, PLAYING = 2, 3, 2
 
@@ -40,8 +41,6 @@ def team_create(*, user, tournament, name, registrations, captain):
     """A team of 2 to 3 confirmed players of the tournament, none already in a team (seed 001 art. 7)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     name = (name or "").strip()
-    if not name:
-        raise ValidationError({"name": _("Give the team a name.")})
     if tournament.team_matches.exists():
         raise ValidationError(_("The schedule is made: teams can no longer change."))
     regs = list(Registration.objects.filter(pk__in=[r.pk for r in registrations], tournament=tournament,
@@ -53,6 +52,8 @@ def team_create(*, user, tournament, name, registrations, captain):
         raise ValidationError({"players": _("Already in a team: %(names)s.") % {"names": ", ".join(_names(taken))}})
     if captain is None or captain.pk not in {r.pk for r in regs}:
         raise ValidationError({"captain": _("The captain is one of the team's players.")})
+    if not name:  # no name given: the players' surnames, in the order ticked
+        name = free_team_name(tournament, " – ".join(r.player.last_name for r in sorted(regs, key=lambda r: r.pk)))
     if Team.objects.annotate(lname=Lower("name")).filter(tournament=tournament, lname=name.lower()).exists():
         raise ValidationError({"name": _("A team with this name already exists.")})
     team = Team.objects.create(tournament=tournament, name=name)

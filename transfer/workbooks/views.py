@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from tournaments.rules import require_organiser, tournament_for_organiser
@@ -51,6 +52,14 @@ def _confirm(request):
     if not form.is_valid():
         return _preview(request, past, filename, form, past_tournament_check(past, user=request.user, picks=picks,
                                                                               ask=True), status=400)
+    matching = past_tournament_check(past, user=request.user, picks=picks, ask=True)
+    if matching.candidates:  # a "which one?" left unanswered: asked again on the page, in its words
+        names = sorted(past.people[key].full_name for key in matching.candidates)
+        messages.error(request, ngettext(
+            "Choose which known player %(names)s is in the list of players, then import.",
+            "Choose which known player each of %(names)s is in the list of players, then import.",
+            len(names)) % {"names": ", ".join(names)})
+        return _preview(request, past, filename, form, matching, status=400)
     try:
         done = past_tournament_import(user=request.user, past=past, name=form.cleaned_data["name"],
                                       start_date=form.cleaned_data["start_date"], settings=form.settings(),

@@ -232,8 +232,9 @@ def test_player_json(client, tournament, room):
     regs = room[0]
     data = client.get(reverse("public:player_json", args=[tournament.pk, regs[4].pk])).json()
     assert data["player"] == "Eva Dori"
-    assert data["current_table"] == {"round": 2, "table": 1, "players": ["Mario Zeta", "Niccolò Àlbani",
-                                                                         "Ida Esposito"]}
+    assert data["current_table"] == {"round": 2, "table": 1, "label": "Round 2 — Table 1",
+                                     "players": ["Mario Zeta", "Niccolò Àlbani", "Ida Esposito"]}
+    assert data["straight_to_final"] is False
     assert [g["round"] for g in data["games"]] == [1, 2]
 
 

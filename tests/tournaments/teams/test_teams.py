@@ -47,6 +47,11 @@ def test_team_create_records_members_captain_and_audit(tournament, organiser, re
     assert entry.after["captain"] == regs[1].player.full_name
 
 
+def test_a_2vs2_team_without_a_name_takes_its_players_surnames(tournament, organiser, regs):
+    assert _team(tournament, organiser, "", regs[:2]).name == "G00 – G01"
+    assert _team(tournament, organiser, "  ", regs[2:5]).name == "G02 – G03 – G04"
+
+
 @pytest.mark.parametrize("count", [1, 4])
 def test_team_create_needs_two_or_three_players(tournament, organiser, regs, count):
     with pytest.raises(ValidationError) as exc:

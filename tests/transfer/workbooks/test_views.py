@@ -96,9 +96,23 @@ def test_namesakes_are_asked_with_a_select_and_the_pick_is_kept(organiser, clien
     assert one(preview, "[data-import-choose]")["data-import-choose"] == "1"
     unanswered = confirm(client, preview)
     assert unanswered.status_code == 400 and not Tournament.objects.exists()
+    # Asked again in the page's words, never the command's.
+    assert messages(unanswered) == [tr("Choose which known player %(names)s is in the list of players, then import.",
+                                       plural="Choose which known player each of %(names)s is in the list of "
+                                              "players, then import.", count=1, names="Chiara Ricci")]
     confirm(client, preview, **{f"pick-{key}": str(known[1].pk)})
     tournament = Tournament.objects.get(name="Autunno")
     assert tournament.registrations.filter(player=known[1]).exists()
+
+
+def test_the_players_to_choose_come_before_the_import_button(organiser, client):
+    client.force_login(organiser)
+    for club in ("Club A", "Club B"):
+        PlayerFactory(first_name="Chiara", last_name="Ricci", club=ClubFactory(name=club), created_by=organiser)
+    preview = upload(client, xlsx(club_rows(season_rounds())))
+    pick = one(preview, "select[data-pick]")
+    assert pick.find_next(id="confirm-past-import") is not None
+    assert one(preview, "#confirm-past-import").find_next("select", attrs={"data-pick": True}) is None
 
 
 def test_a_bad_setting_keeps_the_preview(organiser, client):
