@@ -10,7 +10,7 @@ from phases.selectors import phases_overview, present_ids
 from tables.rounds import services as table_services
 from tables.models import Round, Seat, Table
 from tournaments.audit.services import audit
-from tournaments.club_presets import CLUB_PRESETS
+from tournaments.club_presets import club_preset_for
 from tournaments.services import tournament_save
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
@@ -109,7 +109,7 @@ def club_preset_apply(*, user, tournament, key):
     has it) through `format_apply`, then every scoring setting it fills through `tournament_save`, each
     audited. Refused once a table has a result: the standings already counted would change under the
     players; single settings are still changed on the settings page, which shows the change first."""
-    preset = CLUB_PRESETS.get(key)
+    preset = club_preset_for(user, key)   # a published rule, or one of the organiser's own
     if preset is None:
         raise ValidationError({"club_preset": _("Choose a club rule.")})
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

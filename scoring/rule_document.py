@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -164,7 +165,6 @@ def rule_to_json(rule: RuleDocument) -> dict:
 
 def _plain(value):
     """Exact decimals back to JSON numbers (a whole value as an integer)."""
-    from decimal import Decimal
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     return value
@@ -173,8 +173,7 @@ def _plain(value):
 @lru_cache(maxsize=1)
 def published_rules() -> tuple:
     """The published clubs' rules (SCORING.md 13.12), in the order the site offers them."""
-    from .contract import loads
-    docs = loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
+    docs = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"), parse_float=Decimal)
     rules = tuple(parse_rule_document(d) for d in docs)
     assert all(r.key and r.published for r in rules), "every published rule has a key and says it is published"
     return rules

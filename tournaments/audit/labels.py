@@ -29,6 +29,12 @@ ACTION_LABELS = {
     "player.merge_request": _("Merge asked of an administrator"),
     "player.delete": _("Player deleted"),
     "format.firenze_continents": _("Firenze sheet: points per continent changed"),
+    # club rules
+    "club_rule.create": _("Club rule created"),
+    "club_rule.copy": _("Club rule copied"),
+    "club_rule.upload": _("Club rule uploaded from a file"),
+    "club_rule.update": _("Club rule changed"),
+    "club_rule.delete": _("Club rule deleted"),
     # season circuits
     "circuit.create": _("Circuit created"),
     "circuit.update": _("Circuit settings changed"),
@@ -100,7 +106,7 @@ ACTION_LABELS = {
 
 # The kinds of the log's filter: the first word of the actions.
 KIND_LABELS = {
-    "tournament": _("tournament"), "user": _("accounts"), "club": _("clubs"), "player": _("players"),
+    "tournament": _("tournament"), "user": _("accounts"), "club_rule": _("club rules"), "club": _("clubs"), "player": _("players"),
     "registration": _("registrations"), "round": _("rounds and seating"), "standings": _("standings"),
     "result": _("results"), "penalty": _("penalties"), "dispute": _("disputes"), "format": _("format"),
     "phase": _("phases"), "clock": _("round clock"), "endroll": _("end roll"), "team": _("2vs2 teams"),
@@ -133,7 +139,7 @@ FIELD_LABELS = {
     "kept": _("kept"), "kept_name": _("player kept"), "kind": _("type"), "last_name": _("last name"), "late_entry": _("late entry"),
     "match": _("match"), "matches": _("matches"), "merge": _("player merged"),
     "merged_into": _("merged into"), "merged_name": _("player merged"), "method": _("method"),
-    "minutes": _("minutes"), "name": _("name"), "nickname": _("nickname"), "organiser": _("organiser"),
+    "document": _("rule document"), "minutes": _("minutes"), "name": _("name"), "nickname": _("nickname"), "organiser": _("organiser"),
     "penalties": _("seating penalties"), "penalty": _("penalty"), "phase": _("phase"), "phases": _("phases"),
     "place": _("place"), "players": _("players"), "players_left": _("players left"), "points": _("points"),
     "present": _("present"), "published": _("published"), "published_at": _("published at"),
