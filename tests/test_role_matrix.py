@@ -11,6 +11,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from circuits.models import Circuit, CircuitTournament
 from tables.models import Dispute, Penalty, TeamDispute, TeamPenalty
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory, UserFactory, seat_round
+from tournaments.club_rules.forms import blank_data
 from tournaments.models import AccountOwner, AuditLog, ClubRule, Phase, Team, TeamMatch, TeamMember
 
 # "player": a registered player, who has no account; they browse as anyone does.
@@ -173,6 +174,8 @@ MATRIX = {
     "manage:club_rule": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}),
     "manage:club_rule_download": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}),
     "manage:club_rule_delete": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}, "post", ok=302),
+    "manage:what_if_draft": Route("organiser", method="post",
+                                  data=lambda w: blank_data() | {"tournament": w["tournament"].pk}),
     "manage:club_rule_copy": Route("organiser_global", lambda w: {"pk": ClubRule.objects.get(key="master").pk},
                                    "post", ok=302),
 }
@@ -325,6 +328,7 @@ NO_AUDIT = {
     "manage:registration_import": "the pasted list is previewed, nothing is saved yet",
     "manage:club_rule_example": "the worked example of a rule being composed, nothing is saved",
     "manage:club_rule_upload": "no file sent: the page says so, nothing is saved",
+    "manage:what_if_draft": "a draft rule replayed on the results, nothing is saved",
 }
 REFUSED_IN_THE_WORLD = {
     "arbiter:endroll_undo": "No roll to take back.",

@@ -12,7 +12,7 @@ from django.db.models import DecimalField
 from django.utils.functional import lazy
 from django.utils.translation import get_language
 
-from scoring.rule_document import published_rules
+from scoring.rule_document import parse_rule_document, published_rules
 from tournaments.models import FORMAT_PRESETS, ClubRule, TieBreak, Tournament
 
 # The settings a preset fills, at the value they take when the club's rule does not name them: picking
@@ -146,6 +146,12 @@ def club_preset_for(user, key):
         return CLUB_PRESETS[key]
     row = own_rules(user).filter(key=key).first()
     return own_rule_preset(row) if row else None
+
+
+def draft_preset(document):
+    """A rule being composed, never saved (its document), as a preset; raises the engine's
+    InvalidDocument naming the field at fault."""
+    return _preset(parse_rule_document(document), key="")
 
 
 def is_club_rule_key(key):

@@ -16,6 +16,7 @@ from tournaments.club_rules import services
 from tournaments.club_rules.example import worked_example
 from tournaments.club_rules.forms import ClubRuleForm, UploadForm, blank_data, blank_initial, initial_from
 from tournaments.club_rules.selectors import club_rules_for
+from tournaments.tournament_selectors import organised_tournaments
 from tournaments.rules import (
     club_rule_for_organiser,
     may_edit_club_rule,
@@ -40,7 +41,8 @@ def _form_page(request, form, rule):
     else:
         document = rule.document if rule else ClubRuleForm(blank_data()).document_or_none()
     return render(request, "tournaments/club_rules/form.html", {
-        "form": form, "rule": rule, "example": worked_example(document) if document else None})
+        "form": form, "rule": rule, "example": worked_example(document) if document else None,
+        "tournaments": organised_tournaments(request.user).order_by("-start_date", "-pk")[:30]})
 
 
 @login_required
