@@ -164,6 +164,7 @@ MATRIX = {
     "arbiter:endroll_undo": Route("arbiter", lambda w: {**R(w), "table_number": 1}, "post", ok=302),
     "manage:circuits": Route("organiser_global"),
     "manage:circuit": Route("organiser_circuit", lambda w: {"pk": w["circuit"].pk}),
+    "manage:circuit_season_rule": Route("organiser_circuit", lambda w: {"pk": w["circuit"].pk}),
     "manage:circuit_tournament_remove": Route("organiser_circuit", lambda w: {
         "pk": w["circuit"].pk, "entry_pk": w["circuit"].entries.get().pk}, "post", ok=302),
     # club rules: the published ones every organiser's, an own rule its owner's alone

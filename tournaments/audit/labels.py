@@ -41,6 +41,7 @@ ACTION_LABELS = {
     "circuit.tournament_add": _("Tournament added to a circuit"),
     "circuit.weight": _("Tournament's weight in a circuit changed"),
     "circuit.tournament_remove": _("Tournament removed from a circuit"),
+    "circuit.season_rule": _("Circuit's season rule changed"),
     # registrations
     "registration.add": _("Player registered"),
     "registration.signup": _("Public sign-up"),
@@ -119,7 +120,8 @@ FIELD_LABELS = {
     "embed_origins": _("sites allowed to embed the standings"),
     "firenze_continent_points": _("points per conquered continent"), "continents": _("continents"),
     # season circuits
-    "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),
+    "season": _("season"), "season_rule": _("season rule"), "category": _("event category"),
+    "rule": _("circuit points"), "points_table": _("points per rank"),
     "participation": _("participation points"), "min_tournaments": _("minimum tournaments"),
     "tournament": _("tournament"), "weight": _("weight"),
     "about": _("against"), "arbiter": _("arbiter"), "arbiters": _("arbiters"), "armies": _("armies"),

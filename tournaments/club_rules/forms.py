@@ -14,9 +14,9 @@ from tournaments.models import TieBreak, Tournament
 TIEBREAK_CHOICES = [("", "—")] + list(TieBreak.choices)
 # The formula's parameters a rule sets (scoring.rule_document.PARAMS but the tie-break chain), in the
 # form's order; the tournament's numbers; each is the Tournament field of the same name.
-PARAM_FIELDS = ("bonus", "spartaco_malus", "risiko_total", "spartaco_risiko_losers", "standard_eliminated",
+PARAM_NAMES = ("bonus", "spartaco_malus", "risiko_total", "spartaco_risiko_losers", "standard_eliminated",
                 "como_reference", "corrective_scope", "discard_worst", "best_of")
-TOURNAMENT_FIELDS = ("rounds_planned", "table_size", "dispute_window_minutes")
+TOURNAMENT_NAMES = ("rounds_planned", "table_size", "dispute_window_minutes")
 TIEBREAKS = 4
 
 
@@ -35,12 +35,12 @@ class ClubRuleForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["formula"] = _model_field("formula", required=True)
-        for name in PARAM_FIELDS:
+        for name in PARAM_NAMES:
             self.fields[name] = _model_field(name)
         for i in range(1, TIEBREAKS + 1):
             self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
                 label=_("Tie-break %(n)s") % {"n": i}, choices=TIEBREAK_CHOICES, required=False)
-        for name in TOURNAMENT_FIELDS:
+        for name in TOURNAMENT_NAMES:
             self.fields[name] = _model_field(name, required=True)
         self.fields["format_preset"] = _model_field("format_preset")
         for name, formulas in TournamentForm.FORMULA_FIELDS.items():   # a formula's own settings
@@ -68,14 +68,14 @@ class ClubRuleForm(forms.Form):
             doc["description"] = data["description"].strip()
         doc["formula"] = data["formula"]
         params = {}
-        for name in PARAM_FIELDS:
+        for name in PARAM_NAMES:
             value = data.get(name)
             if value in (None, "") or value == BASE_SETTINGS[name]:
                 continue
             params[name] = _number(value)
         params["tiebreak"] = data["tiebreak"]
         doc["params"] = params
-        doc["tournament"] = {name: int(data[name]) for name in TOURNAMENT_FIELDS}
+        doc["tournament"] = {name: int(data[name]) for name in TOURNAMENT_NAMES}
         if data.get("format_preset"):
             doc["format"] = {"preset": data["format_preset"]}
         return doc
@@ -91,12 +91,12 @@ def initial_from(rule):
     """A rule (scoring.rule_document.RuleDocument) as the form's initial values."""
     initial = {"name": rule.text("name", "it"), "club": rule.club, "description": rule.text("description", "it"),
                "formula": rule.formula}
-    for name in PARAM_FIELDS:
+    for name in PARAM_NAMES:
         initial[name] = rule.params.get(name, BASE_SETTINGS[name])
     chain = rule.params.get("tiebreak", BASE_SETTINGS["tiebreak"].split(","))
     for i in range(1, TIEBREAKS + 1):
         initial[f"tiebreak_{i}"] = chain[i - 1] if i <= len(chain) else ""
-    for name in TOURNAMENT_FIELDS:
+    for name in TOURNAMENT_NAMES:
         initial[name] = rule.tournament.get(name, BASE_SETTINGS.get(name, Tournament._meta.get_field(name).default))
     initial["format_preset"] = rule.format.get("preset", "")
     return initial
@@ -104,7 +104,7 @@ def initial_from(rule):
 
 def blank_initial():
     """A blank rule: the settings of a new tournament."""
-    initial = {name: BASE_SETTINGS[name] for name in PARAM_FIELDS}
+    initial = {name: BASE_SETTINGS[name] for name in PARAM_NAMES}
     initial.update(formula="bonus50", tiebreak_1="best_results", rounds_planned=BASE_SETTINGS["rounds_planned"],
                    table_size=BASE_SETTINGS["table_size"],
                    dispute_window_minutes=Tournament._meta.get_field("dispute_window_minutes").default)
