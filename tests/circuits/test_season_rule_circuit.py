@@ -78,6 +78,9 @@ def test_barletta_composed_on_the_page_ranks_by_its_terms(barletta):
     assert rows[quinto.pk].rank == 1 and rows[pace.pk].rank == 2
     page = client.get(reverse("public:circuit", args=[circuit.pk]))
     assert one(page, "[data-circuit-rule]")["data-circuit-rule"] == "season"
+    data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
+    assert [r["total"] for r in data["standings"]][:2] == [2363 + 48 + 55, 361.1]
+    assert client.get(reverse("public:circuit_csv", args=[circuit.pk])).status_code == 200
     entry = AuditLog.objects.get(action="circuit.season_rule")
     assert (entry.before["basis"], entry.after["basis"]) == ("rank", "season")
 
