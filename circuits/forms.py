@@ -157,7 +157,7 @@ class SeasonCategoryForm(forms.Form):
         return initial
 
 
-SeasonCategoryFormSet = forms.formset_factory(SeasonCategoryForm, extra=1, max_num=8, absolute_max=8)
+SeasonCategoryFormSet = forms.formset_factory(SeasonCategoryForm, extra=2, max_num=8, absolute_max=8)
 
 
 class SeasonRuleForm(forms.Form):
