@@ -65,7 +65,8 @@ def test_a_club_rule_of_their_own_on_a_phone(live_server, browser, login, shot, 
     act.select("#id_formula", "bonus50")
     act.fill("#id_bonus", "30")
     # the worked example follows: Anna wins her first game with 62 (+30), is second in the next with 35
-    page.wait_for_selector("[data-example-standings] tr[data-player=Anna] [data-total]:text-is('127')")
+    page.wait_for_function("() => document.querySelector("
+                           "'[data-example-standings] tr[data-player=Anna] [data-total]')?.textContent.trim() === '127'")
     checked(page, shot, "club_rule_form_phone")
     act.click("#save-club-rule")
     expect_message(page, it("Rule saved as your club's."))
