@@ -113,9 +113,9 @@ class SeasonCategoryForm(forms.Form):
     own_points = _amount_field(_("Tournament's own points ×"), _("E.g. 100 for millesimi (1.091 becomes 109.1), 1 for points."))
     winner_bonus = _amount_field(_("Bonus to the winner"))
     rank_table = forms.CharField(label=_("Points by final rank"), required=False, max_length=2000,
-                                 help_text=_("Of the 1st, 2nd, 3rd... separated by commas (SCORING.md 11)."))
+                                 help_text=_("Of the 1st, 2nd, 3rd... separated by commas."))
     participation = _amount_field(_("Participation points (with the rank table)"))
-    games = _amount_field(_("Each game result ×"), _("A season of the best game results (13.11): then the only term."))
+    games = _amount_field(_("Each game result ×"), _("A season of the best game results (as RCU Modena's): then the only term, in every category."))
 
     def clean_rank_table(self):
         return parse_points_table(self.cleaned_data.get("rank_table") or "")

@@ -15,9 +15,10 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from .engine import score_tournament
 from .errors import InvalidDocument, ScoringError
 from .formulas import get_formula
-from .model import Params
+from .model import Game, Params, PlayerResult
 
 SCHEMA = "torneo.rule/1"
 LANGUAGES = ("it", "en")
@@ -186,3 +187,23 @@ def is_rule_document(value) -> bool:
 
 def dumps_rule(rule: RuleDocument) -> str:
     return json.dumps(rule_to_json(rule), ensure_ascii=False, indent=2) + "\n"
+
+
+# --- the worked example of a rule being composed (the rule form's, as the formulas' help pages have) ----
+
+def _p(pid, tp, **kw):
+    return PlayerResult(pid, Decimal(tp), **kw)
+
+
+EXAMPLE_GAMES = (
+    Game(1, 1, (_p("Anna", 62), _p("Bruno", 48), _p("Carla", 30), _p("Dario", 0, eliminated=1))),
+    Game(1, 2, (_p("Elena", 40, risiko=True), _p("Fabio", 55), _p("Gino", 20), _p("Ilaria", 12))),
+    Game(2, 1, (_p("Anna", 35), _p("Elena", 35), _p("Gino", 50), _p("Ilaria", 0, eliminated=1))),
+    Game(2, 2, (_p("Bruno", 70), _p("Fabio", 44), _p("Carla", 26), _p("Dario", 18))),
+)
+
+
+def run_example(rule: RuleDocument):
+    """Eight players, two rounds (a RisiKo!, an elimination, a tie at a table) scored under `rule`,
+    exactly as `python -m scoring` scores them with the rule document as its `params`."""
+    return score_tournament(rule.formula, rule.engine_params(), EXAMPLE_GAMES)
