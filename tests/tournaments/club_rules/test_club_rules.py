@@ -8,7 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.rule_document import parse_rule_document, published_rules
+from scoring.__main__ import run
+from scoring.rule_document import EXAMPLE_GAMES, parse_rule_document, published_rules
 from tests.html import field_errors, one, select, text
 from tournaments.club_rules import services
 from tournaments.club_rules.forms import blank_initial
@@ -147,6 +148,21 @@ def test_a_rule_downloads_as_its_document_and_uploads_as_a_new_rule(client, orga
     theirs = ClubRule.objects.get(owner=other_organiser)
     assert theirs.document == document and theirs.name == "Serata Gufo"
     assert AuditLog.objects.filter(action="club_rule.upload", user=other_organiser).count() == 1
+
+
+def test_a_downloaded_rule_checked_offline_ranks_the_worked_example_as_the_page(client, organiser, own_rule):
+    """The club checks its rule with `python -m scoring`, the downloaded file as its `params`, on the
+    page's own example: the same totals as the form's worked example."""
+    client.force_login(organiser)
+    document = json.loads(client.get(reverse("manage:club_rule_download", args=[own_rule.pk])).content)
+    games = [{"round": g.round, "table": g.table, "players": [
+        {"id": p.id, "table_points": float(p.table_points), **({"eliminated": p.eliminated} if p.eliminated else {}),
+         **({"risiko": True} if p.risiko else {})} for p in g.players]} for g in EXAMPLE_GAMES]
+    code, out, err = run(json.dumps({"params": document, "games": games}).encode())
+    assert (code, err) == (0, "")
+    offline = {row["player"]: row["total"] for row in json.loads(out)["standings"]}
+    page = example_totals(client.get(reverse("manage:club_rule", args=[own_rule.pk])))
+    assert {player: float(total) for player, total in page.items()} == offline
 
 
 @pytest.mark.parametrize("content, named", [
