@@ -1,3 +1,4 @@
+import json
 from decimal import Decimal
 
 from django.conf import settings
@@ -54,7 +55,9 @@ class Circuit(models.Model):
         help_text=_("Players with fewer tournaments are listed apart, without a rank."))
     # The season rule (schema torneo.season/1, scoring/season.py, docs/dev/season-rules.md) the
     # circuit is ranked by when `basis` is "season"; the settings above are then not read.
-    season_rule = models.JSONField(_("season rule"), null=True, blank=True, editable=False)
+    # Kept as the text composed: its categories keep their order (the first is a tournament's default),
+    # which a JSON column of PostgreSQL would not keep.
+    season_rule_text = models.TextField(_("season rule"), blank=True, default="", editable=False)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("organiser"), on_delete=models.PROTECT,
                                   related_name="circuits")
     tournaments = models.ManyToManyField(Tournament, through="CircuitTournament", related_name="circuits")
@@ -80,6 +83,15 @@ class Circuit(models.Model):
         if self.basis != self.Basis.GAMES and self.formula:
             raise ValidationError({"formula": _("Only a circuit by game results takes a formula of the games: "
                                                 "leave it empty.")})
+
+    @property
+    def season_rule(self):
+        """The season rule document (a dict, its categories in their order), or None."""
+        return json.loads(self.season_rule_text) if self.season_rule_text else None
+
+    @season_rule.setter
+    def season_rule(self, document):
+        self.season_rule_text = "" if document is None else json.dumps(document, ensure_ascii=False)
 
     @property
     def by_season_rule(self):

@@ -98,7 +98,7 @@ def circuit_season_rule_set(*, user, circuit, document):
     after = {"basis": circuit.basis, "season_rule": circuit.season_rule}
     if after == before:
         return circuit
-    circuit.save(update_fields=["season_rule", "basis"])
+    circuit.save(update_fields=["season_rule_text", "basis"])
     _bump(circuit)
     audit(user=user, action="circuit.season_rule", obj=circuit, before=before, after=after)
     return circuit
