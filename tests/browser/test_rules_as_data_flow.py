@@ -92,6 +92,13 @@ def test_a_club_rule_of_their_own_on_a_phone(live_server, browser, login, shot, 
     print(f"\nORGANISER ACTIONS, a club rule of their own from the list to a tournament and a replay: {act.n}"
           f" ({minutes:.1f} min)")
     assert act.n <= 16 and minutes < MINUTES
+    page.set_viewport_size(DESK)   # the same pages at a desk
+    checked(page, shot, "what_if_desk")
+    page.goto(f"{live_server.url}/gestione/regolamenti/{rule.pk}/")
+    checked(page, shot, "club_rule_form_desk")
+    page.goto(f"{live_server.url}/gestione/regolamenti/{ClubRule.objects.get(key='master').pk}/")
+    assert page.locator("[data-published-rule]").count() == 1
+    checked(page, shot, "club_rule_published_desk")
     assert page.errors == []
     context.close()
 
@@ -154,5 +161,9 @@ def test_the_barletta_ranking_composed_at_a_desk(live_server, browser, login, sh
     page.goto(f"{live_server.url}/circuiti/{circuit.pk}/")
     assert page.locator("[data-circuit-rule=season]").count() == 1
     checked(page, shot, "circuit_season_rule_public_desk")
+    page.set_viewport_size(PHONE)   # the same pages on a phone
+    checked(page, shot, "circuit_season_rule_public_phone")
+    page.goto(f"{live_server.url}/gestione/circuiti/{circuit.pk}/regola/")
+    checked(page, shot, "season_rule_form_phone")
     assert page.errors == []
     context.close()
