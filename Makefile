@@ -74,6 +74,7 @@ bench: install
 	$(PY) bench/bench_seating.py || missed="$$missed seating"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py || missed="$$missed standings"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings_cost.py || missed="$$missed standings_cost"; \
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_what_if.py || missed="$$missed what_if"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60 --servers 2 --quiet-baseline --split-pools \
 		|| missed="$$missed load"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_live.py --clients 1000 --seconds 30 || missed="$$missed live"; \

@@ -1,3 +1,4 @@
+import json
 from decimal import Decimal
 
 from django.conf import settings
@@ -20,6 +21,7 @@ class Circuit(models.Model):
     class Basis(models.TextChoices):
         RANK = "rank", _("Circuit points by final rank in each tournament")
         GAMES = "games", _("Weighted game results (best games counted)")
+        SEASON = "season", _("A season rule: points by terms per event category")
 
     class Rule(models.TextChoices):
         TABLE = "table", _("Points table by rank (plus participation points)")
@@ -51,6 +53,11 @@ class Circuit(models.Model):
     min_tournaments = models.PositiveSmallIntegerField(
         _("minimum tournaments"), default=1, validators=[MinValueValidator(1), MaxValueValidator(100)],
         help_text=_("Players with fewer tournaments are listed apart, without a rank."))
+    # The season rule (schema torneo.season/1, scoring/season.py, docs/dev/season-rules.md) the
+    # circuit is ranked by when `basis` is "season"; the settings above are then not read.
+    # Kept as the text composed: its categories keep their order (the first is a tournament's default),
+    # which a JSON column of PostgreSQL would not keep.
+    season_rule_text = models.TextField(_("season rule"), blank=True, default="", editable=False)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("organiser"), on_delete=models.PROTECT,
                                   related_name="circuits")
     tournaments = models.ManyToManyField(Tournament, through="CircuitTournament", related_name="circuits")
@@ -70,13 +77,37 @@ class Circuit(models.Model):
         return reverse("public:circuit", args=[self.pk])
 
     def clean(self):
+        if self.basis == self.Basis.SEASON and not self.season_rule:
+            raise ValidationError({"basis": _("A circuit ranked by a season rule needs the rule: compose it "
+                                              "on the circuit's season rule page.")})
         if self.basis != self.Basis.GAMES and self.formula:
             raise ValidationError({"formula": _("Only a circuit by game results takes a formula of the games: "
                                                 "leave it empty.")})
 
     @property
+    def season_rule(self):
+        """The season rule document (a dict, its categories in their order), or None."""
+        return json.loads(self.season_rule_text) if self.season_rule_text else None
+
+    @season_rule.setter
+    def season_rule(self, document):
+        self.season_rule_text = "" if document is None else json.dumps(document, ensure_ascii=False)
+
+    @property
+    def by_season_rule(self):
+        return self.basis == self.Basis.SEASON and self.season_rule is not None
+
+    @property
     def by_games(self):
+        """Ranked by game results: 13.11, or a season rule counting games."""
+        if self.by_season_rule:
+            return (self.season_rule.get("count") or {}).get("unit") == "games"
         return self.basis == self.Basis.GAMES
+
+    @property
+    def season_categories(self):
+        """The categories of its season rule ([] without one), in the rule's order."""
+        return list((self.season_rule or {}).get("categories") or {}) if self.by_season_rule else []
 
     @property
     def table_values(self):
@@ -95,6 +126,8 @@ class CircuitTournament(models.Model):
                                                  "max_digits": WEIGHT_MESSAGE, "max_whole_digits": WEIGHT_MESSAGE},
                                  help_text=_("Its circuit points (or game results) are multiplied by this "
                                              "(e.g. 1.5 for a final stage, 1.25 for an Open)."))
+    # Under a season rule: the event category the tournament counts in ("" = the rule's first).
+    category = models.CharField(_("event category"), max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["tournament__start_date", "tournament__pk"]

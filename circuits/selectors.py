@@ -9,6 +9,7 @@ from circuits.models import Circuit
 from scoring.circuit import (CircuitRule, CircuitTournament, Entry, GamesRule, GamesTournament, PlayerGames,
                              score_circuit, score_games_circuit)
 from scoring.errors import ScoringError
+from scoring.season import parse_events, parse_rule, rule_from_circuit_document, score_season
 from tables.standings import versioned
 from tables.standings.selectors import standings_are_final, standings_lead, tournament_standings
 from tournaments.models import Player, Registration, Tournament
@@ -22,6 +23,12 @@ class OrderRow:
     registration_id: int
     player: object  # the person (a merged record resolved to the one kept)
     total: object = None  # tournament points of the qualifying standings (None after a knockout)
+    stage: str | None = None  # the furthest stage reached after the qualifying (season rules' "stage")
+
+
+# A phase of the final standings as a stage of a season rule (scoring.season.STAGES).
+STAGE_OF_PHASE = {"final": "final", "finalina": "semifinal", "semifinal": "semifinal", "semifinals": "semifinal",
+                  "quarterfinal": "quarterfinal", "qualifying": "qualifying"}
 
 
 @dataclass
@@ -49,10 +56,10 @@ def _person(player, people):
 
 
 def _ranked(entries):
-    """[(position, registration, total)] in order -> OrderRows with a competition ranking (1, 1, 3),
-    each person once (the better position kept)."""
+    """[(position, registration, total[, stage])] in order -> OrderRows with a competition ranking
+    (1, 1, 3), each person once (the better position kept)."""
     people, rows, seen, previous = {}, [], set(), None
-    for position, registration, total in sorted(entries, key=lambda e: e[0]):
+    for position, registration, total, *stage in sorted(entries, key=lambda e: e[0]):
         player = _person(registration.player, people)
         if player.pk in seen:
             continue
@@ -60,14 +67,14 @@ def _ranked(entries):
         index = len(rows) + 1
         rank = rows[-1].rank if rows and position == previous else index
         previous = position
-        rows.append(OrderRow(rank, registration.pk, player, total))
+        rows.append(OrderRow(rank, registration.pk, player, total, stage[0] if stage else None))
     return rows
 
 
 def _compute_order(tournament):
     lead = standings_lead(tournament, published_only=True)
     if lead is not None and lead.final_rows:
-        entries = [(r.position, r.registration, r.qualifying_total) for r in lead.final_rows]
+        entries = [(r.position, r.registration, r.qualifying_total, _stage(r)) for r in lead.final_rows]
         return TournamentOrder(_ranked(entries), lead.complete and standings_are_final(tournament))
     if lead is not None and lead.kind == "knockout":
         return TournamentOrder([], False)  # no order before the final is played
@@ -76,6 +83,15 @@ def _compute_order(tournament):
         "player", "player__club")}
     entries = [(r.rank, regs[r.registration_id], r.total) for r in result.rows]
     return TournamentOrder(_ranked(entries), not result.provisional and standings_are_final(tournament))
+
+
+def _stage(row):
+    """The stage a FinalRow's player reached: the winner of the final, else its phase's stage."""
+    if row.phase == "final" and row.position == 1:
+        return "winner"
+    phase = (row.phase or "").lower()
+    return STAGE_OF_PHASE.get(phase) or ("semifinal" if "semi" in phase else
+                                         "quarterfinal" if "quarter" in phase else None)
 
 
 def final_order(tournament):
@@ -129,6 +145,8 @@ class CircuitStandings:
     rows: list
     unranked: list
     version: str
+    lists: list = field(default_factory=list)  # a season rule's lists (SeasonList), the first is `rows`
+    refused: str = ""  # the season engine's words when the tournaments' results do not suit the rule
 
     @property
     def all_final(self):
@@ -144,6 +162,8 @@ def engine_rule(circuit):
 
 
 def _compute_standings(circuit, entries, version):
+    if circuit.by_season_rule:
+        return _compute_season_standings(circuit, entries, version)
     if circuit.by_games:
         return _compute_games_standings(circuit, entries, version)
     columns = [(e, final_order(e.tournament)) for e in entries]
@@ -234,6 +254,73 @@ def _compute_games_standings(circuit, entries, version):
                             [view(r) for r in result.unranked], version)
 
 
+# --- a circuit ranked by a season rule (scoring.season, docs/dev/season-rules.md) ---------------------
+
+@dataclass
+class SeasonList:
+    """One list of a season rule (an internal and an external ranking of the same year)."""
+    name: str
+    rows: list
+    unranked: list
+
+
+def season_events(circuit, entries):
+    """[(entry, TournamentOrder, TournamentGames)] and the season engine's events: each published
+    tournament in its category, each player's result there as its final order and sheets give it
+    (rank, its own points after discards, rounds and games played, game points, the stage reached)."""
+    rule = circuit.season_rule
+    first = next(iter(rule["categories"]))
+    columns, events = [], []
+    for entry in entries:
+        order, games = final_order(entry.tournament), tournament_game_points(entry.tournament)
+        points = {player.pk: results for player, results in games.rows}
+        results = []
+        for r in order.rows:
+            played = points.get(r.player.pk, [])
+            result = {"player": r.player.pk, "rank": r.rank, "rounds": len(played), "games": [p for p in played]}
+            if r.total is not None:
+                result["points"] = r.total
+            if r.stage:
+                result["stage"] = r.stage
+            results.append(result)
+        columns.append((entry, order))
+        events.append({"id": entry.tournament_id, "category": entry.category or first, "weight": entry.weight,
+                       "results": results})
+    return columns, events
+
+
+def _compute_season_standings(circuit, entries, version):
+    columns, events = season_events(circuit, entries)
+    players = {r.player.pk: r.player for _entry, order in columns for r in order.rows}
+    try:
+        rule = parse_rule(circuit.season_rule)
+        result = score_season(rule, parse_events(events, rule))
+    except ScoringError as exc:
+        standings = CircuitStandings(circuit, columns, [], [], version)
+        standings.refused = str(exc)
+        return standings
+    position = {entry.tournament_id: i for i, (entry, _order) in enumerate(columns)}
+    sizes = [order.participants for _entry, order in columns]
+    ranks = {(entry.tournament_id, r.player.pk): r.rank for entry, order in columns for r in order.rows}
+
+    def view(row):
+        cells = [None] * len(columns)
+        if circuit.by_games:
+            for tid in dict.fromkeys(u.event for u in row.units):
+                cells[position[tid]] = GamesCell([GameResult(u.points, u.counted) for u in row.units if u.event == tid])
+        else:
+            for u in row.units:
+                cells[position[u.event]] = Cell(ranks[(u.event, row.player)], sizes[position[u.event]], u.points,
+                                                u.counted)
+        return CircuitRowView(row.rank, players[row.player], row.total, row.counted, row.played, row.wins, cells,
+                              row.events if circuit.by_games else None)
+    lists = [SeasonList(r.name, [view(x) for x in r.standings], [view(x) for x in r.unranked])
+             for r in result.rankings]
+    standings = CircuitStandings(circuit, columns, lists[0].rows, lists[0].unranked, version)
+    standings.lists = lists
+    return standings
+
+
 def circuit_standings(circuit):
     """The circuit's standings, computed once per version of the circuit and of its tournaments."""
     entries = circuit_entries(circuit)
@@ -285,3 +372,14 @@ def player_history(player):
 def public_tournaments_of(user):
     """The organiser's tournaments that may join a circuit (their own), newest first."""
     return own_tournaments(user, Tournament.objects.all()).order_by("-start_date", "name")
+
+
+def season_rule_of_settings(circuit):
+    """The circuit's own settings (SCORING.md section 11 or 13.11) as the season rule they are
+    (scoring.season.rule_from_circuit_document): where a club starts composing its own."""
+    spec = {"basis": Circuit.Basis.GAMES if circuit.basis == Circuit.Basis.GAMES else Circuit.Basis.RANK,
+            "rule": circuit.rule, "participation": circuit.participation, "best_of": circuit.best_of,
+            "min_tournaments": circuit.min_tournaments}
+    if circuit.rule == Circuit.Rule.TABLE:
+        spec["table"] = circuit.table_values
+    return rule_from_circuit_document({"circuit": spec, "tournaments": []})["season"]

@@ -7,6 +7,8 @@ from django.utils.translation import gettext as _
 
 from circuits.models import Circuit, CircuitTournament
 from tournaments.audit.services import audit, snapshot
+from scoring.errors import ScoringError
+from scoring.season import parse_rule
 from tournaments.rules import may_add_to_circuit
 
 CIRCUIT_FIELDS = ("name", "season", "basis", "formula", "rule", "points_table", "participation", "best_of", "min_tournaments")
@@ -49,29 +51,57 @@ def _check_owner(user, circuit, tournament):
 
 
 @transaction.atomic
-def circuit_tournament_add(*, user, circuit, tournament, weight):
-    """Add a tournament to the circuit, or change its weight when it is there already."""
+def circuit_tournament_add(*, user, circuit, tournament, weight, category=""):
+    """Add a tournament to the circuit, or change its weight (and, under a season rule, its event
+    category) when it is there already."""
     circuit = Circuit.objects.select_for_update().get(pk=circuit.pk)
     _check_owner(user, circuit, tournament)
+    if category and category not in circuit.season_categories:
+        raise ValidationError({"category": _("The circuit's season rule has no category “%(c)s”.") % {"c": category}})
     entry = CircuitTournament.objects.filter(circuit=circuit, tournament=tournament).first()
     if entry is not None:
-        if entry.weight == weight:
+        if (entry.weight, entry.category) == (weight, category):
             return entry
-        before = {"tournament": tournament.name, "weight": entry.weight}
-        entry.weight = weight
+        before = {"tournament": tournament.name, "weight": entry.weight,
+                  **({"category": entry.category} if circuit.by_season_rule else {})}
+        entry.weight, entry.category = weight, category
         entry.full_clean()
-        entry.save(update_fields=["weight"])
+        entry.save(update_fields=["weight", "category"])
         action = "circuit.weight"
     else:
         before = None
-        entry = CircuitTournament(circuit=circuit, tournament=tournament, weight=weight)
+        entry = CircuitTournament(circuit=circuit, tournament=tournament, weight=weight, category=category)
         entry.full_clean()
         entry.save()
         action = "circuit.tournament_add"
     _bump(circuit)
     audit(user=user, action=action, obj=circuit, tournament=tournament, before=before,
-          after={"tournament": tournament.name, "weight": entry.weight})
+          after={"tournament": tournament.name, "weight": entry.weight,
+                 **({"category": entry.category} if circuit.by_season_rule else {})})
     return entry
+
+
+@transaction.atomic
+def circuit_season_rule_set(*, user, circuit, document):
+    """Rank the circuit by the season rule `document` (schema torneo.season/1), or by its own settings
+    again when `document` is None. A rule the season engine refuses is refused by the field at fault."""
+    circuit = Circuit.objects.select_for_update().get(pk=circuit.pk)
+    if document is not None:
+        try:
+            parse_rule(document)
+        except ScoringError as exc:
+            raise ValidationError(_("The season rule is not valid: %(detail)s") % {"detail": str(exc)},
+                                  code="season_rule") from None
+    before = {"basis": circuit.basis, "season_rule": circuit.season_rule}
+    circuit.season_rule = document
+    circuit.basis = Circuit.Basis.SEASON if document is not None else Circuit.Basis.RANK
+    after = {"basis": circuit.basis, "season_rule": circuit.season_rule}
+    if after == before:
+        return circuit
+    circuit.save(update_fields=["season_rule_text", "basis"])
+    _bump(circuit)
+    audit(user=user, action="circuit.season_rule", obj=circuit, before=before, after=after)
+    return circuit
 
 
 @transaction.atomic

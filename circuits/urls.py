@@ -13,6 +13,7 @@ public_patterns = [
 manage_patterns = [
     path("circuiti/", views.circuit_list, name="circuits"),
     path("circuiti/<int:pk>/", views.circuit_manage, name="circuit"),
+    path("circuiti/<int:pk>/regola/", views.circuit_season_rule, name="circuit_season_rule"),
     path("circuiti/<int:pk>/tornei/<int:entry_pk>/rimuovi/", views.circuit_tournament_remove,
          name="circuit_tournament_remove"),
 ]

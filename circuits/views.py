@@ -9,9 +9,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_http_methods, require_POST
 
 from circuits import services
-from circuits.forms import CircuitForm, CircuitTournamentForm
+from circuits.forms import (
+    CircuitForm,
+    CircuitTournamentForm,
+    SeasonCategoryForm,
+    SeasonCategoryFormSet,
+    SeasonRuleForm,
+)
 from circuits.models import Circuit, CircuitTournament
-from circuits.selectors import GamesCell, circuit_standings, circuit_version, player_history, public_tournaments_of
+from circuits.selectors import (
+    GamesCell,
+    circuit_standings,
+    circuit_version,
+    player_history,
+    public_tournaments_of,
+    season_rule_of_settings,
+)
 from scoring.numeric import as_float, shown
 from tables.standings.export_views import FORMATS, _csv_download
 from tables.standings.cache import serve_cached
@@ -42,7 +55,8 @@ def circuit_list(request):
 def circuit_manage(request, pk):
     circuit = circuit_for_organiser(request.user, Circuit.objects, pk)
     form = CircuitForm(instance=Circuit.objects.get(pk=circuit.pk))
-    add_form = CircuitTournamentForm(tournaments=public_tournaments_of(circuit.organiser))
+    add_form = CircuitTournamentForm(tournaments=public_tournaments_of(circuit.organiser),
+                                     categories=circuit.season_categories)
     status = 200
     if request.method == "POST" and request.POST.get("action") == "settings":
         form = CircuitForm(request.POST, instance=Circuit.objects.get(pk=circuit.pk))
@@ -52,12 +66,14 @@ def circuit_manage(request, pk):
             return redirect("manage:circuit", circuit.pk)
         status = 400
     elif request.method == "POST" and request.POST.get("action") == "add":
-        add_form = CircuitTournamentForm(request.POST, tournaments=public_tournaments_of(circuit.organiser))
+        add_form = CircuitTournamentForm(request.POST, tournaments=public_tournaments_of(circuit.organiser),
+                                         categories=circuit.season_categories)
         if add_form.is_valid():
             try:
                 services.circuit_tournament_add(user=request.user, circuit=circuit,
                                                 tournament=add_form.cleaned_data["tournament"],
-                                                weight=add_form.cleaned_data["weight"])
+                                                weight=add_form.cleaned_data["weight"],
+                                                category=add_form.cleaned_data.get("category") or "")
             except ValidationError as exc:
                 add_service_errors(add_form, exc)
             else:
@@ -81,6 +97,36 @@ def circuit_tournament_remove(request, pk, entry_pk):
     else:
         messages.success(request, _("Tournament removed from the circuit."))
     return redirect("manage:circuit", circuit.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def circuit_season_rule(request, pk):
+    """The circuit's ranking composed as a season rule: event categories and their terms (points by
+    stage, per round or game, the tournament's own points, a winner's bonus, a rank table, game
+    results), weights, best N, separate lists. Starts from the rule saved, else from the circuit's own
+    settings as the season rule they are."""
+    circuit = circuit_for_organiser(request.user, Circuit.objects, pk)
+    if request.method == "POST" and request.POST.get("action") == "clear":
+        services.circuit_season_rule_set(user=request.user, circuit=circuit, document=None)
+        messages.success(request, _("The circuit is ranked by its own settings again."))
+        return redirect("manage:circuit", circuit.pk)
+    start = circuit.season_rule if circuit.by_season_rule else season_rule_of_settings(circuit)
+    form = SeasonRuleForm(request.POST or None, initial=SeasonRuleForm.initial_of(start))
+    categories = SeasonCategoryFormSet(request.POST or None, prefix="cat", initial=[
+        SeasonCategoryForm.initial_of(key, doc) for key, doc in start["categories"].items()])
+    if request.method == "POST" and form.is_valid() and categories.is_valid():
+        chosen = [c for c in (f.category() for f in categories) if c is not None]
+        try:
+            services.circuit_season_rule_set(user=request.user, circuit=circuit,
+                                             document=form.document(chosen))
+        except ValidationError as exc:
+            form.add_error(None, exc.messages)
+        else:
+            messages.success(request, _("Season rule saved: the circuit is ranked by it."))
+            return redirect("manage:circuit", circuit.pk)
+    return render(request, "circuits/season_rule.html", {"circuit": circuit, "form": form, "categories": categories},
+                  status=400 if request.method == "POST" else 200)
 
 
 # --- public ----------------------------------------------------------------------------------------

@@ -4,14 +4,18 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.club_presets import CLUB_PRESET_CHOICES
+from tournaments.club_presets import club_rule_choices
 from tournaments.forms import NumericInput
 from tournaments.models import END_ROLL_VARIANTS, FORMAT_PRESETS
 
 
 class ClubPresetForm(forms.Form):
     """A club's rule (SCORING.md 13.12): its format and every scoring setting at once."""
-    club_preset = forms.ChoiceField(label=_("Club rule"), choices=[("", "—")] + CLUB_PRESET_CHOICES)
+    club_preset = forms.ChoiceField(label=_("Club rule"))
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club_preset"].choices = [("", "—")] + club_rule_choices(user)   # published, then own
 
 
 class FormatForm(forms.Form):

@@ -11,7 +11,7 @@ from phases.selectors import phases_overview, present_ids
 from tables.rounds import services as table_services
 from tables.models import Round, Seat, Table
 from tournaments.audit.services import audit
-from tournaments.club_presets import CLUB_PRESETS
+from tournaments.club_presets import CLUB_PRESETS, club_preset_for
 from tournaments.services import tournament_copy, tournament_save
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
@@ -110,7 +110,7 @@ def club_preset_apply(*, user, tournament, key):
     has it) through `format_apply`, then every scoring setting it fills through `tournament_save`, each
     audited. Refused once a table has a result: the standings already counted would change under the
     players; single settings are still changed on the settings page, which shows the change first."""
-    preset = CLUB_PRESETS.get(key)
+    preset = club_preset_for(user, key)   # a published rule, or one of the organiser's own
     if preset is None:
         raise ValidationError({"club_preset": _("Choose a club rule.")})
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -128,7 +128,7 @@ def club_rule_follow(*, user, tournament, before=""):
     championship) sets it too, when the rule was just picked (`before`, the rule the tournament had)
     and the tournament does not play that format yet; its qualifying rounds are the rounds the
     settings plan when the format allows that many."""
-    preset = CLUB_PRESETS.get(tournament.club_preset or "")
+    preset = club_preset_for(user, tournament.club_preset or "")
     if preset is None or tournament.club_preset == before or not preset.format_available \
             or preset.format not in PRESETS or tournament.format_preset == preset.format:
         return tournament

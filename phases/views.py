@@ -82,7 +82,7 @@ def _format_forms(request, tournament, which):
         "endroll": EndRollVariantForm(posted("endroll"), initial={"variant": tournament.end_roll_variant}),
         "continents": FirenzeContinentsForm(posted("continents"),
                                             initial={"points": tournament.firenze_continent_points}),
-        "club": ClubPresetForm(posted("club"), initial={"club_preset": tournament.club_preset})}
+        "club": ClubPresetForm(posted("club"), initial={"club_preset": tournament.club_preset}, user=request.user)}
 
 
 def _save_format(user, tournament, form):

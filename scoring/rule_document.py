@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from .engine import score_tournament
 from .errors import InvalidDocument, ScoringError
 from .formulas import get_formula
-from .model import Params
+from .model import Game, Params, PlayerResult
 
 SCHEMA = "torneo.rule/1"
 LANGUAGES = ("it", "en")
@@ -164,7 +166,6 @@ def rule_to_json(rule: RuleDocument) -> dict:
 
 def _plain(value):
     """Exact decimals back to JSON numbers (a whole value as an integer)."""
-    from decimal import Decimal
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     return value
@@ -173,8 +174,7 @@ def _plain(value):
 @lru_cache(maxsize=1)
 def published_rules() -> tuple:
     """The published clubs' rules (SCORING.md 13.12), in the order the site offers them."""
-    from .contract import loads
-    docs = loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
+    docs = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"), parse_float=Decimal)
     rules = tuple(parse_rule_document(d) for d in docs)
     assert all(r.key and r.published for r in rules), "every published rule has a key and says it is published"
     return rules
@@ -187,3 +187,23 @@ def is_rule_document(value) -> bool:
 
 def dumps_rule(rule: RuleDocument) -> str:
     return json.dumps(rule_to_json(rule), ensure_ascii=False, indent=2) + "\n"
+
+
+# --- the worked example of a rule being composed (the rule form's, as the formulas' help pages have) ----
+
+def _p(pid, tp, **kw):
+    return PlayerResult(pid, Decimal(tp), **kw)
+
+
+EXAMPLE_GAMES = (
+    Game(1, 1, (_p("Anna", 62), _p("Bruno", 48), _p("Carla", 30), _p("Dario", 0, eliminated=1))),
+    Game(1, 2, (_p("Elena", 40, risiko=True), _p("Fabio", 55), _p("Gino", 20), _p("Ilaria", 12))),
+    Game(2, 1, (_p("Anna", 35), _p("Elena", 35), _p("Gino", 50), _p("Ilaria", 0, eliminated=1))),
+    Game(2, 2, (_p("Bruno", 70), _p("Fabio", 44), _p("Carla", 26), _p("Dario", 18))),
+)
+
+
+def run_example(rule: RuleDocument):
+    """Eight players, two rounds (a RisiKo!, an elimination, a tie at a table) scored under `rule`,
+    exactly as `python -m scoring` scores them with the rule document as its `params`."""
+    return score_tournament(rule.formula, rule.engine_params(), EXAMPLE_GAMES)

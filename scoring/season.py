@@ -216,7 +216,7 @@ def parse_rule(doc) -> SeasonRule:
         kinds = [t.kind for t in terms]
         if len(set(kinds)) != len(kinds):
             raise _err("a term is named twice", code="season_term", field="terms", location=where)
-        if (unit == "games") != (kinds == ["games"]):
+        if (unit == "games" and kinds != ["games"]) or (unit != "games" and "games" in kinds):
             raise _err('a season counting games has the one term "games" in every category, and only it'
                        if unit == "games" else 'the term "games" belongs to a season counting games (count.unit)',
                        code="season_unit", field="terms", location=where)

@@ -40,6 +40,7 @@ public_patterns += [
 
 manage_patterns = [
     path("t/<int:pk>/formule/", formula_views.formulas_compared, name="formulas_compared"),
+    path("regolamenti/prova/", formula_views.what_if_draft, name="what_if_draft"),
     path("t/<int:pk>/turni/", views.rounds, name="rounds"),
     path("t/<int:pk>/risultati/", results_views.results, name="results"),
     path("t/<int:pk>/turni/<int:number>/", views.round_detail, name="round"),

@@ -154,6 +154,8 @@ SUBPACKAGES = {
     "tournaments.accounts": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.text"},
     "tournaments.registration": {"tournaments.models", "tournaments.audit", "tournaments.rules", "tournaments.services",
                                  "tournaments.text"},
+    "tournaments.club_rules": {"tournaments.models", "tournaments.audit", "tournaments.club_presets",
+                               "tournaments.forms", "tournaments.rules"},
     "tournaments.teams": {"tournaments.models", "tournaments.audit", "tournaments.forms", "tournaments.rules"},
     "tournaments.management": {"tournaments.models", "tournaments.accounts", "tournaments.services"},
 }

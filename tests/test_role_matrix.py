@@ -13,7 +13,8 @@ from circuits.models import Circuit, CircuitTournament
 from tables.models import Dispute, Penalty, TeamDispute, TeamPenalty
 from tests.factories import (ClubFactory, OrganiserFactory, PlayerFactory, RegistrationFactory, TournamentFactory,
                              UserFactory, seat_round)
-from tournaments.models import AccountOwner, AuditLog, Phase, Team, TeamMatch, TeamMember
+from tournaments.club_rules.forms import blank_data
+from tournaments.models import AccountOwner, AuditLog, ClubRule, Phase, Team, TeamMatch, TeamMember
 
 # "player": a registered player, who has no account; they browse as anyone does.
 ROLES = ["anonymous", "player", "other_arbiter", "arbiter", "other_organiser", "organiser"]
@@ -168,8 +169,21 @@ MATRIX = {
     "arbiter:endroll_undo": Route("arbiter", lambda w: {**R(w), "table_number": 1}, "post", ok=302),
     "manage:circuits": Route("organiser_global"),
     "manage:circuit": Route("organiser_circuit", lambda w: {"pk": w["circuit"].pk}),
+    "manage:circuit_season_rule": Route("organiser_circuit", lambda w: {"pk": w["circuit"].pk}),
     "manage:circuit_tournament_remove": Route("organiser_circuit", lambda w: {
         "pk": w["circuit"].pk, "entry_pk": w["circuit"].entries.get().pk}, "post", ok=302),
+    # club rules: the published ones every organiser's, an own rule its owner's alone
+    "manage:club_rules": Route("organiser_global"),
+    "manage:club_rule_create": Route("organiser_global"),
+    "manage:club_rule_example": Route("organiser_global", method="post", data=lambda w: {"name": "x"}),
+    "manage:club_rule_upload": Route("organiser_global", method="post"),
+    "manage:club_rule": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}),
+    "manage:club_rule_download": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}),
+    "manage:club_rule_delete": Route("organiser_player", lambda w: {"pk": w["club_rule"].pk}, "post", ok=302),
+    "manage:what_if_draft": Route("organiser", method="post",
+                                  data=lambda w: blank_data() | {"tournament": w["tournament"].pk}),
+    "manage:club_rule_copy": Route("organiser_global", lambda w: {"pk": ClubRule.objects.get(key="master").pk},
+                                   "post", ok=302),
 }
 
 
@@ -226,6 +240,8 @@ def _build_world(tournament, organiser, tag=""):
         "dispute": Dispute.objects.create(tournament=tournament, about="result", table=seat.table,
                                           raised_by="x", text="x", recorded_by=organiser),
         "circuit": circuit,
+        "club_rule": ClubRule.objects.create(key=f"r-mondo{tag}", owner=organiser, name="Regola", document={
+            "schema": "torneo.rule/1", "name": "Regola", "formula": "bonus50"}),
         "tournament": tournament, "club": club,
         "empty_club": ClubFactory(name=f"Club senza giocatori{tag}", created_by=organiser),
         "registration": RegistrationFactory(tournament=tournament, player__created_by=organiser),
@@ -338,6 +354,9 @@ def test_the_live_channel_of_an_unpublished_tournament_is_its_staffs_only(role, 
 NO_AUDIT = {
     "manage:seat_tap": "a first tap selects the player (kept in the session)",
     "manage:registration_import": "the pasted list is previewed, nothing is saved yet",
+    "manage:club_rule_example": "the worked example of a rule being composed, nothing is saved",
+    "manage:club_rule_upload": "no file sent: the page says so, nothing is saved",
+    "manage:what_if_draft": "a draft rule replayed on the results, nothing is saved",
 }
 REFUSED_IN_THE_WORLD = {
     "arbiter:endroll_undo": "No roll to take back.",

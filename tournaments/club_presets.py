@@ -1,7 +1,9 @@
 """Club presets (SCORING.md 13.12): each club's rule by name, so that an organiser picks "Master" rather
 than parameters. The published rules are documents (scoring/data/club_rules.json, schema in
-docs/dev/club-rules.md); a preset is one of them as the forms use it. A preset fills every scoring setting of a tournament (and names the tournament format
-it plays, when the application has it); every setting stays editable, and the tournament keeps the
+docs/dev/club-rules.md), loaded as ClubRule rows by a data migration and never edited; an organiser's
+own rules are ClubRule rows too (tournaments/club_rules/). A preset is a rule as the forms use it: it
+fills every scoring setting of a tournament (and names the tournament format it plays, when the
+application has it); every setting stays editable, and the tournament keeps the
 preset's key in `club_preset` only to say where its settings came from."""
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -10,8 +12,8 @@ from django.db.models import DecimalField
 from django.utils.functional import lazy
 from django.utils.translation import get_language
 
-from scoring.rule_document import published_rules
-from tournaments.models import FORMAT_PRESETS, TieBreak, Tournament
+from scoring.rule_document import parse_rule_document, published_rules
+from tournaments.models import FORMAT_PRESETS, ClubRule, TieBreak, Tournament
 
 # The settings a preset fills, at the value they take when the club's rule does not name them: picking
 # a preset after another never leaves a setting of the first behind.
@@ -82,9 +84,10 @@ def setting_text(name, value):
     return value
 
 
-def _preset(rule):
-    """A published rule document (scoring/data/club_rules.json) as the preset the forms offer: its
-    texts in the language of the page, its numbers as the tournament's fields hold them."""
+def _preset(rule, key=None):
+    """A rule document (a published one of scoring/data/club_rules.json, or an organiser's own) as the
+    preset the forms offer: its texts in the language of the page, its numbers as the tournament's
+    fields hold them."""
     settings = {}
     for name, value in {**rule.params, **rule.tournament}.items():
         if name == "tiebreak":
@@ -93,7 +96,7 @@ def _preset(rule):
             value = Decimal(value)
         settings[name] = value
     return ClubPreset(
-        key=rule.key, name=_rule_text(rule, "name"), source=rule.source,
+        key=key or rule.key, name=_rule_text(rule, "name"), source=rule.source,
         description=_rule_text(rule, "description"), formula=rule.formula, settings=settings,
         format=rule.format.get("preset", ""))
 
@@ -108,6 +111,49 @@ CLUB_PRESET_CHOICES = [(key, preset.name) for key, preset in CLUB_PRESETS.items(
 
 
 def club_preset_name(key):
-    """The name of the club rule `key` ("" when none, or a key this application no longer knows)."""
+    """The name of the club rule `key` ("" when none, or a key this application no longer knows): a
+    published rule, or an organiser's own (ClubRule, named "r<pk>")."""
     preset = CLUB_PRESETS.get(key or "")
-    return preset.name if preset else ""
+    if preset:
+        return preset.name
+    return ClubRule.objects.filter(key=key).values_list("name", flat=True).first() or "" if key else ""
+
+
+# --- the organisers' own rules (ClubRule rows): offered beside the published ones --------------------
+
+def own_rule_preset(row):
+    """An organiser's own rule (a ClubRule) as a preset, under its key "r<pk>"."""
+    return _preset(row.rule, key=row.key)
+
+
+def own_rules(user):
+    """The organiser's own rules (ClubRule), by name."""
+    return ClubRule.objects.filter(owner_id=user.pk, published=False).order_by("name", "pk") \
+        if user is not None and user.is_authenticated else ClubRule.objects.none()
+
+
+def club_rule_choices(user):
+    """[(key, name)] of the rules a tournament's settings may be filled from: the published ones, then
+    the organiser's own."""
+    return CLUB_PRESET_CHOICES + [(row.key, row.name) for row in own_rules(user)]
+
+
+def club_preset_for(user, key):
+    """The preset `key` names for `user`: a published rule, or one of their own; None otherwise."""
+    if not key:
+        return None
+    if key in CLUB_PRESETS:
+        return CLUB_PRESETS[key]
+    row = own_rules(user).filter(key=key).first()
+    return own_rule_preset(row) if row else None
+
+
+def draft_preset(document):
+    """A rule being composed, never saved (its document), as a preset; raises the engine's
+    InvalidDocument naming the field at fault."""
+    return _preset(parse_rule_document(document), key="")
+
+
+def is_club_rule_key(key):
+    """`key` names a rule this server knows (published, or anyone's own)."""
+    return bool(key) and (key in CLUB_PRESETS or ClubRule.objects.filter(key=key).exists())

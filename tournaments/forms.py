@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.errors import InvalidParams
 from scoring.formulas import get_formula
 from scoring.model import Params
-from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
+from tournaments.club_presets import is_club_rule_key
 from tournaments.models import OFFICIAL_MAX_FEE, Club, Player, TieBreak, Tournament
 from tournaments.registration.selectors import clubs_of, known_label, match_person
 from tournaments.services import club_find_duplicate
@@ -338,7 +338,7 @@ class TournamentForm(forms.ModelForm):
     def clean_club_preset(self):
         """The club rule the settings were filled from (SCORING.md 13.12): one this application knows, else none."""
         key = self.cleaned_data.get("club_preset") or ""
-        return key if key in CLUB_PRESETS else ""
+        return key if is_club_rule_key(key) else ""
 
     def clean(self):
         data = super().clean()

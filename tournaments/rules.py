@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import AccountOwner, Player, Registration, Tournament
+from tournaments.models import AccountOwner, ClubRule, Player, Registration, Tournament
 from tournaments.text import posted_id
 
 
@@ -306,3 +306,33 @@ def player_for_organiser(user, pk):
     if not may_see_player(user, player):
         raise Http404
     return player
+
+
+# --- club rules --------------------------------------------------------------------------------
+# The rules the clubs published are everyone's to read, copy and play; an organiser's own rules are
+# theirs alone (another organiser never learns they exist).
+
+def club_rules_visible_to(user, rules):
+    """`rules` (a queryset of ClubRule) narrowed to the published ones and the organiser's own."""
+    if not is_organiser(user):
+        return rules.none()
+    return rules.filter(Q(published=True) | Q(owner_id=user.pk))
+
+
+def may_edit_club_rule(user, rule):
+    """Only an organiser's own rule is edited (or deleted) and only by them; a published rule never."""
+    return is_organiser(user) and not rule.published and rule.owner_id == user.pk
+
+
+def club_rule_for_organiser(user, pk):
+    """A rule the organiser may read (published, or their own); 404 for another's."""
+    require_organiser(user)
+    return get_object_or_404(club_rules_visible_to(user, ClubRule.objects.all()), pk=pk)
+
+
+def own_club_rule_for_organiser(user, pk):
+    """A rule the organiser may change: their own; 403 for a published one, 404 for another's."""
+    rule = club_rule_for_organiser(user, pk)
+    if not may_edit_club_rule(user, rule):
+        raise PermissionDenied
+    return rule

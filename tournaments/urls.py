@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments import views
 from tournaments.accounts import views as account_views
 from tournaments.audit import views as audit_views
+from tournaments.club_rules import views as club_rule_views
 from tournaments.registration import views as registration_views
 from tournaments.registration import roster_views
 from tournaments.teams import championship_views
@@ -60,6 +61,18 @@ manage_patterns += [
          name="championship_team_rename"),
     path("t/<int:pk>/squadre-campionato/<int:team_pk>/sciogli/", championship_views.championship_team_dissolve,
          name="championship_team_dissolve"),
+]
+
+# Club rules as data (tournaments.club_rules): the published ones and each organiser's own.
+manage_patterns += [
+    path("regolamenti/", club_rule_views.rule_list, name="club_rules"),
+    path("regolamenti/nuovo/", club_rule_views.rule_create, name="club_rule_create"),
+    path("regolamenti/esempio/", club_rule_views.rule_example, name="club_rule_example"),
+    path("regolamenti/carica/", club_rule_views.rule_upload, name="club_rule_upload"),
+    path("regolamenti/<int:pk>/", club_rule_views.rule_edit, name="club_rule"),
+    path("regolamenti/<int:pk>/copia/", club_rule_views.rule_copy, name="club_rule_copy"),
+    path("regolamenti/<int:pk>/elimina/", club_rule_views.rule_delete, name="club_rule_delete"),
+    path("regolamenti/<int:pk>/scarica/", club_rule_views.rule_download, name="club_rule_download"),
 ]
 
 arbiter_patterns = [

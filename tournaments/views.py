@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from tournaments import services, settings_checks
 from tournaments.registration import services as roster
 from tournaments.accounts.selectors import arbiters_of
-from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS, club_preset_name
+from tournaments.club_presets import club_preset_for, club_preset_name, club_rule_choices
 from tournaments.forms import SignupForm, TournamentForm, add_service_errors, save_or_errors
 from tournaments.rules import (
     is_organiser,
@@ -122,13 +122,13 @@ def tournament_create(request, save=services.tournament_save, copy=services.tour
             return redirect("manage:tournament", pk=tournament.pk)
     return render(request, "tournaments/tournament_form.html", {
         "form": form, "tournament": None, "earlier": earlier[:30], "source": source, "preset": preset,
-        "club_presets": CLUB_PRESET_CHOICES, "copied_arbiters": services.arbiters_to_copy(source) if source else []})
+        "club_presets": club_rule_choices(request.user), "copied_arbiters": services.arbiters_to_copy(source) if source else []})
 
 
 def _club_preset(request):
-    """The club rule (SCORING.md 13.12) whose settings fill the form: `?regolamento=<key>` on the page's
+    """The club rule (SCORING.md 13.12, or one of the organiser's own) whose settings fill the form: `?regolamento=<key>` on the page's
     first load (a POST carries the settings themselves, and the rule's key in a hidden field)."""
-    return CLUB_PRESETS.get(request.GET.get("regolamento") or "") if request.method == "GET" else None
+    return club_preset_for(request.user, request.GET.get("regolamento")) if request.method == "GET" else None
 
 
 def _copy_source(earlier, pk):
@@ -163,7 +163,7 @@ def tournament_edit(request, pk, save=services.tournament_save):
             messages.success(request, _("Tournament saved."))
             return redirect("manage:tournament", pk=pk)
     return render(request, "tournaments/tournament_form.html", {"form": form, "tournament": tournament,
-                                                                "preset": preset, "club_presets": CLUB_PRESET_CHOICES})
+                                                                "preset": preset, "club_presets": club_rule_choices(request.user)})
 
 
 @login_required

@@ -4,13 +4,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import get_language
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.catalogue import CATALOGUE
 from scoring.formulas import get_formula
 from scoring.help_common import FORMAT_INTERPRETATIONS, GENERAL_INTERPRETATIONS, PARAMETERS
 from tables.standings import selectors as standings_selectors
-from tournaments.club_presets import CLUB_PRESETS
+from scoring.errors import ScoringError
+from tournaments.club_presets import CLUB_PRESETS, club_preset_for, club_rule_choices, draft_preset
+from tournaments.club_rules.forms import ClubRuleForm
 from tournaments.rules import tournament_for_organiser
 
 
@@ -62,9 +64,37 @@ def formula_detail(request, key):
 @login_required
 @require_safe
 def formulas_compared(request, pk):
-    """The current standings under every formula and every club rule at once: one column of ranks each."""
+    """The current standings under every formula and every club rule at once: one column of ranks each;
+    with `?regola=<key>`, the results replayed under that rule (published or the organiser's own)."""
     tournament = tournament_for_organiser(request.user, pk)
+    preset = club_preset_for(request.user, request.GET.get("regola", "")[:24])
+    return _compared_page(request, tournament, standings_selectors.what_if(tournament, preset) if preset else None,
+                          preset.key if preset else "")
+
+
+def _compared_page(request, tournament, what_if, chosen=""):
     compared = standings_selectors.side_by_side(tournament, _lang())
     return render(request, "tables/formulas_compared.html", {
         "tournament": tournament, "current": tournament.formula, "current_preset": tournament.club_preset,
+        "what_if": what_if, "rule_choices": club_rule_choices(request.user), "chosen_rule": chosen,
         **compared})
+
+
+@login_required
+@require_POST
+def what_if_draft(request):
+    """A rule being composed, never saved (the rule form's fields, with `tournament`: one of the
+    organiser's), replayed on that tournament's results."""
+    pk = request.POST.get("tournament", "")
+    if not pk.isdecimal() or len(pk) > 12:
+        raise Http404
+    tournament = tournament_for_organiser(request.user, int(pk))
+    form = ClubRuleForm(request.POST)
+    if not form.is_valid():
+        return render(request, "tables/what_if_refused.html", {"tournament": tournament, "form": form}, status=400)
+    try:
+        preset = draft_preset(form.document())
+    except ScoringError as exc:
+        form.add_error(None, str(exc))
+        return render(request, "tables/what_if_refused.html", {"tournament": tournament, "form": form}, status=400)
+    return _compared_page(request, tournament, standings_selectors.what_if(tournament, preset, preset.name))

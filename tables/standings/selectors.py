@@ -41,7 +41,7 @@ from tournaments.models import Formula, Phase
 __all__ = [
     # individual standings
     "FINAL_PHASES", "FormulaComparison", "StandingRow", "Standings", "formulas_compared", "games_by_round",
-    "presets_compared", "side_by_side", "with_club_preset",
+    "presets_compared", "side_by_side", "with_club_preset", "Moved", "WhatIf", "what_if",
     "rank_after_each_round", "rank_history",
     "standings_by_formula",
     "standings_rounds", "tournament_games", "tournament_standings",
@@ -213,6 +213,60 @@ def side_by_side(tournament, language):
     refused = [(CATALOGUE[k].name.get(language), reason) for k, reason in formulas.refused.items()]
     refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()]
     return {"columns": columns, "rows": rows, "podiums": podiums, "refused": refused}
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A player whose rank a rule changes: where they stand now, and under the rule."""
+    player: object
+    club: str
+    rank: int
+    total: object
+    new_rank: int
+    new_total: object
+
+    @property
+    def move(self):
+        """Places gained (positive) or lost (negative) under the rule."""
+        return self.rank - self.new_rank
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The tournament's results replayed under a rule (`name`): the podium now and under the rule, every
+    player whose rank moves (by their new rank), or the engine's words when the rule does not suit them."""
+    name: str
+    podium: list
+    new_podium: list
+    moved: list
+    players: int
+    decimals: int = 2
+    new_decimals: int = 2
+    refused: str = ""
+
+    @property
+    def podium_changed(self):
+        return [p.pk for p in self.podium] != [p.pk for p in self.new_podium]
+
+
+def what_if(tournament, preset, name=None):
+    """The current results under the club rule `preset` (published, an organiser's own, or a draft
+    never saved): scored on an unsaved copy of the tournament with every setting of the rule
+    (`with_club_preset`), compared with the tournament's own standings."""
+    inputs = _inputs(tournament, False)
+    current = _standings(tournament, *inputs, tournament.formula)
+    name = str(name or preset.name)
+    podium = [r.player for r in current.rows if r.rank <= 3][:3]
+    try:
+        replayed = _standings(with_club_preset(tournament, preset), *inputs, preset.formula)
+    except ScoringError as exc:
+        return WhatIf(name, podium, [], [], len(current.rows), current.decimals, refused=str(exc))
+    now = {row.registration_id: row for row in current.rows}
+    moved = [Moved(row.player, row.club, now[row.registration_id].rank, now[row.registration_id].total,
+                   row.rank, row.total)
+             for row in replayed.rows if row.rank != now[row.registration_id].rank]
+    return WhatIf(name, podium, [r.player for r in replayed.rows if r.rank <= 3][:3], moved, len(current.rows),
+                  current.decimals, replayed.decimals)
 
 
 def dispute_deadline(tournament):

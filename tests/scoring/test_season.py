@@ -158,6 +158,9 @@ def test_best_events_counts_the_best_and_marks_them():
      "unknown schema 'torneo.season/9'"),
     ({"season": {"categories": {"c": {"terms": [{"own_points": 1}]}}, "count": {"unit": "games"}}, "events": []},
      'category c: a season counting games has the one term "games" in every category'),
+    # a "games" term beside others, in a season counting events, would be left out unread
+    ({"season": {"categories": {"c": {"terms": [{"own_points": 1}, {"games": 1}]}}}, "events": []},
+     'category c: the term "games" belongs to a season counting games'),
     ({"season": {"categories": {"c": {"terms": [{"own_points": 1}]}}, "lists": [{"name": "x", "categories": ["d"]}]},
       "events": []},
      "list x names the unknown category 'd'"),

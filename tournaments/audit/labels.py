@@ -29,12 +29,19 @@ ACTION_LABELS = {
     "player.merge_request": _("Merge asked of an administrator"),
     "player.delete": _("Player deleted"),
     "format.firenze_continents": _("Firenze sheet: points per continent changed"),
+    # club rules
+    "club_rule.create": _("Club rule created"),
+    "club_rule.copy": _("Club rule copied"),
+    "club_rule.upload": _("Club rule uploaded from a file"),
+    "club_rule.update": _("Club rule changed"),
+    "club_rule.delete": _("Club rule deleted"),
     # season circuits
     "circuit.create": _("Circuit created"),
     "circuit.update": _("Circuit settings changed"),
     "circuit.tournament_add": _("Tournament added to a circuit"),
     "circuit.weight": _("Tournament's weight in a circuit changed"),
     "circuit.tournament_remove": _("Tournament removed from a circuit"),
+    "circuit.season_rule": _("Circuit's season rule changed"),
     # registrations
     "registration.add": _("Player registered"),
     "registration.signup": _("Public sign-up"),
@@ -100,7 +107,7 @@ ACTION_LABELS = {
 
 # The kinds of the log's filter: the first word of the actions.
 KIND_LABELS = {
-    "tournament": _("tournament"), "user": _("accounts"), "club": _("clubs"), "player": _("players"),
+    "tournament": _("tournament"), "user": _("accounts"), "club_rule": _("club rules"), "club": _("clubs"), "player": _("players"),
     "registration": _("registrations"), "round": _("rounds and seating"), "standings": _("standings"),
     "result": _("results"), "penalty": _("penalties"), "dispute": _("disputes"), "format": _("format"),
     "phase": _("phases"), "clock": _("round clock"), "endroll": _("end roll"), "team": _("2vs2 teams"),
@@ -113,7 +120,8 @@ FIELD_LABELS = {
     "embed_origins": _("sites allowed to embed the standings"),
     "firenze_continent_points": _("points per conquered continent"), "continents": _("continents"),
     # season circuits
-    "season": _("season"), "rule": _("circuit points"), "points_table": _("points per rank"),
+    "season": _("season"), "season_rule": _("season rule"), "category": _("event category"),
+    "rule": _("circuit points"), "points_table": _("points per rank"),
     "participation": _("participation points"), "min_tournaments": _("minimum tournaments"),
     "tournament": _("tournament"), "weight": _("weight"),
     "about": _("against"), "arbiter": _("arbiter"), "arbiters": _("arbiters"), "armies": _("armies"),
@@ -133,7 +141,7 @@ FIELD_LABELS = {
     "kept": _("kept"), "kept_name": _("player kept"), "kind": _("type"), "last_name": _("last name"), "late_entry": _("late entry"),
     "match": _("match"), "matches": _("matches"), "merge": _("player merged"),
     "merged_into": _("merged into"), "merged_name": _("player merged"), "method": _("method"),
-    "minutes": _("minutes"), "name": _("name"), "nickname": _("nickname"), "organiser": _("organiser"),
+    "document": _("rule document"), "minutes": _("minutes"), "name": _("name"), "nickname": _("nickname"), "organiser": _("organiser"),
     "penalties": _("seating penalties"), "penalty": _("penalty"), "phase": _("phase"), "phases": _("phases"),
     "place": _("place"), "players": _("players"), "players_left": _("players left"), "points": _("points"),
     "present": _("present"), "published": _("published"), "published_at": _("published at"),

@@ -15,8 +15,9 @@ from tournaments.models.core import (
     TieBreak,
     Tournament,
 )
+from tournaments.models.club_rules import ClubRule
 from tournaments.models.formats import EndRoll, Team, TeamDay, TeamMatch, TeamMember
 
-__all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AccountOwner", "AuditLog", "Club", "EndRoll", "Formula",
+__all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AccountOwner", "AuditLog", "Club", "ClubRule", "EndRoll", "Formula",
            "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamMatch",
            "TeamMember", "TieBreak", "Tournament"]
