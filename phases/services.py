@@ -11,7 +11,7 @@ from phases.selectors import phases_overview, present_ids
 from tables.rounds import services as table_services
 from tables.models import Round, Seat, Table
 from tournaments.audit.services import audit
-from tournaments.club_presets import CLUB_PRESETS, club_preset_for
+from tournaments.club_presets import club_preset_for
 from tournaments.services import tournament_copy, tournament_save
 from tournaments.models import END_ROLL_VARIANTS, Phase, Registration, Tournament
 
