@@ -132,17 +132,19 @@ class Matching:
         return "known" if self.players.get(key) is not None else "new"
 
 
-def match_people(past, *, viewer, picks=None, ask=False, new_players=False):
+def match_people(past, *, viewer, picks=None, ask=False, new_players=False, shown=False):
     """Match every person of `past` with `match_person` (a national ID, then name and club, then the near
     misses); `picks` ({person key: player id or "new"}) answers the questions. Without an answer, a
     question is refused at the person's cell, with the players it asks about, unless `ask` (the page's
     preview, which shows the choice instead); `new_players` takes the unanswered near misses and names
-    known in other clubs as new players (several known by the name and club are still asked)."""
+    known in other clubs as new players (several known by the name and club are still asked); `shown`:
+    the organiser saw the preview's notes (two people of the file named nearly alike are then theirs to
+    correct in the file, not a refusal)."""
     matching = Matching()
     picks = picks or {}
     taken = {}
     matcher = PersonMatcher(viewer)
-    _near_in_file(past, ask=ask, new_players=new_players)
+    _near_in_file(past, ask=ask or shown, new_players=new_players)
     for key, person in past.people.items():
         found = matcher.match(first_name=person.first_name, last_name=person.last_name, club_name=person.club,
                               national_id=person.national_id, readings=[tuple(person.other_reading)])

@@ -52,12 +52,12 @@ def past_tournament_read(*, data, filename=""):
     return past
 
 
-def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False):
+def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False, shown=False):
     """The tables checked again (for `formula` when one is chosen) and the people matched (see
     transfer.workbooks.checks): the Matching."""
     past.errors = []
     check_tables(past, formula)
-    return match_people(past, viewer=user, picks=picks, ask=ask, new_players=new_players)
+    return match_people(past, viewer=user, picks=picks, ask=ask, new_players=new_players, shown=shown)
 
 
 @dataclass
@@ -69,17 +69,17 @@ class Imported:
 
 @transaction.atomic
 def past_tournament_import(*, user, past, name, start_date, settings, published=False, picks=None, source="",
-                           new_players=False):
+                           new_players=False, shown=False):
     """Create the finished tournament held by `past` (read by `past_tournament_read`); `settings` are the
     scoring settings chosen (SETTINGS), `picks` the answers to "which one?". Raises WorkbookError (with
     its cell) or ValidationError (a setting); nothing is written then."""
     with versions.unannounced():   # a finished tournament nobody watches: no live announcement
-        return _import(user, past, name, start_date, settings, published, picks, source, new_players)
+        return _import(user, past, name, start_date, settings, published, picks, source, new_players, shown)
 
 
-def _import(user, past, name, start_date, settings, published, picks, source, new_players):
+def _import(user, past, name, start_date, settings, published, picks, source, new_players, shown):
     matching = past_tournament_check(past, user=user, picks=picks, formula=settings.get("formula"),
-                                     new_players=new_players)
+                                     new_players=new_players, shown=shown)
     if past.errors:
         raise past.first_error
     sizes = Counter(len(table.seats) for rnd in past.rounds for table in rnd.tables)

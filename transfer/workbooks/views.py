@@ -63,7 +63,8 @@ def _confirm(request):
     try:
         done = past_tournament_import(user=request.user, past=past, name=form.cleaned_data["name"],
                                       start_date=form.cleaned_data["start_date"], settings=form.settings(),
-                                      published=form.cleaned_data["published"], picks=picks, source=filename)
+                                      published=form.cleaned_data["published"], picks=picks, source=filename,
+                                      shown=True)
     except WorkbookError as exc:
         messages.error(request, str(exc))
         return _preview(request, past, filename, form, past_tournament_check(past, user=request.user, picks=picks,

@@ -199,3 +199,13 @@ def test_a_gestionetorneo_file_without_the_order_of_elimination_names_the_formul
     assert refused.status_code == 400 and not Tournament.objects.exists()
     done = confirm(client, page, formula="punti_tavolo")
     assert done.status_code == 302 and Tournament.objects.get().formula == "punti_tavolo"
+
+
+def test_one_person_written_two_ways_is_noted_and_the_organisers_import_goes_ahead(organiser, client):
+    rounds = season_rounds()
+    rounds[1][1][0]["name"] = "Giulia Bianci"
+    client.force_login(organiser)
+    page = upload(client, xlsx(club_rows(rounds)))
+    assert page.status_code == 200 and len(select(page, "#import-notes [data-note]")) == 1
+    assert confirm(client, page).status_code == 302
+    assert Tournament.objects.get(name="Autunno").registrations.count() == 9

@@ -150,3 +150,47 @@ def test_a_name_that_looks_like_a_formula_is_written_as_text_in_both_layouts(url
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         sheets = [name for name in archive.namelist() if name.startswith("xl/worksheets/")]
         assert sheets and not any(b"<f>" in archive.read(name) or b"<f " in archive.read(name) for name in sheets)
+
+
+def gestionetorneo_reads(data):
+    """The download read the way GestioneTorneo's ExcelAccess reads a workbook (getListaGiocatori and
+    loadPartite): members from the fourth row of "Iscritti" with a numeric ID and a name; in each sheet
+    "N° Turno", rows in pairs from the first, a table's players on its second row as five triplets (a
+    numeric ID, the name, numeric points), ID 0 an empty seat. Raises as the program stops."""
+    book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+    members = {}
+    for row in book["Iscritti"].iter_rows(min_row=4, values_only=True):
+        if row and isinstance(row[0], (int, float)) and row[1]:
+            assert int(row[0]) not in members, "ID duplicato"
+            members[int(row[0])] = (row[1], row[2], row[5], row[8])
+    rounds = {}
+    for name in book.sheetnames:
+        if not name.endswith("° Turno"):
+            continue
+        number = int(name[:name.index("° Turno")].strip())
+        tables = []
+        for i, row in enumerate(book[name].iter_rows(values_only=True)):
+            if i % 2 == 0:
+                tables.append([])
+                continue
+            row = list(row) + [None] * 15
+            for j in range(5):
+                member = row[j * 3]
+                if member is None:
+                    continue
+                assert isinstance(member, (int, float)), "Colonna ID con valore non numerico"
+                if int(member) == 0:
+                    continue
+                assert isinstance(row[j * 3 + 2], (int, float)), "Colonna Punteggio con valore non numerico"
+                assert int(member) in members, f"Nella lista dei giocatori non è presente quello con indice {member}"
+                tables[-1].append((int(member), row[j * 3 + 2]))
+        rounds[number] = [t for t in tables if t]
+    return members, rounds
+
+
+def test_gestionetorneo_reads_every_round_of_the_download(played, organiser, client):
+    members, rounds = gestionetorneo_reads(gestione_download(played, organiser, client))
+    assert len(members) == 13 and {m[2] for m in members.values()} == {"SI"}
+    assert sorted(rounds) == [1, 2]
+    assert [len(t) for t in rounds[1]] == [5, 4, 4] and [len(t) for t in rounds[2]] == [4, 4, 5]
+    assert sorted(points for _id, points in rounds[1][0]) == [0, 0, 30, 40, 100]
