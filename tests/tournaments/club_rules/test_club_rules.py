@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from scoring.__main__ import run
 from scoring.rule_document import EXAMPLE_GAMES, parse_rule_document, published_rules
+from tests.factories import TournamentFactory
 from tests.html import field_errors, one, select, text
 from tournaments.club_rules import services
 from tournaments.club_rules.forms import blank_initial
@@ -211,3 +212,31 @@ def test_another_organisers_rule_is_neither_offered_nor_filled(client, other_org
     response = client.get(reverse("manage:tournament_create"), {"regolamento": own_rule.key})
     assert own_rule.key not in [o["value"] for o in select(response, "#club-rule option")]
     assert not select(response, "[data-club-rule-filled]")
+
+
+def test_the_settings_page_offers_my_rules_and_fills_the_form_from_one(client, organiser, tournament, own_rule):
+    client.force_login(organiser)
+    response = client.get(reverse("manage:tournament_edit", args=[tournament.pk]), {"regolamento": own_rule.key})
+    assert own_rule.key in [o["value"] for o in select(response, "#club-rule option")]
+    assert one(response, "[data-club-rule-filled]")["data-club-rule-filled"] == own_rule.key
+    assert (one(response, "#id_bonus")["value"], one(response, "input[name=club_preset]")["value"]) == (
+        "20", own_rule.key)
+
+
+def test_the_formats_page_applies_my_rule_and_the_tournament_names_it(client, organiser, tournament, own_rule):
+    client.force_login(organiser)
+    response = client.post(reverse("manage:formats", args=[tournament.pk]),
+                           {"form": "club", "club_preset": own_rule.key}, follow=True)
+    tournament.refresh_from_db()
+    assert (tournament.club_preset, tournament.formula, tournament.bonus, tournament.rounds_planned) == (
+        own_rule.key, "bonus50", Decimal("20"), 4)
+    assert text(one(response, "#club-rule-name")) == "Serata Gufo"
+
+
+def test_another_organisers_rule_is_refused_on_the_formats_page(client, other_organiser, own_rule):
+    mine = TournamentFactory(organiser=other_organiser)
+    client.force_login(other_organiser)
+    response = client.post(reverse("manage:formats", args=[mine.pk]), {"form": "club", "club_preset": own_rule.key})
+    assert response.status_code == 400
+    mine.refresh_from_db()
+    assert mine.club_preset == ""
