@@ -32,7 +32,9 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_SERVER = os.environ.get("PG_URL", "postgres://postgres@127.0.0.1:5432/torneo").rsplit("/", 1)[0]
-DATABASE = "torneo_proxy_check"
+DATABASE = os.environ.get("PROXY_CHECK_DATABASE", "torneo_proxy_check")
+# The proxy's limits, made small here so that the check is quick (the Caddyfile's own: 11MB and 10s).
+BODY_LIMIT_BYTES, HEADER_TIMEOUT_S = 1024 * 1024, 2
 DEADLINE_S = int(os.environ.get("PROXY_CHECK_DEADLINE_S", "240"))
 LOGIN_LIMIT = 3
 CLIENT, OTHER_CLIENT = "127.0.0.2", "127.0.0.3"  # loopback addresses the checks connect from
@@ -156,6 +158,7 @@ class Run:
             "PUBLIC_POOL": f"127.0.0.1:{self.pools['public']}", "STAFF_POOL": f"127.0.0.1:{self.pools['staff']}",
             # No uvicorn here: the public pool serves the live channel too (a thread per stream).
             "LIVE_POOL": f"127.0.0.1:{self.pools['public']}",
+            "REQUEST_BODY_MAX_BYTES": str(BODY_LIMIT_BYTES), "READ_HEADER_TIMEOUT": f"{HEADER_TIMEOUT_S}s",
         })
         self.start("caddy", [shutil.which("caddy") or "caddy", "run", "--config", str(ROOT / "Caddyfile"),
                              "--adapter", "caddyfile"], env)
@@ -294,6 +297,39 @@ class Run:
                    str(response.header("Content-Encoding")))
         plain = self.get("/")
         self.check(plain.header("Content-Encoding") is None, "and sent plain to a client that did not ask")
+
+    def check_logged_in_uncompressed(self):
+        """A request carrying the session cookie gets its page as the application sent it: uncompressed
+        (the page holds the visitor's CSRF token; BREACH reads secrets in compressed bodies)."""
+        response = self.get("/", {"Accept-Encoding": "gzip", "Cookie": "sessionid=not-a-session"})
+        self.check(response.status == 200 and response.header("Content-Encoding") is None,
+                   "a logged-in visitor's page is not compressed by the proxy", str(response.header("Content-Encoding")))
+
+    def check_body_limit(self):
+        """A body over the proxy's limit is answered 413 by the proxy; one within it reaches the pools."""
+        body = b"x" * (BODY_LIMIT_BYTES + 1024)
+        over = self.get("/accounts/login/", {"Content-Type": "application/octet-stream"}, method="POST", body=body)
+        self.check(over.status == 413, f"a body over the proxy's limit ({len(body)} bytes) is answered 413",
+                   str(over.status))
+        within = self.get("/accounts/login/", {"Content-Type": "application/octet-stream"}, method="POST",
+                          body=b"x" * 1024)
+        self.check(within.status == 403, "a body within it reaches the application (its CSRF check answers)",
+                   str(within.status))
+
+    def check_slow_headers(self):
+        """A client that never finishes its request's headers is cut off after the proxy's header timeout."""
+        raw = socket.create_connection(("localhost", self.https_port), timeout=HEADER_TIMEOUT_S + 10,
+                                       source_address=(CLIENT, 0))
+        started = time.monotonic()
+        with self.tls.wrap_socket(raw, server_hostname="localhost") as connection:
+            connection.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            try:
+                answer = connection.recv(1024)
+            except (ConnectionError, ssl.SSLError):
+                answer = b""
+        seconds = time.monotonic() - started
+        self.check(seconds < HEADER_TIMEOUT_S + 5 and not answer.startswith(b"HTTP/1.1 200"),
+                   f"a request whose headers never end is cut off after {seconds:.1f} s", repr(answer[:40]))
 
     def check_live(self):
         """The live channel through the proxy (its own route, `flush_interval -1`): the stream's first
@@ -437,6 +473,9 @@ def main():
         run.check_routing()
         run.check_headers()
         run.check_gzip()
+        run.check_logged_in_uncompressed()
+        run.check_body_limit()
+        run.check_slow_headers()
         run.check_live()
         run.check_forwarded_proto()
         run.check_throttle()

@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A body announced larger than REQUEST_BODY_MAX_MB: 413 before anything reads it.
+    "tournaments.accounts.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous visitors' public pages straight from the shared cache (tables/standings/cache.py).
@@ -187,6 +189,9 @@ LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
 # Streams one client address may hold open at once on one process of the live server: past it the
 # answer is 429 and the page polls instead (a club's hall behind one address polls, never fails).
 LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 50, minimum=1)
+# The largest request body taken (a 10 MB workbook and its form): a larger one is answered 413 before it
+# is read (tournaments.accounts.middleware.RequestBodyLimitMiddleware); the Caddyfile has the same limit.
+REQUEST_BODY_MAX_MB = env_int("REQUEST_BODY_MAX_MB", 11, minimum=1)
 
 # Web Push, "your table is ready" (tables.push): the site's VAPID key pair (`manage.py vapid_keys`
 # makes one) and whom the push services may write to about it (mailto: or https:). Without the keys

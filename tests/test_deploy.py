@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE_TEXT = (ROOT / "docker-compose.yml").read_text()
@@ -46,7 +47,20 @@ def test_the_caddyfile_routes_the_staff_paths_of_the_readmes_nginx_example():
     assert "reverse_proxy {$STAFF_POOL:web-staff:8000}" in CADDYFILE
     assert "reverse_proxy {$PUBLIC_POOL:web:8000}" in CADDYFILE
     assert re.search(r"^\{\$DOMAIN\} \{$", CADDYFILE, re.M) and "email {$EMAIL}" in CADDYFILE
-    assert "encode gzip" in CADDYFILE
+    assert "encode @anonymous gzip" in CADDYFILE
+
+
+def test_the_caddyfile_limits_bodies_times_out_slow_clients_and_leaves_logged_in_pages_uncompressed():
+    """What `make proxy-check` checks through a running Caddy, read here from the file: the body limit is
+    the application's (11 MB), headers have 10 s, an idle connection 2 minutes, and a request carrying
+    the session cookie is not compressed."""
+    limit = int(re.search(r"max_size \{\$REQUEST_BODY_MAX_BYTES:(\d+)\}", CADDYFILE).group(1))
+    assert limit == settings.REQUEST_BODY_MAX_MB * 1024 * 1024
+    assert re.search(r"read_header \{\$READ_HEADER_TIMEOUT:10s\}", CADDYFILE)
+    assert re.search(r"idle \{\$IDLE_TIMEOUT:2m\}", CADDYFILE)
+    anonymous = re.search(r"@anonymous not header_regexp Cookie (.+)", CADDYFILE).group(1)
+    assert settings.SESSION_COOKIE_NAME in anonymous
+    assert "encode gzip" not in CADDYFILE   # nothing compresses every answer
 
 
 def _make_env(tmp_path, *, stdin="", via_make=False, **values):

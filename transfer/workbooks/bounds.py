@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from transfer.workbooks.model import WorkbookError
 
 AREA = 1_000_000              # of one sheet: rows by columns (20,000 by 50, 2,000 by 500...)
-CELLS = 200_000               # cells written in one .xlsx sheet
-SHARED_STRINGS = 200_000      # an .xlsx file's table of texts
+CELLS = 100_000               # cells written in one .xlsx sheet (a season of 500 players: some 60,000)
+SHARED_STRINGS = 100_000      # an .xlsx file's table of texts
 TEXT = 20_000_000             # characters of text in one part of the file
-ELEMENTS = 1_000_000          # XML elements of one part of an .xlsx file
+ELEMENTS = 400_000            # XML elements of one part of an .xlsx file
 ODS_ELEMENTS = 80_000         # XML elements of an .ods file's sheets (odfpy holds each: ~0.7 KB, 35 us)
 ODS_ROWS = 20_000             # an .ods sheet's rows (repeats counted), once its last empty run is past
 CHUNK = 64 * 1024
@@ -47,6 +47,8 @@ def _stream(archive, name, start, text=None, damaged=None, end=None, elements=EL
     text(data) for character data; a DTD (no workbook has one: an XML bomb's door) is refused as damaged."""
     parser = expat.ParserCreate(namespace_separator="}")
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.buffer_text = True  # one call for each run of text, not one for each line or entity
+    parser.buffer_size = CHUNK
     counted = [0]
 
     def on_start(tag, attrs):

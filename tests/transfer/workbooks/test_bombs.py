@@ -17,8 +17,8 @@ NAMED = {
                            "delete the empty rows and columns past the table and save it again.",
     "far away cell": "The sheet “Turno 1” spans 1048576 rows by 4 columns, more than 1000000 cells: delete the "
                      "empty rows and columns past the table and save it again.",
-    "many cells": "The sheet “Turno 1” holds more than 200000 cells: it cannot be read.",
-    "huge shared strings": "The file's table of texts holds more than 200000 texts: it cannot be read.",
+    "many cells": "The sheet “Turno 1” holds more than 100000 cells: it cannot be read.",
+    "huge shared strings": "The file's table of texts holds more than 100000 texts: it cannot be read.",
     "one huge string": "The file's table of texts holds more than 20000000 characters: it cannot be read.",
     "ods repeated rows": "The sheet “Turno 1” has more than 20000 rows.",
     "ods repeated cells": "The file holds more than a club's workbook can (sheet “Turno 1”): it cannot be read.",
