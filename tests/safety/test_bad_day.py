@@ -88,6 +88,26 @@ def test_the_public_pages_render_without_the_shared_cache(tournament, round_1, r
         "cache: Redis does not answer"]
 
 
+def test_an_outage_is_one_line_and_one_timeout_for_every_thread_of_the_process(redis_at, hung_server, caplog):
+    """Each thread has its own cache object; the outage is the process's: the other threads do not wait
+    for the timeout again, nor log it again."""
+    caplog.set_level(logging.WARNING, logger="torneo.cache")
+    redis_at(hung_server).get("x")  # this thread meets the timeout
+    waited = []
+
+    def another_thread():
+        started = time.monotonic()
+        caches["default"].get("x")
+        waited.append(time.monotonic() - started)
+    threads = [threading.Thread(target=another_thread) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(waited) == 4 and max(waited) < 0.5
+    assert len([r for r in caplog.records if r.name == "torneo.cache"]) == 1
+
+
 def test_a_hung_cache_costs_one_timeout_then_is_left_alone(tournament, round_1, redis_at, hung_server):
     redis_at(hung_server)
     anonymous = Client(raise_request_exception=False)
