@@ -4,9 +4,10 @@
 It answers "ok" only when the database answers a real query over every table of the application
 (a table gone fails, as every page would), every migration of this release is applied (the question
 of `migrate --check`), and the shared cache keeps what it is given. The checks run in a thread of
-their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs,
-and while a check hangs, other requests for the page get 503 at once instead of starting another
-(ten monitors asking a hung database never take the threads that answer the pages).
+their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs;
+requests arriving meanwhile share that run's answer, and while a run hangs past its deadline they get
+503 at once instead of starting another (ten monitors asking a hung database never take the threads
+that answer the pages).
 
 Asked by the containers' health checks (deploy/healthcheck.py, docker-compose.yml) and by anyone
 watching the site through the proxy. It answers over plain HTTP too (SECURE_REDIRECT_EXEMPT): a
@@ -14,6 +15,7 @@ check from inside the server speaks to gunicorn directly. Why it failed goes to 
 """
 import logging
 import threading
+import time
 import uuid
 
 from django.apps import apps
@@ -102,36 +104,50 @@ def failing_part(cache=None):
     return None
 
 
-_running = threading.Lock()
 # Whether the checks run in a thread of their own: None, where the database is a server (a local
 # SQLite file does not hang, and its test database is not shared between threads while written).
 IN_THREAD = None
 
 
-def _checked(result, cache):
+class _Check:
+    """One run of the checks in its own thread, and every request waiting for its answer."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.done = threading.Event()
+        self.failing = None
+
+
+_guard = threading.Lock()
+_current = None
+
+
+def _run(check, cache):
     try:
-        result["failing"] = failing_part(cache)
+        check.failing = failing_part(cache)
     finally:
         connections.close_all()  # this thread's own connection
-        _running.release()
+        check.done.set()
 
 
 def checked_in_time(timeout=None):
-    """The failing part's name, None when all is well: run in a thread of its own (IN_THREAD), one at a time;
-    "busy" when a check under way (hung) holds the place, "timeout" past `timeout` seconds."""
+    """The failing part's name, None when all is well. The checks run in a thread of their own
+    (IN_THREAD); a request arriving while a run is under way waits for that run's answer rather than
+    start another, until that run's deadline (`timeout`, TIMEOUT_SECONDS, after it started): past it,
+    "timeout" at once, and no new run starts while the hung one holds its thread."""
+    global _current
     if IN_THREAD is False or (IN_THREAD is None and connection.vendor == "sqlite"):
         return failing_part()
-    if not _running.acquire(blocking=False):
-        logger.warning("health: the previous check has not finished (the database hangs?)")
-        return "busy"
-    result = {}
-    worker = threading.Thread(target=_checked, args=(result, caches["default"]), name="health-check", daemon=True)
-    worker.start()
-    worker.join(TIMEOUT_SECONDS if timeout is None else timeout)
-    if worker.is_alive():
+    now = time.monotonic()
+    with _guard:
+        check = _current
+        if check is None or check.done.is_set():
+            check = _current = _Check(now + (TIMEOUT_SECONDS if timeout is None else timeout))
+            threading.Thread(target=_run, args=(check, caches["default"]), name="health-check", daemon=True).start()
+    if not check.done.wait(max(0.0, check.deadline - now)):
         logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)
         return "timeout"
-    return result["failing"]
+    return check.failing
 
 
 @require_safe

@@ -181,11 +181,31 @@ def test_a_hung_check_answers_503_in_time_and_holds_one_thread(client, monkeypat
     finally:
         release.set()
     for _ in range(50):  # the hung check ends: the next one runs
-        if not health._running.locked():
+        if health._current.done.is_set():
             break
         time.sleep(0.05)
     monkeypatch.setattr(health, "CHECKS", (("database", lambda cache=None: True),))
     assert client.get("/salute/").status_code == 200
+
+
+def test_monitors_asking_together_share_one_check_and_its_ok(monkeypatch):
+    """Several checks at once on a healthy site (the containers' and an uptime monitor's): one run, and
+    every one of them gets its "ok"."""
+    calls = []
+
+    def slow_ok(cache=None):
+        calls.append(1)
+        time.sleep(0.3)
+        return True
+    monkeypatch.setattr(health, "CHECKS", (("database", slow_ok),))
+    monkeypatch.setattr(health, "IN_THREAD", True)
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(health.checked_in_time())) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [None] * 8 and len(calls) == 1
 
 
 # --- PostgreSQL: a database that hangs (a table locked by another session) ---------------------------
