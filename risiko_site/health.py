@@ -120,6 +120,10 @@ class _Check:
 
 _guard = threading.Lock()
 _current = None
+# After a failed check, the page answers 503 at once for this long (a hung database holds one thread
+# per failure, however many monitors ask), then checks again.
+FAILURE_KEPT_SECONDS = 3.0
+_last_failure = None  # (when, the failing part)
 
 
 def _run(check, cache):
@@ -134,20 +138,32 @@ def checked_in_time(timeout=None):
     """The failing part's name, None when all is well. The checks run in a thread of their own
     (IN_THREAD); a request arriving while a run is under way waits for that run's answer rather than
     start another, until that run's deadline (`timeout`, TIMEOUT_SECONDS, after it started): past it,
-    "timeout" at once, and no new run starts while the hung one holds its thread."""
+    "timeout", and no new run starts while the hung one holds its thread. For FAILURE_KEPT_SECONDS
+    after a failure the failure is answered at once."""
     global _current
     if IN_THREAD is False or (IN_THREAD is None and connection.vendor == "sqlite"):
         return failing_part()
     now = time.monotonic()
     with _guard:
-        check = _current
+        check, last = _current, _last_failure
+        if last is not None and now - last[0] < FAILURE_KEPT_SECONDS:
+            return last[1]  # known to fail: no thread waits for the database again so soon
         if check is None or check.done.is_set():
             check = _current = _Check(now + (TIMEOUT_SECONDS if timeout is None else timeout))
             threading.Thread(target=_run, args=(check, caches["default"]), name="health-check", daemon=True).start()
     if not check.done.wait(max(0.0, check.deadline - now)):
+        _failed("timeout")
         logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)
         return "timeout"
+    if check.failing is not None:
+        _failed(check.failing)
     return check.failing
+
+
+def _failed(part):
+    global _last_failure
+    with _guard:
+        _last_failure = (time.monotonic(), part)
 
 
 @require_safe
