@@ -5,9 +5,9 @@ It answers "ok" only when the database answers a real query over every table of 
 (a table gone fails, as every page would), every migration of this release is applied (the question
 of `migrate --check`), and the shared cache keeps what it is given. The checks run in a thread of
 their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs;
-requests arriving meanwhile share that run's answer, and while a run hangs past its deadline they get
-503 at once instead of starting another (ten monitors asking a hung database never take the threads
-that answer the pages).
+requests arriving meanwhile get the last answer at once, a failure is answered from memory for a few
+seconds, and while a run hangs past its deadline no other starts (ten monitors asking a hung database
+hold one thread, never the threads that answer the pages).
 
 Asked by the containers' health checks (deploy/healthcheck.py, docker-compose.yml) and by anyone
 watching the site through the proxy. It answers over plain HTTP too (SECURE_REDIRECT_EXEMPT): a
@@ -120,10 +120,13 @@ class _Check:
 
 _guard = threading.Lock()
 _current = None
-# After a failed check, the page answers 503 at once for this long (a hung database holds one thread
-# per failure, however many monitors ask), then checks again.
+# After a failed check, the page answers 503 at once for this long, then checks again; while a check
+# runs (at most TIMEOUT_SECONDS), the others get the last answer if it is more recent than
+# LAST_KEPT_SECONDS (the containers' checks ask every 15 s). So a hung database holds one thread (the
+# one that started the check), however many monitors ask.
 FAILURE_KEPT_SECONDS = 3.0
-_last_failure = None  # (when, the failing part)
+LAST_KEPT_SECONDS = 60.0
+_last = None  # (when, the failing part or None)
 
 
 def _run(check, cache):
@@ -136,34 +139,36 @@ def _run(check, cache):
 
 def checked_in_time(timeout=None):
     """The failing part's name, None when all is well. The checks run in a thread of their own
-    (IN_THREAD); a request arriving while a run is under way waits for that run's answer rather than
-    start another, until that run's deadline (`timeout`, TIMEOUT_SECONDS, after it started): past it,
-    "timeout", and no new run starts while the hung one holds its thread. For FAILURE_KEPT_SECONDS
-    after a failure the failure is answered at once."""
+    (IN_THREAD), one run at a time, answered within its deadline (`timeout`, TIMEOUT_SECONDS): past it,
+    "timeout", and no new run starts while the hung one holds its thread. A request arriving while a
+    run is under way gets the last answer at once (when recent), else waits for the run's; for
+    FAILURE_KEPT_SECONDS after a failure the failure is answered at once."""
     global _current
     if IN_THREAD is False or (IN_THREAD is None and connection.vendor == "sqlite"):
         return failing_part()
     now = time.monotonic()
     with _guard:
-        check, last = _current, _last_failure
-        if last is not None and now - last[0] < FAILURE_KEPT_SECONDS:
+        check, last = _current, _last
+        if last is not None and last[1] is not None and now - last[0] < FAILURE_KEPT_SECONDS:
             return last[1]  # known to fail: no thread waits for the database again so soon
-        if check is None or check.done.is_set():
+        if check is not None and not check.done.is_set():
+            if last is not None and now - last[0] < LAST_KEPT_SECONDS:
+                return last[1]  # a run is under way: the last answer at once, the thread stays free
+        else:
             check = _current = _Check(now + (TIMEOUT_SECONDS if timeout is None else timeout))
             threading.Thread(target=_run, args=(check, caches["default"]), name="health-check", daemon=True).start()
     if not check.done.wait(max(0.0, check.deadline - now)):
-        _failed("timeout")
+        _answered("timeout")
         logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)
         return "timeout"
-    if check.failing is not None:
-        _failed(check.failing)
+    _answered(check.failing)
     return check.failing
 
 
-def _failed(part):
-    global _last_failure
+def _answered(failing):
+    global _last
     with _guard:
-        _last_failure = (time.monotonic(), part)
+        _last = (time.monotonic(), failing)
 
 
 @require_safe

@@ -26,7 +26,7 @@ def empty_cache():
     from risiko_site import health
     from tables.standings.cache import forget_recent_pages
     from tables.standings.watch import forget_watched
-    health._last_failure = None  # a failed health check is answered from memory for a few seconds
+    health._last = None  # a failed health check is answered from memory for a few seconds
     caches["default"].clear()
     forget_recent_pages()
     forget_watched()

@@ -170,7 +170,7 @@ def test_a_hung_check_answers_503_in_time_and_holds_one_thread(client, monkeypat
     monkeypatch.setattr(health, "TIMEOUT_SECONDS", 1.0)
     monkeypatch.setattr(health, "FAILURE_KEPT_SECONDS", 0.5)
     monkeypatch.setattr(health, "IN_THREAD", True)
-    monkeypatch.setattr(health, "_last_failure", None)
+    monkeypatch.setattr(health, "_last", None)
     try:
         started = time.monotonic()
         assert client.get("/salute/").status_code == 503
@@ -202,7 +202,7 @@ def test_monitors_asking_together_share_one_check_and_its_ok(monkeypatch):
         return True
     monkeypatch.setattr(health, "CHECKS", (("database", slow_ok),))
     monkeypatch.setattr(health, "IN_THREAD", True)
-    monkeypatch.setattr(health, "_last_failure", None)
+    monkeypatch.setattr(health, "_last", None)
     answers = []
     threads = [threading.Thread(target=lambda: answers.append(health.checked_in_time())) for _ in range(8)]
     for thread in threads:
@@ -257,7 +257,7 @@ def test_a_hung_database_costs_seconds_the_last_page_or_the_503(table_locked):
     never = anonymous.get(rnd, headers={"Accept-Language": "it"})
     assert time.monotonic() - started < 8
     assert never.status_code == 503 and one(never, "html")["lang"] == "it"  # never rendered: the Italian 503
-    health.IN_THREAD, health._last_failure = True, None
+    health.IN_THREAD, health._last = True, None
     try:
         started = time.monotonic()
         assert anonymous.get("/salute/").status_code == 503
