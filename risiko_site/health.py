@@ -4,9 +4,10 @@
 It answers "ok" only when the database answers a real query over every table of the application
 (a table gone fails, as every page would), every migration of this release is applied (the question
 of `migrate --check`), and the shared cache keeps what it is given. The checks run in a thread of
-their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs,
-and while a check hangs, other requests for the page get 503 at once instead of starting another
-(ten monitors asking a hung database never take the threads that answer the pages).
+their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs;
+requests arriving meanwhile get the last answer at once, a failure is answered from memory for a few
+seconds, and while a run hangs past its deadline no other starts (ten monitors asking a hung database
+hold one thread, never the threads that answer the pages).
 
 Asked by the containers' health checks (deploy/healthcheck.py, docker-compose.yml) and by anyone
 watching the site through the proxy. It answers over plain HTTP too (SECURE_REDIRECT_EXEMPT): a
@@ -14,6 +15,7 @@ check from inside the server speaks to gunicorn directly. Why it failed goes to 
 """
 import logging
 import threading
+import time
 import uuid
 
 from django.apps import apps
@@ -102,36 +104,71 @@ def failing_part(cache=None):
     return None
 
 
-_running = threading.Lock()
 # Whether the checks run in a thread of their own: None, where the database is a server (a local
 # SQLite file does not hang, and its test database is not shared between threads while written).
 IN_THREAD = None
 
 
-def _checked(result, cache):
+class _Check:
+    """One run of the checks in its own thread, and every request waiting for its answer."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.done = threading.Event()
+        self.failing = None
+
+
+_guard = threading.Lock()
+_current = None
+# After a failed check, the page answers 503 at once for this long, then checks again; while a check
+# runs (at most TIMEOUT_SECONDS), the others get the last answer if it is more recent than
+# LAST_KEPT_SECONDS (the containers' checks ask every 15 s). So a hung database holds one thread (the
+# one that started the check), however many monitors ask.
+FAILURE_KEPT_SECONDS = 3.0
+LAST_KEPT_SECONDS = 60.0
+_last = None  # (when, the failing part or None)
+
+
+def _run(check, cache):
     try:
-        result["failing"] = failing_part(cache)
+        check.failing = failing_part(cache)
     finally:
         connections.close_all()  # this thread's own connection
-        _running.release()
+        check.done.set()
 
 
 def checked_in_time(timeout=None):
-    """The failing part's name, None when all is well: run in a thread of its own (IN_THREAD), one at a time;
-    "busy" when a check under way (hung) holds the place, "timeout" past `timeout` seconds."""
+    """The failing part's name, None when all is well. The checks run in a thread of their own
+    (IN_THREAD), one run at a time, answered within its deadline (`timeout`, TIMEOUT_SECONDS): past it,
+    "timeout", and no new run starts while the hung one holds its thread. A request arriving while a
+    run is under way gets the last answer at once (when recent), else waits for the run's; for
+    FAILURE_KEPT_SECONDS after a failure the failure is answered at once."""
+    global _current
     if IN_THREAD is False or (IN_THREAD is None and connection.vendor == "sqlite"):
         return failing_part()
-    if not _running.acquire(blocking=False):
-        logger.warning("health: the previous check has not finished (the database hangs?)")
-        return "busy"
-    result = {}
-    worker = threading.Thread(target=_checked, args=(result, caches["default"]), name="health-check", daemon=True)
-    worker.start()
-    worker.join(TIMEOUT_SECONDS if timeout is None else timeout)
-    if worker.is_alive():
+    now = time.monotonic()
+    with _guard:
+        check, last = _current, _last
+        if last is not None and last[1] is not None and now - last[0] < FAILURE_KEPT_SECONDS:
+            return last[1]  # known to fail: no thread waits for the database again so soon
+        if check is not None and not check.done.is_set():
+            if last is not None and now - last[0] < LAST_KEPT_SECONDS:
+                return last[1]  # a run is under way: the last answer at once, the thread stays free
+        else:
+            check = _current = _Check(now + (TIMEOUT_SECONDS if timeout is None else timeout))
+            threading.Thread(target=_run, args=(check, caches["default"]), name="health-check", daemon=True).start()
+    if not check.done.wait(max(0.0, check.deadline - now)):
+        _answered("timeout")
         logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)
         return "timeout"
-    return result["failing"]
+    _answered(check.failing)
+    return check.failing
+
+
+def _answered(failing):
+    global _last
+    with _guard:
+        _last = (time.monotonic(), failing)
 
 
 @require_safe

@@ -39,23 +39,45 @@ class _ReusedClient(RedisCacheClient):
         return client
 
 
+class _Status:
+    """Whether a Redis is taken as down, shared by every thread of the process (each thread has its own
+    cache object): one timeout and one log line per outage, not one per thread."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.recovering = threading.Lock()
+        self.down_since = None
+        self.last_try = 0.0
+        self.reason = None
+
+
+_statuses = {}
+_statuses_lock = threading.Lock()
+
+
+def _status_of(location):
+    with _statuses_lock:
+        return _statuses.setdefault(location, _Status())
+
+
 def _or_empty(answer):
     """Run the call on Redis; while Redis is down, `answer(*args, **kwargs)` instead (an empty cache's)."""
     def decorate(method):
         @wraps(method)
         def wrapper(self, *args, **kwargs):
-            if self._down_since is not None and time.monotonic() - self._last_try < RETRY_SECONDS:
+            status = self._status
+            if status.down_since is not None and time.monotonic() - status.last_try < RETRY_SECONDS:
                 return answer(*args, **kwargs)
             try:
-                if self._down_since is not None:
+                if status.down_since is not None:
                     # The first call after an outage (one thread: the others answer as an empty cache
                     # meanwhile): the entries from before go first.
-                    if not self._recovering.acquire(blocking=False):
+                    if not status.recovering.acquire(blocking=False):
                         return answer(*args, **kwargs)
                     try:
                         self._recovered()
                     finally:
-                        self._recovering.release()
+                        status.recovering.release()
                 return method(self, *args, **kwargs)
             except (RedisError, OSError) as exc:
                 self._failed(exc)
@@ -98,19 +120,16 @@ class SharedRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _ReusedClient
-        self._state = threading.Lock()
-        self._recovering = threading.Lock()
-        self._down_since = None
-        self._last_try = 0.0
-        self._reason = None
+        self._status = _status_of(str(server))
 
     def _failed(self, exc):
-        with self._state:
-            self._last_try = time.monotonic()
-            self._reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            if self._down_since is None:
-                self._down_since = self._last_try
-                logger.warning("cache: Redis does not answer (%s); the pages are rendered without it", self._reason)
+        status = self._status
+        with status.lock:
+            status.last_try = time.monotonic()
+            status.reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            if status.down_since is None:
+                status.down_since = status.last_try
+                logger.warning("cache: Redis does not answer (%s); the pages are rendered without it", status.reason)
 
     def _recovered(self):
         """Drop what Redis holds under this site's prefix, then take it as answering again (raises
@@ -121,18 +140,19 @@ class SharedRedisCache(RedisCache):
         dropped = 0
         for keys in _batches(client.scan_iter(match=f"{self.key_prefix}:*", count=1000), 500):
             dropped += client.delete(*keys)
-        with self._state:
-            if self._down_since is None:
+        status = self._status
+        with status.lock:
+            if status.down_since is None:
                 return
-            outage = time.monotonic() - self._down_since
-            self._down_since = None
-            self._reason = None
+            outage = time.monotonic() - status.down_since
+            status.down_since = None
+            status.reason = None
         logger.warning("cache: Redis answers again after %.0f s; its %d entries from before are dropped "
                        "(the changes made meanwhile were not written to it)", outage, dropped)
 
     def outage(self):
         """Why Redis is taken as down (its last error), or None while it answers."""
-        return self._reason if self._down_since is not None else None
+        return self._status.reason if self._status.down_since is not None else None
 
     get = _or_empty(_default)(RedisCache.get)
     set = _or_empty(_nothing)(RedisCache.set)

@@ -88,6 +88,26 @@ def test_the_public_pages_render_without_the_shared_cache(tournament, round_1, r
         "cache: Redis does not answer"]
 
 
+def test_an_outage_is_one_line_and_one_timeout_for_every_thread_of_the_process(redis_at, hung_server, caplog):
+    """Each thread has its own cache object; the outage is the process's: the other threads do not wait
+    for the timeout again, nor log it again."""
+    caplog.set_level(logging.WARNING, logger="torneo.cache")
+    redis_at(hung_server).get("x")  # this thread meets the timeout
+    waited = []
+
+    def another_thread():
+        started = time.monotonic()
+        caches["default"].get("x")
+        waited.append(time.monotonic() - started)
+    threads = [threading.Thread(target=another_thread) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(waited) == 4 and max(waited) < 0.5
+    assert len([r for r in caplog.records if r.name == "torneo.cache"]) == 1
+
+
 def test_a_hung_cache_costs_one_timeout_then_is_left_alone(tournament, round_1, redis_at, hung_server):
     redis_at(hung_server)
     anonymous = Client(raise_request_exception=False)
@@ -148,7 +168,9 @@ def test_a_hung_check_answers_503_in_time_and_holds_one_thread(client, monkeypat
         return True
     monkeypatch.setattr(health, "CHECKS", (("database", hang),))
     monkeypatch.setattr(health, "TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(health, "FAILURE_KEPT_SECONDS", 0.5)
     monkeypatch.setattr(health, "IN_THREAD", True)
+    monkeypatch.setattr(health, "_last", None)
     try:
         started = time.monotonic()
         assert client.get("/salute/").status_code == 503
@@ -161,11 +183,33 @@ def test_a_hung_check_answers_503_in_time_and_holds_one_thread(client, monkeypat
     finally:
         release.set()
     for _ in range(50):  # the hung check ends: the next one runs
-        if not health._running.locked():
+        if health._current.done.is_set():
             break
         time.sleep(0.05)
+    time.sleep(0.5)  # the failure is no longer answered from memory
     monkeypatch.setattr(health, "CHECKS", (("database", lambda cache=None: True),))
     assert client.get("/salute/").status_code == 200
+
+
+def test_monitors_asking_together_share_one_check_and_its_ok(monkeypatch):
+    """Several checks at once on a healthy site (the containers' and an uptime monitor's): one run, and
+    every one of them gets its "ok"."""
+    calls = []
+
+    def slow_ok(cache=None):
+        calls.append(1)
+        time.sleep(0.3)
+        return True
+    monkeypatch.setattr(health, "CHECKS", (("database", slow_ok),))
+    monkeypatch.setattr(health, "IN_THREAD", True)
+    monkeypatch.setattr(health, "_last", None)
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(health.checked_in_time())) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [None] * 8 and len(calls) == 1
 
 
 # --- PostgreSQL: a database that hangs (a table locked by another session) ---------------------------
@@ -213,7 +257,7 @@ def test_a_hung_database_costs_seconds_the_last_page_or_the_503(table_locked):
     never = anonymous.get(rnd, headers={"Accept-Language": "it"})
     assert time.monotonic() - started < 8
     assert never.status_code == 503 and one(never, "html")["lang"] == "it"  # never rendered: the Italian 503
-    health.IN_THREAD = True
+    health.IN_THREAD, health._last = True, None
     try:
         started = time.monotonic()
         assert anonymous.get("/salute/").status_code == 503

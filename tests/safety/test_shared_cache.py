@@ -76,7 +76,7 @@ def test_after_an_outage_the_entries_from_before_are_dropped(redis_cache, caplog
     redis_cache._failed(ConnectionError("Error 111 connecting to redis:6379. Connection refused."))
     assert redis_cache.outage() == "Error 111 connecting to redis:6379. Connection refused."
     assert redis_cache.get("tournament-version:1") is None  # left alone while down: an empty cache
-    redis_cache._last_try -= 10  # the retry interval has passed
+    redis_cache._status.last_try -= 10  # the retry interval has passed
     assert redis_cache.get("tournament-version:1") is None  # answered again: the old entry is gone
     assert redis_cache.outage() is None
     redis_cache.set("tournament-version:1", ("after", None), None)
