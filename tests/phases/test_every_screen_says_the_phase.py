@@ -2,7 +2,12 @@
 the final told to wait, the final order with the final's place and the qualifying total in their own
 labelled columns (big screen, widget, standings page and print, JSON), the lead's badge once every
 phase is played."""
+import json
+from pathlib import Path
+
+import jsonschema
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -118,6 +123,9 @@ def test_the_json_labels_the_finals_place_and_the_qualifying_total(client, tourn
         (6, "qualifying", None)]
     assert all(r["qualifying_total"] == r["total"] for r in rows)
     assert rows[0]["player"] == regs[3].player.full_name
+    data = client.get(reverse("public:standings_json", args=[tournament.pk])).json()
+    schema = json.loads((Path(settings.BASE_DIR) / "docs" / "api" / "v1" / "standings.schema.json").read_text())
+    jsonschema.validate(data, schema)   # the final's rows as the published schema describes them
 
 
 def test_the_standings_page_and_print_give_the_qualifying_total_its_own_column(client, tournament, final_played):
