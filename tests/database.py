@@ -11,15 +11,35 @@ A run without workers (`pytest tests/some_file.py`) sets up its database as pyte
 `module_db` opens a transaction around a module's tests: data built once in it (the permission
 matrices' worlds) serves every test of the module, each test rolled back to it, as Django's
 `setUpTestData` does for a TestCase class."""
+import re
 import shutil
 import sqlite3
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 TEMPLATE_KEY = "torneo_test_template"
 DATABASE_KEY = "torneo_test_database"
+
+
+@contextmanager
+def without_statement_timeout(connection):
+    """Creating, copying, migrating and dropping test databases run without the application's statement
+    timeout (settings: DB_STATEMENT_TIMEOUT_MS): each CREATE DATABASE waits for a checkpoint, seconds on
+    a busy machine. The tests themselves run with it."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    before = options.get("options")
+    if before is not None:
+        options["options"] = re.sub(r"-c statement_timeout=\d+", "-c statement_timeout=0", before)
+    connection.close()
+    try:
+        yield
+    finally:
+        connection.close()
+        if before is not None:
+            options["options"] = before
 
 
 def _controller_runs_workers(config):
@@ -43,10 +63,9 @@ def pytest_sessionstart(session):
     if connection.vendor == "sqlite":
         state["directory"] = tempfile.mkdtemp(prefix="torneo-test-db-")
         connection.settings_dict.setdefault("TEST", {})["NAME"] = str(Path(state["directory"]) / "migrated.sqlite3")
-    with _blocker(config).unblock():
+    with _blocker(config).unblock(), without_statement_timeout(connection):
         state["original_name"] = connection.settings_dict["NAME"]
         state["template"] = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        connection.close()
     config._torneo_test_database = state
 
 
@@ -63,9 +82,8 @@ def pytest_configure_node(node):
     from django.db import connections
     connection = connections["default"]
     suffix = node.gateway.id
-    with _blocker(node.config).unblock():
+    with _blocker(node.config).unblock(), without_statement_timeout(connection):
         connection.creation.clone_test_db(suffix=suffix, verbosity=0, keepdb=False)
-        connection.close()
     clone = connection.creation.get_test_db_clone_settings(suffix)["NAME"]
     state["clones"].append(clone)
     node.workerinput[DATABASE_KEY] = clone
@@ -78,7 +96,7 @@ def pytest_unconfigure(config):
     if state["vendor"] == "postgresql":
         from django.db import connections
         connection = connections["default"]
-        with _blocker(config).unblock():
+        with _blocker(config).unblock(), without_statement_timeout(connection):
             with connection.creation._nodb_cursor() as cursor:
                 for name in [*state["clones"], state["template"]]:
                     cursor.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(name)} WITH (FORCE)")
@@ -132,12 +150,13 @@ def django_db_setup(request, django_test_environment, django_db_blocker, django_
     if django_db_keepdb and not django_db_createdb:
         options["keepdb"] = True
     aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
-    with django_db_blocker.unblock():
+    from django.db import connections
+    with django_db_blocker.unblock(), without_statement_timeout(connections["default"]):
         db_cfg = setup_databases(verbosity=request.config.option.verbose, interactive=False, aliases=aliases,
                                  serialized_aliases=serialized_aliases, **options)
     yield
     if not django_db_keepdb:
-        with django_db_blocker.unblock():
+        with django_db_blocker.unblock(), without_statement_timeout(connections["default"]):
             teardown_databases(db_cfg, verbosity=request.config.option.verbose)
 
 
