@@ -178,12 +178,17 @@ def validate_tournament(t: CircuitTournament) -> CircuitTournament:
         if not _whole(e.rank):
             raise _err(f"player {e.player}: rank must be a whole number", code="shape", field="rank",
                        location=where)
-    ranks = sorted(e.rank for e in t.standings)
+    check_competition_ranking([e.rank for e in t.standings], where)
+    return CircuitTournament(t.id, tuple(t.standings), weight)
+
+
+def check_competition_ranking(ranks, where: str) -> None:
+    """Ranks 1, 1, 3, ... as a final order gives them; raises InvalidDocument otherwise."""
+    ranks = sorted(ranks)
     for i, r in enumerate(ranks):
         if r != i + 1 and not (i > 0 and r == ranks[i - 1]):
             raise _err(f"ranks {ranks} are not a competition ranking (1, 1, 3, ...)",
                        code="circuit_ranks", field="rank", location=where)
-    return CircuitTournament(t.id, tuple(t.standings), weight)
 
 
 def _base_points(rule: CircuitRule, position: int, n: int) -> Decimal:
@@ -194,19 +199,24 @@ def _base_points(rule: CircuitRule, position: int, n: int) -> Decimal:
     return HUNDRED * Decimal(n - position + 1) / Decimal(n)
 
 
-def tournament_points(rule: CircuitRule, t: CircuitTournament) -> dict:
-    """{player: exact circuit points} of one tournament (weight applied)."""
-    n = len(t.standings)
+def points_by_rank(rule: CircuitRule, ranks) -> dict:
+    """{rank: exact points before the weight} of one final order (`ranks`, one per player): k players
+    sharing rank r get the mean of the points of positions r .. r+k-1, `participation` added once."""
+    n = len(ranks)
     tied = {}
-    for e in t.standings:
-        tied[e.rank] = tied.get(e.rank, 0) + 1
+    for r in ranks:
+        tied[r] = tied.get(r, 0) + 1
     by_rank = {}
     for r, k in tied.items():
         mean = sum((_base_points(rule, p, n) for p in range(r, r + k)), ZERO) / Decimal(k)
-        if rule.rule == "table":
-            mean += rule.participation
-        by_rank[r] = mean * t.weight
-    return {e.player: by_rank[e.rank] for e in t.standings}
+        by_rank[r] = mean + rule.participation if rule.rule == "table" else mean
+    return by_rank
+
+
+def tournament_points(rule: CircuitRule, t: CircuitTournament) -> dict:
+    """{player: exact circuit points} of one tournament (weight applied)."""
+    by_rank = points_by_rank(rule, [e.rank for e in t.standings])
+    return {e.player: by_rank[e.rank] * t.weight for e in t.standings}
 
 
 def _order_key(row: CircuitRow):

@@ -29,7 +29,6 @@ from decimal import Decimal
 
 from .circuit import (
     RULES as RANK_RULES,
-    _base_points,
     _check_player,
     _checked_weight,
     _err,
@@ -38,8 +37,10 @@ from .circuit import (
     _ranked,
     _whole,
     CircuitRule,
+    check_competition_ranking,
     circuit_basis,
     parse_circuit_document,
+    points_by_rank,
 )
 from .numeric import ONE, ZERO, as_float, coerce_number, engine_context, shown
 
@@ -287,7 +288,7 @@ def parse_events(raw, rule: SeasonRule) -> list:
             id_types.add(type(result.player))
             results.append(result)
         if "rank_points" in needs:  # points by placement need the whole final order
-            _check_ranks([r.rank for r in results], where)
+            check_competition_ranking([r.rank for r in results], where)
         events.append(Event(eid, category, tuple(results), _checked_weight(e.get("weight"), where)))
     if len(id_types) > 1:
         raise _err("player ids must be all strings or all whole numbers", code="shape", field="player")
@@ -326,27 +327,11 @@ def _result(r: dict, where: str, needs: set) -> Result:
     return result
 
 
-def _check_ranks(ranks, where):
-    ranks = sorted(ranks)
-    for i, r in enumerate(ranks):
-        if r != i + 1 and not (i > 0 and r == ranks[i - 1]):
-            raise _err(f"ranks {ranks} are not a competition ranking (1, 1, 3, ...)", code="circuit_ranks",
-                       field="rank", location=where)
-
-
 # --- scoring ---------------------------------------------------------------------------------------
 
 def _rank_points(rule: CircuitRule, event: Event) -> dict:
     """SCORING.md section 11 for one event: {rank: points}, ties sharing the mean of their positions."""
-    n = len(event.results)
-    tied = {}
-    for r in event.results:
-        tied[r.rank] = tied.get(r.rank, 0) + 1
-    out = {}
-    for rank, k in tied.items():
-        mean = sum((_base_points(rule, p, n) for p in range(rank, rank + k)), ZERO) / Decimal(k)
-        out[rank] = mean + (rule.participation if rule.rule == "table" else ZERO)
-    return out
+    return points_by_rank(rule, [r.rank for r in event.results])
 
 
 def event_points(category: Category, event: Event, weight: Decimal) -> dict:
