@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.urls import reverse
 
 from scoring.__main__ import run
@@ -240,3 +241,11 @@ def test_another_organisers_rule_is_refused_on_the_formats_page(client, other_or
     assert response.status_code == 400
     mine.refresh_from_db()
     assert mine.club_preset == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_published_rules_come_back_to_an_emptied_database_after_migrate():
+    call_command("flush", interactive=False, verbosity=0)   # empties every table, then says so as migrate does
+    assert sorted(ClubRule.objects.filter(published=True, owner=None).values_list("key", flat=True)) == sorted(
+        ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024", "finale_2004",
+         "campionato_squadre"])
