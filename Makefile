@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
 .PHONY: lock run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
-	restore-drill proxy-check env check-deploy clean
+	restore-drill proxy-check env check-deploy docs clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ node_modules/.installed: package.json package-lock.json
 # The browser tests alone (Playwright, /usr/bin/chromium).
 test-browser: install node_modules/.installed
 	$(PY) -m pytest -m browser -q $(PYTEST_ARGS)
+
+# The documentation site: docs/ built by MkDocs (Material theme) into site/, any warning an error.
+docs: install
+	$(PY) -m pip install --quiet -e ".[docs]"
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 # Every benchmark runs and prints its figures; one that misses its target makes the whole run fail
 # at the end, after the others have printed theirs.
@@ -136,4 +141,4 @@ check-deploy: install
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles site
