@@ -101,7 +101,7 @@ restore-check: install
 
 # The whole chain on the local PostgreSQL (CI): a database holding the demo, a backup of it by
 # deploy/backup.sh, what `make restore-check` does, then newer data written and the older dump restored
-# over it by deploy/restore-db.sh (README "Restoring"): the public pages follow the restored data
+# over it by deploy/restore-db.sh (docs/admin/backups.md, "Restoring"): the public pages follow the restored data
 # (deploy/restore_drill.py).
 PG_SERVER := $(dir $(PG_URL))
 DRILL_DB := torneo_restore_drill

@@ -1,4 +1,4 @@
-"""Torneo settings, read from the environment (see README, "Configuration").
+"""Torneo settings, read from the environment (see docs/admin/configuration.md).
 
 DEBUG defaults to on for a newcomer's `make run`; production sets DJANGO_PRODUCTION=1, which
 turns on every protection `manage.py check --deploy` asks for and requires SECRET_KEY,
