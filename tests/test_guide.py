@@ -49,3 +49,22 @@ def test_a_guide_not_built_on_this_server_answers_not_found(client, settings, tm
     settings.DOCS_SITE_DIR = tmp_path
     assert client.get("/guida/").status_code == 404
     assert client.get("/guida/organiser/").status_code == 404
+
+
+def test_a_guide_page_may_run_its_own_inline_scripts_by_their_hashes_and_nothing_else_inline(client, settings,
+                                                                                          tmp_path):
+    import base64
+    import hashlib
+    script = "window.__md_scope = new URL('.', location)"
+    (tmp_path / "index.html").write_text(
+        f'<h1>Torneo</h1><script>{script}</script><script id="__config" type="application/json">{{}}</script>')
+    settings.DOCS_SITE_DIR = tmp_path
+    response = client.get("/guida/")
+    policy = {part.split()[0]: part.split()[1:] for part in response["Content-Security-Policy"].split(";")
+              if part.strip()}
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert policy["script-src"] == ["'self'", f"'sha256-{digest}'"]
+    assert all("'unsafe-inline'" not in sources for sources in policy.values())
+    # Any other page of the site keeps the policy as it is.
+    other = client.get(reverse("public:formulas"))
+    assert "sha256-" not in other["Content-Security-Policy"]
