@@ -1,5 +1,5 @@
 #!/bin/sh
-# Restore a dump on the server, in one command (README, "Restoring"), from the folder of the compose file:
+# Restore a dump on the server, in one command (docs/admin/backups.md, "Restoring"), from the folder of the compose file:
 #
 #   sh deploy/restore.sh backups/torneo-YYYYMMDD-HHMMSS-nightly.dump
 #

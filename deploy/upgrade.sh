@@ -1,5 +1,5 @@
 #!/bin/sh
-# Take a new version on the server, in one command (README, "Upgrading"), from the folder of the compose file:
+# Take a new version on the server, in one command (docs/admin/upgrading.md), from the folder of the compose file:
 #
 #   sh deploy/upgrade.sh
 #
@@ -20,7 +20,7 @@ wait_seconds=${HEALTH_WAIT_SECONDS:-180}
 before=$(git rev-parse --short HEAD)
 git pull --ff-only
 after=$(git rev-parse --short HEAD)
-echo "upgrade: $before -> $after (the changes: README, \"Upgrading\")"
+echo "upgrade: $before -> $after (the changes: docs/admin/upgrading.md)"
 $compose build --pull
 $compose up -d
 waited=0
