@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
 .PHONY: lock run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
-	restore-drill proxy-check env check-deploy clean
+	restore-drill proxy-check env check-deploy docs clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ node_modules/.installed: package.json package-lock.json
 test-browser: install node_modules/.installed
 	$(PY) -m pytest -m browser -q $(PYTEST_ARGS)
 
+# The documentation site: docs/ built by MkDocs (Material theme) into site/, any warning an error.
+docs: install
+	$(PY) -m pip install --quiet -e ".[docs]"
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
 # Every benchmark runs and prints its figures; one that misses its target makes the whole run fail
 # at the end, after the others have printed theirs.
 bench: install
@@ -96,7 +101,7 @@ restore-check: install
 
 # The whole chain on the local PostgreSQL (CI): a database holding the demo, a backup of it by
 # deploy/backup.sh, what `make restore-check` does, then newer data written and the older dump restored
-# over it by deploy/restore-db.sh (README "Restoring"): the public pages follow the restored data
+# over it by deploy/restore-db.sh (docs/admin/backups.md, "Restoring"): the public pages follow the restored data
 # (deploy/restore_drill.py).
 PG_SERVER := $(dir $(PG_URL))
 DRILL_DB := torneo_restore_drill
@@ -136,4 +141,4 @@ check-deploy: install
 		$(PY) manage.py check --deploy --fail-level WARNING
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles site

@@ -535,7 +535,7 @@ def run(args, restart_db):
     return 0 if lost == 0 and stale == 0 and doubled == 0 else 1
 
 
-# The storm's goals (README, "Speed"): poll p95 under 100 ms and under twice the quiet one, save p95
+# The storm's goals (docs/dev/benchmarks.md): poll p95 under 100 ms and under twice the quiet one, save p95
 # under 300 ms, every poll served, freshness p95 under 2 s, nothing lost, doubled or stale.
 POLL_P95_GOAL, POLL_RATIO_GOAL, SAVE_P95_GOAL, FRESHNESS_P95_GOAL = 0.100, 2.0, 0.300, 2.0
 

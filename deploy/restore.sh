@@ -1,5 +1,5 @@
 #!/bin/sh
-# Restore a dump on the server, in one command (README, "Restoring"), from the folder of the compose file:
+# Restore a dump on the server, in one command (docs/admin/backups.md, "Restoring"), from the folder of the compose file:
 #
 #   sh deploy/restore.sh backups/torneo-YYYYMMDD-HHMMSS-nightly.dump
 #
@@ -15,6 +15,7 @@
 #
 # COMPOSE: the compose command (default "docker compose"). Exit 0 when restored and healthy.
 set -eu
+. "$(dirname "$0")/healthy.sh"
 
 compose=${COMPOSE:-docker compose}
 wait_seconds=${HEALTH_WAIT_SECONDS:-180}
@@ -28,17 +29,6 @@ if [ ! -f "$dump" ]; then
 fi
 name=$(basename "$dump")
 
-healthy() {
-    waited=0
-    until $compose exec -T web python deploy/healthcheck.py >/dev/null 2>&1; do
-        if [ "$waited" -ge "$wait_seconds" ]; then
-            echo "restore: the site does not answer ok after ${wait_seconds} s: docker compose ps, docker compose logs --tail 50 web" >&2
-            return 1
-        fi
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
 
 echo "restore: stopping every service that holds the database"
 $compose stop proxy web web-staff live backup
@@ -50,5 +40,5 @@ if ! $compose run --rm restore-db "/backups/$name"; then
 fi
 echo "restore: starting everything again"
 $compose up -d
-healthy
+wait_healthy restore web
 echo "restore: OK, the site runs on $name; /salute/ answers ok"

@@ -4,7 +4,7 @@ public pages follow the restored data at once, though the newer pages were cache
 Run with DATABASE_URL (a scratch database holding the demo), CACHE_URL (a cache of its own), DUMP (a dump
 of that database taken before this script runs) and PYTHON. It renames a player shown on a published
 tournament's standings through the services (the newer data), reads the standings page twice (the
-second from the cache), restores DUMP with deploy/restore-db.sh (the command of README "Restoring") and
+second from the cache), restores DUMP with deploy/restore-db.sh (the command of docs/admin/backups.md, "Restoring") and
 reads the page again in the same process, as a worker that was not restarted would. Exit 0 when the
 page shows the restored name and not the newer one; 1 otherwise, one line on stderr.
 """

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Take a new version on the server, in one command (README, "Upgrading"), from the folder of the compose file:
+# Take a new version on the server, in one command (docs/admin/upgrading.md), from the folder of the compose file:
 #
 #   sh deploy/upgrade.sh
 #
@@ -13,6 +13,7 @@
 # Going back: `git checkout <the previous version>`, then sh deploy/restore.sh with the
 # …-before-migrate.dump this upgrade took. COMPOSE: the compose command (default "docker compose").
 set -eu
+. "$(dirname "$0")/healthy.sh"
 
 compose=${COMPOSE:-docker compose}
 wait_seconds=${HEALTH_WAIT_SECONDS:-180}
@@ -20,16 +21,8 @@ wait_seconds=${HEALTH_WAIT_SECONDS:-180}
 before=$(git rev-parse --short HEAD)
 git pull --ff-only
 after=$(git rev-parse --short HEAD)
-echo "upgrade: $before -> $after (the changes: README, \"Upgrading\")"
+echo "upgrade: $before -> $after (the changes: docs/admin/upgrading.md)"
 $compose build --pull
 $compose up -d
-waited=0
-until $compose exec -T web python deploy/healthcheck.py >/dev/null 2>&1; do
-    if [ "$waited" -ge "$wait_seconds" ]; then
-        echo "upgrade: the site does not answer ok after ${wait_seconds} s: docker compose ps, docker compose logs --tail 50 migrate web" >&2
-        exit 1
-    fi
-    sleep 5
-    waited=$((waited + 5))
-done
+wait_healthy upgrade "migrate web" || exit 1
 echo "upgrade: OK, $after runs; /salute/ answers ok. The backup taken before the migrations: $(ls backups/*-before-migrate.dump 2>/dev/null | tail -n 1)"

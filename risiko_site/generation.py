@@ -34,7 +34,7 @@ _SOURCE_FOLDERS = ("risiko_site", "scoring", "tournaments", "tables", "phases", 
 _SOURCE_SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".svg", ".png", ".ico", ".json", ".mo", ".webmanifest"}
 # The settings a cached page may show: a change of one of them must never be hidden by a cached page.
 PAGE_SETTINGS = ("VAPID_PUBLIC_KEY", "LANGUAGE_CODE", "LANGUAGES", "TIME_ZONE", "STANDINGS_POLL_SECONDS",
-                 "SCREEN_POLL_SECONDS")
+                 "SCREEN_POLL_SECONDS", "DOCS_URL")
 
 _lock = threading.Lock()
 _release = None

@@ -1,4 +1,4 @@
-"""Torneo settings, read from the environment (see README, "Configuration").
+"""Torneo settings, read from the environment (see docs/admin/configuration.md).
 
 DEBUG defaults to on for a newcomer's `make run`; production sets DJANGO_PRODUCTION=1, which
 turns on every protection `manage.py check --deploy` asks for and requires SECRET_KEY,
@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "risiko_site.guide.guides",
                 "tables.standings.cache.csrf_placeholder",
             ],
         },
@@ -166,6 +167,18 @@ SIGNUP_WINDOW_S = env_int("SIGNUP_WINDOW_S", 60 * 60, minimum=1)
 # A one-time link to choose an arbiter's password lasts one evening, not days; renewing it revokes the old one.
 PASSWORD_LINK_HOURS = env_int("PASSWORD_LINK_HOURS", 12, minimum=1)
 PASSWORD_RESET_TIMEOUT = PASSWORD_LINK_HOURS * 3600
+
+# The guides for organisers and arbiters (docs/, `make docs` builds them into site/), linked from the
+# help pages and the footer: DOCS_URL where they are published (http(s):// or a path on this site);
+# without it /guida/, served from site/ when the site is built beside the application; else no link.
+DOCS_SITE_DIR = BASE_DIR / "site"
+_docs_url = env_str("DOCS_URL", "").strip()
+if _docs_url and not _docs_url.startswith(("https://", "http://", "/")):
+    raise ImproperlyConfigured(f"DOCS_URL must start with https://, http:// or /, not {_docs_url!r}")
+if _docs_url:
+    DOCS_URL = _docs_url if _docs_url.endswith("/") else _docs_url + "/"
+else:
+    DOCS_URL = "/guida/" if (DOCS_SITE_DIR / "index.html").is_file() else ""
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)

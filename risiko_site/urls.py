@@ -7,6 +7,7 @@ from django.views.i18n import set_language
 from circuits import urls as circuits_urls
 from phases import urls as phases_urls
 from risiko_site import api
+from risiko_site.guide import guide
 from risiko_site.health import health
 from tables import urls as tables_urls
 from tournaments.accounts import login as accounts
@@ -39,6 +40,8 @@ urlpatterns = [
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),
     # 200 "ok" while the database and the cache answer, else 503 (the containers' health checks).
+    path("guida/", guide, name="guide"),  # the documentation site, when built (make docs)
+    path("guida/<path:path>", guide, name="guide_page"),
     path("salute/", health, name="health"),
     path("health/", health, name="health_en"),
     # The public JSON's addresses before /api/v1/: answered as before, marked deprecated.

@@ -57,7 +57,7 @@ def test_production_settings_and_database():
 
 
 def test_the_staff_pool_is_the_same_application_as_the_public_one():
-    """The arbiters' and organisers' pages have a pool of their own (README, "Several application
+    """The arbiters' and organisers' pages have a pool of their own (docs/admin/deployment.md, "Several application
     servers"): the same image, command and settings, another name in the X-Torneo-Pool header."""
     for key in ("build", "command", "depends_on", "healthcheck"):
         assert SERVICES["web-staff"][key] == SERVICES["web"][key]
@@ -104,7 +104,7 @@ def test_the_database_and_cache_publish_nothing_and_keep_their_data():
 
 def test_the_web_server_runs_threaded_workers_from_the_repositorys_settings():
     """Threaded workers keep the polls of the public standings flowing while saves wait on the
-    database (README, "The round's end"); the Dockerfile and docker-compose.yml both use the file."""
+    database (docs/dev/benchmarks.md, "The round's end"); the Dockerfile and docker-compose.yml both use the file."""
     root = Path(__file__).resolve().parent.parent
     assert SERVICES["web"]["command"][:4] == ["gunicorn", "risiko_site.wsgi:application", "--config", "gunicorn.conf.py"]
     assert '"--config", "gunicorn.conf.py"' in (root / "Dockerfile").read_text()

@@ -1,4 +1,4 @@
-"""The files a club's server is run from (README, "Deployment"): .env.example, `make env`, the
+"""The files a club's server is run from (docs/admin/deployment.md): .env.example, `make env`, the
 Caddyfile and the backup script. The proxy itself is run by `make proxy-check` and a backup restored by
 `make restore-check` (both in .ci/run)."""
 import os
@@ -38,9 +38,9 @@ def test_env_example_lists_every_variable_the_compose_file_reads_with_a_comment(
     assert [name for name, comment in listed.items() if not comment] == []
 
 
-def test_the_caddyfile_routes_the_staff_paths_of_the_readmes_nginx_example():
-    readme = (ROOT / "README.md").read_text()
-    nginx = set(re.findall(r"location (/\w+/)\s*\{ proxy_pass http://torneo_staff; \}", readme))
+def test_the_caddyfile_routes_the_staff_paths_of_the_deployment_guides_nginx_example():
+    guide = (ROOT / "docs" / "admin" / "deployment.md").read_text()
+    nginx = set(re.findall(r"location (/\w+/)\s*\{ proxy_pass http://torneo_staff; \}", guide))
     assert nginx == {"/arbitro/", "/gestione/", "/accounts/", "/admin/"}
     matcher = re.search(r"@staff path (.+)", CADDYFILE).group(1).split()
     assert sorted(matcher) == sorted(f"{path}*" for path in nginx)

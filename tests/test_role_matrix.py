@@ -50,6 +50,7 @@ PUBLIC = {
     "public:screen", "public:screen_data", "public:poster", "public:wall_list", "public:table_sheet",
     "public:standings_widget", "public:player_json",
     "health", "health_en",
+    "guide", "guide_page",  # the documentation site built from docs/ (tests/test_guide.py)
     "public:live",  # published: anyone's; unpublished: its staff's only (tests/tables/live)
     # A phone following a player of a published tournament, and switching off (tests/tables/push).
     "public:push_worker", "public:push_subscribe", "public:push_unsubscribe",

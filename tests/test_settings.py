@@ -35,6 +35,7 @@ def test_check_deploy_is_clean_in_production():
     ({"ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
     ({"ALLOWED_HOSTS": "torneo.example.org,*"}, "ALLOWED_HOSTS must name the site's hosts in production, not '*'"),
     ({"CACHE_URL": "memcached://127.0.0.1:11211"}, "CACHE_URL: unknown scheme 'memcached'"),
+    ({"DOCS_URL": "guida.example.org"}, "DOCS_URL must start with https://, http:// or /, not 'guida.example.org'"),
     ({"VAPID_PUBLIC_KEY": "BNFla-1wTCvjPbUyLVdz9ivEkXMlYTsjx_mR-W8ZZzI1vgiWBKTeM5sGnPQC6_NIfsZPWKKXMc2t2XYvwGR479o"},
      "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together"),
     ({"VAPID_PUBLIC_KEY": "BNFla-1wTCvjPbUyLVdz9ivEkXMlYTsjx_mR-W8ZZzI1vgiWBKTeM5sGnPQC6_NIfsZPWKKXMc2t2XYvwGR479o",

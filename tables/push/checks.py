@@ -13,5 +13,5 @@ def vapid_keys(app_configs=None, **kwargs):
     found = problem(settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY)
     if found is None:
         return []
-    return [Error(found, hint="Make a new pair with `manage.py vapid_keys` (README, \"Notifications\").",
+    return [Error(found, hint="Make a new pair with `manage.py vapid_keys` (docs/admin/notifications.md).",
                   id="tables.E001")]

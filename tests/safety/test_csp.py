@@ -26,7 +26,7 @@ def _patterns(resolver, prefix=""):
 def _public_kwargs(params, w):
     values = {"pk": w["tournament"].pk, "number": 1, "reg_pk": w["registration"].pk, "key": "conversione150",
               "table_number": 1, "uidb64": "MQ", "token": "not-a-token",   # a one-time password link, expired
-              "player_pk": w["registration"].player.pk}
+              "player_pk": w["registration"].player.pk, "path": "organiser/"}
     missing = params - set(values)
     assert not missing, f"add a value for URL parameter(s) {sorted(missing)} to _public_kwargs"
     return {name: values[name] for name in params}

@@ -1,4 +1,4 @@
-"""A new VAPID key pair for the push notifications ("your table is ready", README "Notifications"),
+"""A new VAPID key pair for the push notifications ("your table is ready", docs/admin/notifications.md),
 printed as the lines to add to .env:
 
     docker compose run --rm --no-deps web python manage.py vapid_keys >> .env
