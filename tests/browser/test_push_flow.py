@@ -140,3 +140,30 @@ def test_the_players_worker_shows_the_pushed_table(live_server, browser, keys, t
     assert shown == [[payload["title"], payload["body"], payload["tag"], payload["url"]]]
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["phone", "desk"])
+def test_the_option_appears_once_the_keys_are_set_though_the_page_was_seen_before(live_server, browser, settings,
+                                                                                 tournament, size):
+    """Settings that take effect: the keys set after the player's page was rendered (and kept by the
+    page cache), the page offers "Avvisami" at the next load, with no result changed."""
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+    settings.PUSH_BACKGROUND = False
+    reg = RegistrationFactory(tournament=tournament)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="it-IT", bypass_csp=True)
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    context.add_init_script(FAKE_PUSH)
+    page = context.new_page()
+    page.goto(live_server.url + reverse("public:player", args=[reg.tournament_id, reg.pk]))
+    assert page.locator("[data-push]").count() == 0
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = PUBLIC_KEY, PRIVATE_KEY
+    settings.VAPID_SUBJECT = "mailto:club@example.org"
+    page.reload()
+    assert page.locator("[data-push]").count() >= 1
+    if page.locator("[data-me-button]").is_visible():
+        page.locator("[data-me-button]").click()
+    page.locator("[data-push-on]").wait_for()
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate("async () => (await axe.run(document)).violations"
+                         ".filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id)") == []
+    context.close()
