@@ -17,7 +17,7 @@ from tests.browser.catalogue import expect_message, it, it_n
 from tests.browser.conftest import PHONE
 from tests.browser.test_past_import_flow import _axe
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, report, seat_round
-from tests.phases.helpers import play, players, report_order, strength_of
+from tests.phases.helpers import players, sum3_final_played
 from tests.phases.test_master import _qualifying
 from tests.transfer.workbooks.books import club_rows, season_rounds, xlsx
 from tournaments.models import Tournament
@@ -147,21 +147,7 @@ def test_players_see_the_semifinal_and_the_direct_finalist_is_told_to_wait(live_
 
 def _final_played(tournament, organiser):
     """sum3 and a final: 8 players of known strength, the final won by the 4th of the qualifying."""
-    Tournament.objects.filter(pk=tournament.pk).update(published=True)
-    regs = players(tournament, 8)
-    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
-    Tournament.objects.filter(pk=tournament.pk).update(formula="punti_tavolo", screen_panels="standings")
-    tournament.refresh_from_db()
-    qualifying, final = tournament.phases.order_by("order")
-    for i in range(qualifying.rounds):
-        play(draw.phase_draw(user=organiser, phase=qualifying, seed=i), strength_of(regs), organiser)
-    rnd = draw.phase_draw(user=organiser, phase=final)
-    table_services.round_publish(user=organiser, rnd=rnd)
-    report_order(rnd.tables.get(), [regs[3], regs[1], regs[0], regs[2]])
-    table_services.round_close(user=organiser, rnd=rnd)
-    for r in tournament.rounds.all():
-        table_services.standings_publish(user=organiser, rnd=r)
-    return regs
+    return sum3_final_played(tournament, organiser, screen_panels="standings")
 
 
 def test_the_big_screen_and_the_widget_label_the_finals_place_and_the_qualifying_total(live_server, browser, shot,

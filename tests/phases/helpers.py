@@ -1,6 +1,9 @@
 """Helpers of the formats tests: players of known strength and rounds played to that strength."""
+from phases import draw
+from phases import services as phase_services
 from tables.rounds import services as table_services
 from tests.factories import RegistrationFactory, report
+from tournaments.models import Tournament
 
 TP = [80, 60, 40, 25, 15, 10]
 
@@ -45,3 +48,23 @@ def seated(rnd):
 
 def names(regs):
     return [r.player.last_name for r in regs]
+
+
+def sum3_final_played(tournament, organiser, **settings):
+    """sum3 and a final, published: 8 players of known strength, the top 4 to the final, won by the 4th;
+    every round's standings published. `settings`: tournament fields set before the games."""
+    Tournament.objects.filter(pk=tournament.pk).update(published=True)
+    regs = players(tournament, 8)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
+    Tournament.objects.filter(pk=tournament.pk).update(formula="punti_tavolo", **settings)
+    tournament.refresh_from_db()
+    qualifying, final = tournament.phases.order_by("order")
+    for i in range(qualifying.rounds):
+        play(draw.phase_draw(user=organiser, phase=qualifying, seed=i), strength_of(regs), organiser)
+    rnd = draw.phase_draw(user=organiser, phase=final)
+    table_services.round_publish(user=organiser, rnd=rnd)
+    report_order(rnd.tables.get(), [regs[3], regs[1], regs[0], regs[2]])
+    table_services.round_close(user=organiser, rnd=rnd)
+    for r in tournament.rounds.all():
+        table_services.standings_publish(user=organiser, rnd=r)
+    return regs

@@ -12,10 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from phases import draw
-from phases import services as phase_services
 from tables.rounds import services as table_services
 from tests.html import attr, one, select, text, texts
-from tests.phases.helpers import play, players, report_order, strength_of
+from tests.phases.helpers import players, sum3_final_played
 from tests.phases.test_master import _qualifying
 from tournaments.models import Tournament
 
@@ -76,22 +75,7 @@ def test_a_player_straight_to_the_final_is_told_to_wait_on_her_page(client, tour
 def final_played(tournament, organiser):
     """sum3 and a final: 8 players of known strength, the top 4 to the final, won by the 4th;
     every round's standings published."""
-    Tournament.objects.filter(pk=tournament.pk).update(published=True)
-    regs = players(tournament, 8)
-    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
-    tournament.refresh_from_db()
-    Tournament.objects.filter(pk=tournament.pk).update(formula="punti_tavolo")
-    tournament.refresh_from_db()
-    qualifying, final = tournament.phases.order_by("order")
-    for i in range(qualifying.rounds):
-        play(draw.phase_draw(user=organiser, phase=qualifying, seed=i), strength_of(regs), organiser)
-    rnd = draw.phase_draw(user=organiser, phase=final)
-    table_services.round_publish(user=organiser, rnd=rnd)
-    report_order(rnd.tables.get(), [regs[3], regs[1], regs[0], regs[2]])
-    table_services.round_close(user=organiser, rnd=rnd)
-    for r in tournament.rounds.all():
-        table_services.standings_publish(user=organiser, rnd=r)
-    return regs
+    return sum3_final_played(tournament, organiser)
 
 
 def test_the_big_screen_shows_the_finals_place_and_the_qualifying_total_apart(client, tournament, final_played):
