@@ -38,7 +38,7 @@ MUTANTS = [
            'versioned.tournament_slot("standings", tournament)', 'versioned.Slot("standings", str(tournament.pk), "")',
            (STANDINGS, "tests/tables/room")),
     Mutant("refresher: rendered more than once per interval", "tables/standings/refresh.py",
-           "if wait <= 0 and take_render_lock(", "if take_render_lock(", (STANDINGS,)),
+           "due = any(wait <= 0 for _page, _demand, wait in stale)", "due = bool(stale)", (STANDINGS,)),
     Mutant("refresher: the wrong due time", "tables/standings/refresh.py",
            "last.started + settings.PUBLIC_PAGE_REFRESH_SECONDS - now()",
            "last.started + settings.PUBLIC_PAGE_STALE_SECONDS - now()", (STANDINGS,)),
