@@ -18,7 +18,7 @@ from tests.browser.conftest import PHONE
 from tests.browser.test_past_import_flow import _axe
 from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, report, seat_round
 from tests.phases.helpers import players, sum3_final_played
-from tests.phases.test_master import _qualifying
+from tests.phases.test_master import master_qualified
 from tests.transfer.workbooks.books import club_rows, season_rounds, xlsx
 from tournaments.models import Tournament
 
@@ -43,21 +43,9 @@ def _fits(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
-def _master_qualified(tournament, organiser):
-    """A published Master of 16 whose two qualifying rounds are played; P00 won both, alone on top."""
-    Tournament.objects.filter(pk=tournament.pk).update(published=True)
-    regs = players(tournament, 16)
-    tp = {i: 40 - 2 * i for i in range(16)}
-    _qualifying(tournament, organiser, regs, [
-        ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], tp),
-        ([[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]], tp)])
-    tournament.refresh_from_db()
-    return regs
-
-
 def test_the_rounds_page_and_the_dashboard_offer_the_semifinals_after_the_qualifying_rounds(
         live_server, browser, login, shot, organiser, tournament):
-    _master_qualified(tournament, organiser)
+    master_qualified(tournament, organiser)
     desk = _page(browser, DESK)
     login(desk, organiser.username)
     desk.goto(live_server.url + reverse("manage:round_dashboard", args=[tournament.pk, 2]))
@@ -121,7 +109,7 @@ def test_a_club_rule_picked_on_new_tournament_brings_its_format_and_plan(live_se
 
 def test_players_see_the_semifinal_and_the_direct_finalist_is_told_to_wait(live_server, browser, shot, organiser,
                                                                             tournament):
-    regs = _master_qualified(tournament, organiser)
+    regs = master_qualified(tournament, organiser)
     rnd = draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2))
     table_services.round_publish(user=organiser, rnd=rnd)
     for viewport in (PHONE, DESK):

@@ -14,8 +14,8 @@ from django.urls import reverse
 from phases import draw
 from tables.rounds import services as table_services
 from tests.html import attr, one, select, text, texts
-from tests.phases.helpers import players, sum3_final_played
-from tests.phases.test_master import _qualifying
+from tests.phases.helpers import sum3_final_played
+from tests.phases.test_master import master_qualified
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -25,13 +25,7 @@ pytestmark = pytest.mark.django_db
 def master_semifinals(tournament, organiser):
     """A published Master of 16 whose P00 won both games alone: straight to the final; the 3
     semifinals of 2nd-13th seated and published (round 3)."""
-    Tournament.objects.filter(pk=tournament.pk).update(published=True)
-    regs = players(tournament, 16)
-    tp = {i: 40 - 2 * i for i in range(16)}
-    _qualifying(tournament, organiser, regs, [
-        ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], tp),
-        ([[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]], tp)])
-    tournament.refresh_from_db()
+    regs = master_qualified(tournament, organiser)
     rnd = draw.phase_draw(user=organiser, phase=tournament.phases.get(order=2))
     table_services.round_publish(user=organiser, rnd=rnd)
     return regs, rnd

@@ -19,7 +19,7 @@ from tables.standings import selectors as standings_selectors
 from tests.factories import report, seat_round
 from tests.html import attr, messages, one, text, texts, tr
 from tests.phases.helpers import players, strength_of
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 
 
 def _organiser(tournament, organiser, n):
@@ -359,3 +359,15 @@ def test_an_absent_unbeaten_leader_does_not_go_straight_to_the_final(tournament,
         "base", [], [regs[0].pk])
     assert sorted(t.seats.count() for t in rnd.tables.all()) == [3, 4, 4, 4]
     assert regs[0].pk not in {s.registration_id for t in rnd.tables.all() for s in t.seats.all()}
+
+
+def master_qualified(tournament, organiser):
+    """A published Master of 16 whose two qualifying rounds are played; P00 won both, alone on top."""
+    Tournament.objects.filter(pk=tournament.pk).update(published=True)
+    regs = players(tournament, 16)
+    tp = {i: 40 - 2 * i for i in range(16)}
+    _qualifying(tournament, organiser, regs, [
+        ([[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], tp),
+        ([[0, 5, 10, 15], [1, 4, 11, 14], [2, 7, 8, 13], [3, 6, 9, 12]], tp)])
+    tournament.refresh_from_db()
+    return regs
