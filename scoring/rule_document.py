@@ -72,6 +72,13 @@ def _texts(value, name: str, required: bool) -> dict:
     raise _err(f"{name} must be a text, or an object of texts by language ({', '.join(LANGUAGES)})", name)
 
 
+def _flag(doc, name: str) -> bool:
+    value = doc.get(name, False)
+    if not isinstance(value, bool):
+        raise _err(f"{name} must be true or false", name)
+    return value
+
+
 def _string(doc, name: str) -> str:
     value = doc.get(name, "")
     if not isinstance(value, str):
@@ -111,7 +118,7 @@ def parse_rule_document(doc) -> RuleDocument:
         key=key or "", name=_texts(doc.get("name"), "name", True), formula=formula, params=dict(params),
         tournament=_tournament(doc.get("tournament")), format=_format(doc.get("format")),
         description=_texts(doc.get("description"), "description", False), club=_string(doc, "club"),
-        source=_string(doc, "source"), published=doc.get("published") is True)
+        source=_string(doc, "source"), published=_flag(doc, "published"))
     try:
         rule.engine_params()  # the engine's own checks of every parameter, by name
     except ScoringError as exc:

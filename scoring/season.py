@@ -48,6 +48,8 @@ SCHEMA = "torneo.season/1"
 TERMS = ("rank_points", "stage", "per_round", "per_game", "own_points", "winner_bonus", "games")
 UNITS = ("events", "games")
 ORDER_KEYS = ("counted", "wins")
+EVENT_FIELDS = {"id", "category", "weight", "results"}
+RESULT_FIELDS = {"player", "rank", "points", "rounds", "games", "stage"}
 STAGES = ("winner", "final", "semifinal", "quarterfinal", "qualifying")
 
 
@@ -271,6 +273,9 @@ def parse_events(raw, rule: SeasonRule) -> list:
             raise _err(f"two events have the id {eid}", code="circuit_tournament_twice", field="id")
         ids.add(eid)
         where = f"event {eid}"
+        unknown = sorted(set(e) - EVENT_FIELDS)
+        if unknown:
+            raise _err(f"an event has no field {unknown[0]!r}", code="season_field", field=unknown[0], location=where)
         category = e.get("category")
         if category not in rule.categories:
             raise _err(f"unknown category {category!r}: the rule has {', '.join(rule.categories)}",
@@ -298,6 +303,9 @@ def parse_events(raw, rule: SeasonRule) -> list:
 def _result(r: dict, where: str, needs: set) -> Result:
     player = r.get("player")
     at = f"{where} player {player}"
+    unknown = sorted(set(r) - RESULT_FIELDS)
+    if unknown:
+        raise _err(f"a result has no field {unknown[0]!r}", code="season_field", field=unknown[0], location=at)
     rank = r.get("rank")
     if not _whole(rank) or rank < 1:
         raise _err("rank must be a whole number of at least 1", code="shape", field="rank", location=at)

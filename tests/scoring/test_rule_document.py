@@ -80,6 +80,7 @@ def test_a_rule_document_as_params_takes_its_formula_and_a_contradicting_formula
     ({"format": "master"}, 'format must be an object {"preset": "<format key>"}'),
     ({"name": ""}, "name must be a text"),
     ({"key": "Master Roma"}, "key must be up to 24 lower-case letters"),
+    ({"published": "sì"}, "published must be true or false"),
 ])
 def test_a_rule_document_the_engine_cannot_read_is_refused_by_its_field(change, words):
     doc = {"schema": SCHEMA, "name": "Regola", "formula": "bonus50", "params": {}, **change}
