@@ -377,8 +377,11 @@ def run(args):
                                                             log=logs / f"server-{pool}.log", TORNEO_POOL=pool,
                                                             STANDINGS_LOG_LEVEL="INFO"))
                        for pool in ("staff", "public")]
+            stack.enter_context(harness.worker(bench_url, log=logs / "server-worker.log", STANDINGS_LOG_LEVEL="INFO"))
+            # Every phone comes from this machine's one address: the per-client cap is lifted.
             live = stack.enter_context(harness.live_server(bench_url, workers=args.live_workers,
-                                                           log=logs / "live.log"))
+                                                           log=logs / "live.log",
+                                                           LIVE_STREAMS_PER_CLIENT=str(args.clients + 10)))
             memory = stack.enter_context(PeakMemory(live.proc.pid))
             context = multiprocessing.get_context("fork")
             control, theirs = context.Pipe()

@@ -507,6 +507,7 @@ def run(args, restart_db):
             servers = [stack.enter_context(harness.gunicorn(bench_url, workers=args.workers, threads=args.threads, server=True,
                                                             log=logs / f"server-{i}.log", STANDINGS_LOG_LEVEL="INFO"))
                        for i in range(args.servers)]
+            stack.enter_context(harness.worker(bench_url, log=logs / "worker.log", STANDINGS_LOG_LEVEL="INFO"))
             bases = [server.base for server in servers]
             fault = None
             if args.fault == "db-restart":

@@ -81,7 +81,7 @@ def server_env(bench_url, **extra):
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_PRODUCTION", "DEBUG", "DATABASE_URL")}
     env.update(DJANGO_PRODUCTION="0", DEBUG="0", ALLOWED_HOSTS="127.0.0.1", DATABASE_URL=bench_url,
                CACHE_URL=cache_url(),
-               DB_CONN_MAX_AGE="60", LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", **extra)
+               DB_CONN_MAX_AGE="60", LOG_LEVEL="ERROR", PYTHONUNBUFFERED="1", TASKS_BACKEND="database", **extra)
     return env
 
 
@@ -281,6 +281,30 @@ class LiveServer(Server):
             else:
                 command += [option, value]
         return command
+
+
+class Worker(Server):
+    """docker-compose.yml's `worker`: the jobs of the "pages" backend (the public pages after a change)."""
+
+    def command(self):
+        return [sys.executable, *compose_command("worker")[1:]]
+
+    def start(self):
+        output = open(self.log, "ab") if self.log else None
+        self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env, start_new_session=True, stderr=output)
+        if output:
+            output.close()
+        return self
+
+
+@contextmanager
+def worker(bench_url, log=None, **extra_env):
+    """The pages' worker, sharing the database and the cache; stopped at the end."""
+    instance = Worker(server_env(bench_url, **extra_env), None, log=log)
+    try:
+        yield instance.start()
+    finally:
+        instance.stop()
 
 
 @contextmanager

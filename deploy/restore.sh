@@ -3,7 +3,8 @@
 #
 #   sh deploy/restore.sh backups/torneo-YYYYMMDD-HHMMSS-nightly.dump
 #
-# 1. every service that holds the database stops: the proxy, both pools, the live channel, the backups;
+# 1. every service that holds the database stops: the proxy, both pools, the live channel, the two workers,
+#    the backups;
 # 2. the database and the cache run (started if they were down);
 # 3. deploy/restore-db.sh, in the application's image (the compose file's restore-db): the dump restored
 #    beside the database and checked against its manifest, the database set aside (kept, not dropped)
@@ -31,7 +32,7 @@ name=$(basename "$dump")
 
 
 echo "restore: stopping every service that holds the database"
-$compose stop proxy web web-staff live backup
+$compose stop proxy web web-staff live worker sender backup
 $compose up -d --wait db redis
 if ! $compose run --rm restore-db "/backups/$name"; then
     echo "restore: $name was not restored; starting the site again on the database as it was" >&2

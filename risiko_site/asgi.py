@@ -33,7 +33,9 @@ def is_live(path):
 
 class Handler(ASGIHandler):
     """Django's ASGI handler with the live server's addresses, the live channel's requests outside a
-    per-request thread context."""
+    per-request thread context. `handle` is Django's own method that `__call__` runs inside that
+    context: the one private path this relies on (tests/tables/live/test_asgi.py fails when a Django
+    release changes it)."""
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and is_live(scope["path"]):

@@ -42,6 +42,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
     "tables",
     "phases",
@@ -54,8 +56,6 @@ MIDDLEWARE = [
     "tournaments.accounts.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Anonymous visitors' public pages straight from the shared cache (tables/standings/cache.py).
-    "tables.standings.cache.PublicPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -85,7 +85,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "risiko_site.guide.guides",
-                "tables.standings.cache.csrf_placeholder",
             ],
         },
     },
@@ -182,20 +181,16 @@ else:
 
 # How often open standings pages refresh themselves (htmx polling, answered 304 when unchanged).
 STANDINGS_POLL_SECONDS = env_int("STANDINGS_POLL_SECONDS", 15, minimum=1)
-# While a public page of a new results version is rendered (by one request across all servers),
-# the others get the last rendered page if its render (or the one under way) started less than the
-# stale bound ago; a page is not rendered again less than the refresh interval after its last
-# render started (tables/standings/cache.py).
+# A public page (tables/standings/cache.py) is not rendered again less than the refresh interval after
+# its last render started: a storm of saves costs one render per interval. While one request renders a
+# newer version, the others get the last page if it started less than the stale bound ago.
 PUBLIC_PAGE_STALE_SECONDS = env_int("PUBLIC_PAGE_STALE_MS", 1500, minimum=0) / 1000
 PUBLIC_PAGE_REFRESH_SECONDS = env_int("PUBLIC_PAGE_REFRESH_MS", 500, minimum=0) / 1000
-# After a change commits, the committing process renders the public pages visitors are watching,
-# so their polls find the new page ready (tables/standings/refresh.py).
-PUBLIC_PAGE_RENDER_ON_WRITE = env_bool("PUBLIC_PAGE_RENDER_ON_WRITE", True)
 # How often the big screen (tables.room) asks whether anything changed: one small request, 304 when nothing did.
 SCREEN_POLL_SECONDS = env_int("SCREEN_POLL_SECONDS", 15, minimum=1)
-# The live channel (tables.live): a comment line this often keeps an idle stream open through
-# proxies; each stream ends after LIVE_STREAM_SECONDS and the browser reconnects; without Redis each
-# stream reads the last change announced every LIVE_POLL_MS.
+# The live channel (tables.live): a heartbeat this often keeps an idle stream open through proxies;
+# each stream ends after LIVE_STREAM_SECONDS and the browser reconnects; without Redis each stream
+# reads the last change announced every LIVE_POLL_MS.
 LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15, minimum=1)
 LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 300, minimum=1)
 LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
@@ -209,7 +204,7 @@ REQUEST_BODY_MAX_MB = env_int("REQUEST_BODY_MAX_MB", 11, minimum=1)
 # Web Push, "your table is ready" (tables.push): the site's VAPID key pair (`manage.py vapid_keys`
 # makes one) and whom the push services may write to about it (mailto: or https:). Without the keys
 # the option is not offered and nothing is sent. Each push service is given PUSH_TIMEOUT_SECONDS
-# to answer; the notifications are sent by a thread of the process that published the round.
+# to answer; the notifications are sent by the push worker (TASKS below).
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "").strip()
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "").strip()
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "").strip()
@@ -219,7 +214,21 @@ if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured("VAPID_SUBJECT must be mailto:<address> or an https:// address when the VAPID "
                                "keys are set")
 PUSH_TIMEOUT_SECONDS = env_int("PUSH_TIMEOUT_SECONDS", 5, minimum=1)
-PUSH_BACKGROUND = True  # the tests send in the request's own thread
+
+# Background work, Django's tasks framework (django-tasks): the public pages of a tournament rendered
+# after its changes commit (backend "pages", tables/standings/snapshot.py) and the push notifications
+# (backend "default", tables/push/sender.py). TASKS_BACKEND=database (docker-compose.yml): the jobs wait
+# in the database until the workers (`manage.py db_worker --backend pages|default`) run them, so a
+# restart loses none. immediate (the default, `make run`: one process, no worker): each job runs in the
+# process that queued it, once its transaction has committed; a job for later (the dispute window's
+# close announced) is not run, and the pages' own once-a-minute poll shows the close.
+_TASK_BACKENDS = {"immediate": "django_tasks.backends.immediate.ImmediateBackend",
+                  "database": "django_tasks_db.DatabaseBackend"}
+TASKS_BACKEND = env_str("TASKS_BACKEND", "immediate")
+if TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}, not {TASKS_BACKEND!r}")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND], "QUEUES": ["push"]},
+         "pages": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND], "QUEUES": ["pages"]}}
 
 # connect-src 'self' lets the pages' EventSource open the live channel (same origin).
 CONTENT_SECURITY_POLICY = {

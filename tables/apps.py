@@ -12,19 +12,11 @@ class TablesConfig(AppConfig):
         from tables.standings.settings_check import scoring_change
         from tournaments import settings_checks
         settings_checks.register(scoring_change)
-        # A committed change of a tournament renders its watched public pages anew (render on write).
-        from tables.standings import refresh
+        # A committed change of a tournament queues its snapshot: its public pages rendered anew and
+        # the change announced on its live channel (tables/live/snapshot.py).
+        from tables.live import snapshot
         from tournaments import versions
-        versions.on_committed(refresh.schedule)
-        # ... and announces it on the tournament's live channel (tables.live.channel): once its
-        # watched pages are rendered, or at once when nobody watches them.
-        from tables.live import channel
-
-        def announce_unless_rendered(pk):
-            if not refresh.renders_on_write(pk):
-                channel.announce(pk)
-        versions.on_committed(announce_unless_rendered)
-        refresh.on_rendered(channel.announce)
+        versions.on_committed(snapshot.schedule)
         # The push notifications' keys are checked with the rest of the site (tables.push).
         from django.core import checks
         from tables.push.checks import vapid_keys

@@ -12,8 +12,13 @@ def pytest_configure(config):
     # Tests make a change and look at the page at once, one request after another: a page is
     # rendered anew for each version (the stale bound and refresh interval have their own tests).
     settings.PUBLIC_PAGE_REFRESH_SECONDS = 0
-    # No thread renders pages behind a test's back (tests/tables/standings/test_render_on_write.py turns it on).
-    settings.PUBLIC_PAGE_RENDER_ON_WRITE = False
+    # Push notifications are sent in the request's own thread once its transaction commits; no snapshot
+    # job renders pages behind a test's back: the pages' jobs are kept, not run (the `snapshots` fixture
+    # runs them, as the worker would).
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["push"]},
+                      "pages": {"BACKEND": "django_tasks.backends.dummy.DummyBackend", "QUEUES": ["pages"]}}
+    from django.core.signals import setting_changed
+    setting_changed.send(sender=type(settings), setting="TASKS", value=settings.TASKS, enter=True)
 
 from tests.database import (  # noqa: E402,F401  (the fixtures and hooks of one test database per run)
     django_db_setup, module_db, pytest_configure_node, pytest_sessionstart, pytest_unconfigure)
@@ -26,16 +31,18 @@ def empty_cache():
     from django.core.cache import caches
 
     from risiko_site import health
-    from tables.standings.cache import forget_recent_pages
-    from tables.standings.watch import forget_watched
     health._last = None  # a failed health check is answered from memory for a few seconds
     caches["default"].clear()
-    forget_recent_pages()
-    forget_watched()
     yield
     caches["default"].clear()
-    forget_recent_pages()
-    forget_watched()
+
+
+@pytest.fixture
+def snapshots(settings):
+    """Each tournament's snapshot job run once its change commits, in the committing thread, as the
+    `immediate` backend runs it (`make run`)."""
+    settings.TASKS = {**settings.TASKS, "pages": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+                                                  "QUEUES": ["pages"]}}
 
 
 @pytest.fixture

@@ -146,7 +146,7 @@ LONG_RUNNING = {name for name, service in SERVICES.items() if service.get("resta
 
 
 def test_every_long_running_service_has_a_health_check():
-    assert LONG_RUNNING == {"proxy", "web", "web-staff", "live", "db", "redis", "backup"}
+    assert LONG_RUNNING == {"proxy", "web", "web-staff", "live", "worker", "sender", "db", "redis", "backup"}
     assert [name for name in LONG_RUNNING if not SERVICES[name].get("healthcheck", {}).get("test")] == []
     assert SERVICES["live"]["healthcheck"] == SERVICES["web"]["healthcheck"]  # its /salute/ (risiko_site/live_urls.py)
 
@@ -195,3 +195,12 @@ def test_a_restore_runs_in_the_applications_image_by_hand_only():
     assert restore["profiles"] == ["tools"] and restore["build"] == SERVICES["web"]["build"]
     assert restore["entrypoint"] == ["sh", "deploy/restore-db.sh"]
     assert "./backups:/backups:ro" in restore["volumes"]
+
+
+def test_the_background_jobs_wait_in_the_database_for_their_workers():
+    assert COMPOSE["x-app-env"]["TASKS_BACKEND"] == "database"
+    for name, backend in (("worker", "pages"), ("sender", "default")):
+        command = SERVICES[name]["command"]
+        assert command[:3] == ["python", "manage.py", "db_worker"]
+        assert command[command.index("--backend") + 1] == backend
+        assert SERVICES[name]["healthcheck"]["test"] == ["CMD", "python", "manage.py", "queue_health", backend]

@@ -250,7 +250,7 @@ def test_restore_stops_every_service_that_holds_the_database_then_restores_and_c
     services = yaml.safe_load(COMPOSE_TEXT)["services"]
     holders = {name for name, s in services.items() if s.get("restart") == "unless-stopped"
                and ("DATABASE_URL" in (s.get("environment") or {}) or "depends_on" in s and name != "db")}
-    assert holders == {"proxy", "web", "web-staff", "live", "backup"}
+    assert holders == {"proxy", "web", "web-staff", "live", "worker", "sender", "backup"}
     assert calls[0].split()[0] == "stop" and set(calls[0].split()[1:]) == holders
     assert calls[1:] == ["up -d --wait db redis", "run --rm restore-db /backups/torneo-20261128-033000-nightly.dump",
                          "up -d", "exec -T web python deploy/healthcheck.py"]

@@ -1,16 +1,19 @@
 """The version of what a tournament's public pages show, kept in the shared cache.
 
-Every change those pages show is audited (tournaments.audit.services), and the audit writer bumps the
-tournament's version: at once, and again when the change commits, so a page rendered from the
-data before the commit is never filed under the version that follows it. A poll that finds
-nothing new then costs one cache lookup. A version committed after an audit entry starts with that
-entry's id (`results_through`): pages and the load benchmark can tell which changes a page shows.
-When the cache has no entry (first request, eviction, a cache emptied by a restart) the version is read from the database: the number and the last id
-of the tournament's audit entries. The dispute window closing turns provisional standings final
-without anything being logged, so the version also says whether that moment has passed.
+Every change those pages show is audited (tournaments.audit.services), and the audit writer calls
+`bump`: once the change has committed, the version is read again from the database, where it is
+the number and the last id of the tournament's audit entries. Reading it is idempotent, so a
+transaction of a hundred entries may call it a hundred times and still makes one version; a
+rolled-back transaction never calls it. A page rendered from the data before a commit reads the
+version before its data, so it is never filed under a version that names a change it lacks.
+A poll that finds nothing new then costs one cache lookup; when the cache has no entry (first
+request, eviction, a cache emptied by a restart) it is read from the database the same way.
+
+The dispute window closing turns provisional standings final without anything being logged, so the
+version also says whether that moment has passed (the closing time is kept with it).
 """
 from contextlib import contextmanager
-import uuid
+import threading
 
 from django.core.cache import cache
 from django.db import transaction
@@ -24,9 +27,13 @@ def _key(pk):
     return f"tournament-version:{pk}"
 
 
-def _closes_at(pk):
-    """When the dispute window after the last published standings closes (None: nothing published),
-    and when the tournament was created (None: no such tournament)."""
+def closes_at(pk):
+    """When the dispute window after the last published standings closes (None: nothing published, or
+    no such tournament)."""
+    return _closes_and_created(pk)[0]
+
+
+def _closes_and_created(pk):
     tournament = (Tournament.objects.filter(pk=pk).annotate(last_publication=Max("rounds__standings_published_at"))
                   .only("dispute_window_minutes", "created_at").first())
     if tournament is None:
@@ -35,10 +42,12 @@ def _closes_at(pk):
 
 
 def _from_database(pk):
+    """(token, the window's closing time): the token names the tournament's creation (a restored
+    database may reuse the pk), the number of its audit entries and the last one's id."""
     log = AuditLog.objects.filter(tournament_id=pk).aggregate(entries=Count("pk"), last=Max("pk"))
-    closes_at, created_at = _closes_at(pk)
-    stamp = created_at.timestamp() if created_at else 0  # a restored database may reuse the pk
-    return f"db-{stamp}-{log['entries']}-{log['last'] or 0}", closes_at
+    closes, created_at = _closes_and_created(pk)
+    stamp = created_at.timestamp() if created_at else 0
+    return f"{log['last'] or 0}-{log['entries']}-{stamp}", closes
 
 
 def results_version(pk):
@@ -46,113 +55,66 @@ def results_version(pk):
     entry = cache.get(_key(pk))
     if entry is None:
         entry = _from_database(pk)
-        cache.add(_key(pk), entry, None)  # a bump made meanwhile wins
-    token, closes_at = entry
-    closed = closes_at is not None and timezone.now() >= closes_at
+        cache.add(_key(pk), entry, None)  # a version written meanwhile by a commit wins
+    token, closes = entry
+    closed = closes is not None and timezone.now() >= closes
     return f"{token}:{int(closed)}"
 
 
 def results_through(version):
-    """The id of the last audit entry a page filed under `version` shows (0 when unknown): every
-    change up to it, and perhaps more. A version bumped before its change committed says nothing."""
-    token = version.split(":", 1)[0]
-    if token.startswith("db-"):
-        last = token.rsplit("-", 1)[-1]
-    else:
-        last = token.split(".", 1)[0] if "." in token else "0"
+    """The id of the last audit entry a page filed under `version` shows: every change up to it."""
+    last = version.split("-", 1)[0]
     return int(last) if last.isdigit() else 0
 
 
-_READ = object()  # the window's closing time is read from the database
-
-
-def _bump(pk, through=None, closes_at=_READ):
-    token = uuid.uuid4().hex if through is None else f"{through}.{uuid.uuid4().hex}"
-    if closes_at is _READ:
-        closes_at = _closes_at(pk)[0]
-    cache.set(_key(pk), (token, closes_at), None)
-
-
-def _known_closing(pk):
-    """The window's closing time the last version names, or _READ when there is none."""
-    entry = cache.get(_key(pk))
-    return _READ if entry is None else entry[1]
-
-
+_local = threading.local()  # this thread's `unannounced` depth and the versions it announced
 _committed_listeners = []
 
 
-@contextmanager
-def unannounced():
-    """The changes written inside bump their tournaments' versions (every cache stays true) but call no
-    listener at their commit: no page rendered on write, no live announcement. For an import, which
-    writes a whole finished tournament nobody is watching in some hundreds of changes."""
-    connection = transaction.get_connection()
-    connection._torneo_unannounced = getattr(connection, "_torneo_unannounced", 0) + 1
-    try:
-        yield
-    finally:
-        connection._torneo_unannounced -= 1
-
-
 def on_committed(listener):
-    """Call `listener(pk)` once each change of tournament `pk` has committed and bumped its version
-    (tables.standings.refresh renders the public pages anew)."""
+    """Call `listener(pk, closes_at)` once the changes of tournament `pk` in a transaction have
+    committed and its version moved (`closes_at`: when the dispute window now closes, or None);
+    tables/apps.py renders the public pages anew and announces the change."""
     if listener not in _committed_listeners:
         _committed_listeners.append(listener)
 
 
-def _pending(connection):
-    """The bumps awaiting the commit of `connection`'s transaction: {tournament pk: state}."""
-    pending = getattr(connection, "_torneo_pending_bumps", None)
-    if pending is None:
-        pending = connection._torneo_pending_bumps = {}
-    return pending
+@contextmanager
+def unannounced():
+    """The changes written inside move their tournaments' versions (every cache stays true) but call no
+    listener at their commit: no page rendered on write, no live announcement. For an import, which
+    writes a whole finished tournament nobody is watching in some hundreds of changes."""
+    _local.silent = getattr(_local, "silent", 0) + 1
+    try:
+        yield
+    finally:
+        _local.silent -= 1
 
 
-def bump(pk, through=None, window=True):
-    """Called for every audited change of tournament `pk` (`through`: its audit entry's id): now,
-    and once the change is committed (only that version names the entry: it is the one showing it).
-    `window`: whether the change may move the dispute window (a publication, the window's length...);
-    at the commit of a transaction where none may (a table's result), the closing time the last
-    version names is kept instead of being read again.
+def _told():
+    """(tournament pk, version token) whose listeners this thread has called."""
+    told = getattr(_local, "told", None)
+    if told is None or len(told) > 256:
+        told = _local.told = set()
+    return told
 
-    A transaction that writes several entries of one tournament (a table's seats, a round's tables)
-    bumps once now and once at its commit, naming its last entry: one version per change, not
-    one per line of it. Only entries written inside the same atomic block are taken together; a
-    rolled-back transaction (or savepoint) drops its commit callback, and the next change starts
-    afresh."""
-    connection = transaction.get_connection()
-    pending = _pending(connection)
-    state = pending.get(pk)
-    inside = set(connection.savepoint_ids)
-    silent = getattr(connection, "_torneo_unannounced", 0) > 0
-    if (state is not None and state["savepoints"] <= inside
-            and any(func is state["callback"] for _sids, func, _robust in connection.run_on_commit)):
-        state["silent"] = state["silent"] and silent
-        if through is not None:
-            state["through"] = max(state["through"] or 0, through)
-        state["window"] = state["window"] or window
-        return
-    entry = cache.get(_key(pk))
-    # Now: the pages of the data before this change stop being served as current. The window's
-    # closing time is the one known (read again at the commit, which may have published a round);
-    # with none known, a change that may open the window reads it now.
-    known = entry is not None and (entry[1] is not None or not window)
-    _bump(pk, closes_at=entry[1] if known else _READ)
-    state = {"through": through, "savepoints": inside, "window": window, "silent": silent}
+
+def bump(pk):
+    """Called for every audited change of tournament `pk`: once its transaction commits, the version is
+    read again from the database and the listeners are called, once for the transaction however many
+    changes it made (they are called once per version; the later callbacks of the same commit read the
+    same version). Every change registers its own callback, so a savepoint rolled back with its callback
+    leaves the later changes theirs; a change written inside `unannounced` tells no listener."""
+    silent = getattr(_local, "silent", 0) > 0
 
     def committed():
-        if pending.get(pk) is state:
-            del pending[pk]
-        # The version last written names the closing time as of the last change that may have moved
-        # it (that change's own commit read it).
-        _bump(pk, state["through"], closes_at=_READ if state["window"] else _known_closing(pk))
-        if state["silent"]:
-            return    # written by `unannounced`: the versions move, nobody is told
+        entry = _from_database(pk)
+        cache.set(_key(pk), entry, None)
+        told = _told()
+        if silent or (pk, entry[0]) in told:
+            return
+        told.add((pk, entry[0]))
         for listener in _committed_listeners:
-            listener(pk)
+            listener(pk, entry[1])
 
-    state["callback"] = committed
-    pending[pk] = state
     transaction.on_commit(committed)

@@ -45,21 +45,16 @@ def _shown(entries):
 
 
 def change_of(pk, version, since=0):
-    """{"version", "what"}: the version and the family of the last audited change it shows ("" when
-    the version names none: a version read from the database, a dispute window that closed); None when
-    every change after audit entry `since` (the one the client, or the last announcement, holds) up to
-    the version's is a draft's, which no screen of the public shows."""
+    """{"version", "what"}: the version and the family of the last audited change after audit entry
+    `since` (the last announced) that it shows; "what" is "" when it names no new entry (the dispute
+    window closed by the clock). None when every change since is a draft's, which no screen of the
+    public shows."""
     through = results_through(version)
-    if through:
-        lower = since if 0 < since < through else through - 1
-        entries = list(AuditLog.objects.filter(tournament_id=pk, pk__gt=lower, pk__lte=through)
-                       .order_by("-pk").only("action", "object_type", "object_id")[:RECENT_ENTRIES])
-        if entries:
-            shown = _shown(entries)
-            if not shown:
-                return None
-            return {"version": version, "what": family(shown[0].action)}
-    announced = last_announced(pk)
-    if announced and announced["version"] == version:
-        return dict(announced)
-    return {"version": version, "what": ""}
+    if through <= since:
+        return {"version": version, "what": ""}
+    entries = list(AuditLog.objects.filter(tournament_id=pk, pk__gt=since, pk__lte=through)
+                   .order_by("-pk").only("action", "object_type", "object_id")[:RECENT_ENTRIES])
+    shown = _shown(entries)
+    if entries and not shown:
+        return None
+    return {"version": version, "what": family(shown[0].action) if shown else ""}

@@ -1,19 +1,14 @@
 """The network side of the push notifications: one message handed to the phone's push service
-through pywebpush, and the thread that sends a round's notifications after its publication commits.
+through pywebpush (the sending job is tables.push.services.send_round).
 
 Each push service is given PUSH_TIMEOUT_SECONDS to answer; a message not delivered within
-TTL_SECONDS (the phone off) is dropped by the service: a table is no news an hour later. The
-sending runs in one thread per process (`schedule`), so the organiser's page does not wait for the
-push services; a process stopped meanwhile loses the notifications not yet sent (the players still
-see their table on the pages)."""
+TTL_SECONDS (the phone off) is dropped by the service: a table is no news an hour later."""
 import json
 import logging
-import queue
 import threading
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import close_old_connections
 from pywebpush import WebPushException, webpush
 
 from tables.push.address import public_session, push_address
@@ -64,46 +59,3 @@ def deliver(subscription, payload):
         logger.warning("push to subscription %s failed", subscription.pk, exc_info=True)
         return FAILED
     return SENT
-
-
-class Sender:
-    """One thread per process running the sending jobs handed to it, one after another."""
-
-    def __init__(self):
-        self.jobs = queue.Queue()
-        self.lock = threading.Lock()
-        self.thread = None
-
-    def put(self, job, *args):
-        with self.lock:
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._run, name="torneo-push", daemon=True)
-                self.thread.start()
-        self.jobs.put((job, args))
-
-    def _run(self):
-        while True:
-            job, args = self.jobs.get()
-            try:
-                job(*args)
-            except Exception:  # the database out of reach: these notifications are lost, the next round's are not
-                logger.exception("push: sending %s%r failed", getattr(job, "__name__", job), args)
-            finally:
-                close_old_connections()
-                self.jobs.task_done()
-
-
-_sender = Sender()
-
-
-def schedule(job, *args):
-    """Run `job(*args)` in the sending thread (in this thread when PUSH_BACKGROUND is off: the tests)."""
-    if settings.PUSH_BACKGROUND:
-        _sender.put(job, *args)
-    else:
-        job(*args)
-
-
-def wait_for_sender():
-    """Until every job handed to the sending thread has run (the tests of the thread)."""
-    _sender.jobs.join()

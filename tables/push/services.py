@@ -2,9 +2,10 @@
 phone following a player, a phone switching them off, a phone its push service says is gone. A
 phone's subscription is not tournament data: no audit entry.
 
-`round_published`, called by the round's publication (tables.rounds.services), has the round's
-notifications sent once the publication commits (sender.py); `seats_moved`, called by a swap or a
-move in a published round, those of the players moved."""
+`round_published`, called by the round's publication (tables.rounds.services), queues the sending of
+the round's notifications once the publication commits (`send_round`, a job of Django's tasks
+framework run by the push worker: queued in the database, a restart loses none); `seats_moved`, called
+by a swap or a move in a published round, those of the players moved."""
 import logging
 from functools import partial
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from tables.models import PushSubscription, Round
 from tables.push import sender
@@ -128,14 +130,20 @@ def notify_round(round_pk, registration_ids=None):
     return counts
 
 
+@task(queue_name="push")
+def send_round(round_pk, registration_ids=None):
+    """The job sending the notifications of round `round_pk` (see notify_round)."""
+    return notify_round(round_pk, registration_ids)
+
+
 def round_published(rnd):
     """Called in the transaction publishing `rnd`: once it commits, its players' phones are told."""
     if enabled():
-        transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk))
+        transaction.on_commit(partial(send_round.enqueue, rnd.pk))
 
 
 def seats_moved(rnd, registration_ids):
     """Called in the transaction moving players of `rnd` to other tables: once it commits, when the
     round's seating is public, the moved players' phones are told their new table."""
     if enabled() and rnd.status == Round.Status.PUBLISHED:
-        transaction.on_commit(partial(sender.schedule, notify_round, rnd.pk, frozenset(registration_ids)))
+        transaction.on_commit(partial(send_round.enqueue, rnd.pk, sorted(registration_ids)))

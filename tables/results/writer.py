@@ -35,7 +35,7 @@ def write_seat_results(*, user, table, results, audit_entry=None):
             entries.append(dict(user=user, obj=seat, tournament=table.round.tournament,
                                 player=seat.registration.player, table_label=table.audit_label, **entry))
     if entries:
-        audit_many(entries, window=False)  # the table's entries in one INSERT; a result moves no window
+        audit_many(entries)  # the table's entries in one INSERT
 
 
 BLANK_RESULT = {"table_points": None, "risiko": False, "eliminated": None, "place": None, "territories": [],

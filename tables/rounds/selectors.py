@@ -199,13 +199,6 @@ def tournament_seats(tournament):
             .order_by("table__round__number", "table__number", "position"))
 
 
-def final_to_play(tournament):
-    """A final planned and not closed yet: the standings page keeps refreshing until its order is in."""
-    return bool(tournament.format_preset) and (
-        tournament.phases.filter(kind="final").exists()
-        and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())
-
-
 @dataclass(frozen=True)
 class MyTable:
     round: Round

@@ -11,7 +11,8 @@ from scoring.numeric import as_float_for, shown_for
 from tables.standings.cache import public_page
 from tables.standings.export_views import _csv_download
 from tables.standings.selectors import cached_championship_table, public_standings_status
-from tables.standings.views import _status, cached_standings
+from tables.standings.pages import standings_status
+from tables.standings.views import cached_standings
 from tournaments.rules import tournament_for_organiser, tournament_for_public
 from tournaments.versions import results_version
 
@@ -21,7 +22,7 @@ def _context(request, tournament, manage=False):
     table = cached_championship_table(tournament, version=version)
     individual = cached_standings(request, tournament)
     return {"tournament": tournament, "table": table, "standings": individual, "manage": manage,
-            "status": _status(tournament, table.provisional),
+            "status": standings_status(tournament, table.provisional),
             "individual": [(row, table.team_of.get(row.registration_id, "")) for row in individual.rows]}
 
 

@@ -410,3 +410,10 @@ def standings_cut_lines(tournament):
     if not outcome.standings:
         return None
     return cut_lines_of(tournament, outcome)
+
+
+def final_to_play(tournament):
+    """A final planned and not closed yet: the standings page keeps refreshing until its order is in."""
+    return bool(tournament.format_preset) and (
+        tournament.phases.filter(kind="final").exists()
+        and not tournament.rounds.filter(phase__kind="final", status=Round.Status.CLOSED).exists())

@@ -1,7 +1,6 @@
 """Public standings: live page (htmx polling answered 304 when unchanged), player page, JSON, print; the
 2vs2 team standings."""
 import logging
-import time
 from dataclasses import replace
 from functools import partial
 
@@ -14,14 +13,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring.numeric import as_float_for
 from tables.standings import versioned
 from tables.standings.cache import public_page
+from tables.standings.pages import (json_number, standings_context, standings_table, standings_status,
+                                    standings_at, standings_fragment, standings_json_response)
 from tables.rounds.qr import qr_svg
 from tables.standings.charts import rank_chart_svg
-from tables.rounds.selectors import (final_to_play, my_table, player_penalties, player_seats, round_of,
+from tables.rounds.selectors import (my_table, player_penalties, player_seats, round_of,
                                     round_tables_with_players, straight_to_final, tournament_registration)
-from tables.standings.selectors import (dispute_deadline, public_standings_status, rank_history, standings_are_final, standings_cut_lines, standings_lead,
+from tables.standings.selectors import (dispute_deadline, rank_history, standings_cut_lines, standings_lead,
                                        team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
@@ -30,53 +30,17 @@ from tournaments.versions import results_version
 
 logger = logging.getLogger("torneo.standings")
 
-def _slot(request, tournament):
-    """Where the tournament's standings at the request's results version are filed. The version is read
-    before the standings, so a value is never older than its slot."""
+def _version(request, tournament):
+    """The results version the request shows, read once, before the standings: a value is never
+    older than its slot."""
     if getattr(request, "standings_version", None) is None:
         request.standings_version = results_version(tournament.pk)
-    return versioned.tournament_slot("standings", tournament, request.standings_version)
+    return request.standings_version
 
 
 def cached_standings(request, tournament):
-    """tournament_standings, computed once per version of the results rather than per request."""
-    slot = _slot(request, tournament)
-
-    def compute():
-        started = time.perf_counter()
-        result = tournament_standings(tournament)
-        versioned.store(slot.part("provisional"), result.provisional)
-        logger.info("computed standings tournament=%s version=%s seconds=%.3f", tournament.pk,
-                    request.standings_version, time.perf_counter() - started)
-        return result
-    return versioned.computed(slot, compute)
-
-
-def _provisional(request, tournament):
-    """Whether a round is still open, without loading the cached standings: unpickling 200 rows
-    costs more than the rest of a request answered from the cache."""
-    provisional = versioned.peek(_slot(request, tournament).part("provisional"))
-    return cached_standings(request, tournament).provisional if provisional is None else provisional
-
-
-def _status(tournament, provisional):
-    """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
-    return "final" if not provisional and standings_are_final(tournament) else "provisional"
-
-
-def _standings_table(request, tournament, context):
-    """The standings table as HTML, rendered once per version, language and status: rendering 200
-    rows of 10 rounds costs more than computing them."""
-    slot = _slot(request, tournament).part(f"html:{get_language()}:{context['status']}:{context['poll']}:"
-                                           f"{context['poll_seconds']}")
-
-    def render_table():
-        return render_to_string("tables/standings.html#standings-table", {
-            **context, "standings": cached_standings(request, tournament), "lead": standings_lead(tournament),
-            "cut_lines": standings_cut_lines(tournament)},
-            request)
-    # Rendered here from the template; a cache backend may not keep the safe type.
-    return mark_safe(versioned.computed(slot, render_table))
+    """tournament_standings at the request's version, computed once per version (pages.standings_at)."""
+    return standings_at(tournament, _version(request, tournament))
 
 
 def _filtered_table(request, tournament, context, query):
@@ -93,18 +57,17 @@ def _filtered_table(request, tournament, context, query):
 @public_page(uncached_params=("q",))
 def standings(request, pk):
     tournament = tournament_for_public(pk)
-    provisional = _provisional(request, tournament)
-    status = _status(tournament, provisional)
+    version = _version(request, tournament)
+    if request.htmx and not request.GET.get("q"):
+        return standings_fragment(tournament, version)
+    context = standings_context(tournament, version)
     query = request.GET.get("q", "").strip()[:60]
-    context = {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
-               "poll": (provisional or status != "final" or final_to_play(tournament)) and not query,
-               "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": query,
-               # read only by the final standings' badge, once every phase is played
-               "window_closes": partial(dispute_deadline, tournament)}
+    if query:
+        context["poll"] = False
     if query and not request.htmx:
-        table = mark_safe(_filtered_table(request, tournament, context, query))
+        table = mark_safe(_filtered_table(request, tournament, {**context, "query": query}, query))
     else:
-        table = _standings_table(request, tournament, {**context, "query": ""})
+        table = standings_table(tournament, version, context)
     if request.htmx:
         return HttpResponse(table)
     url = request.build_absolute_uri(reverse("public:standings", args=[pk]))
@@ -118,7 +81,7 @@ def standings_print(request, pk):
     tournament = tournament_for_public(pk)
     result = cached_standings(request, tournament)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
-                                                           "status": _status(tournament, result.provisional),
+                                                           "status": standings_status(tournament, result.provisional),
                                                            "lead": standings_lead(tournament),
                                                            "window_closes": partial(dispute_deadline, tournament)})
 
@@ -162,22 +125,16 @@ def player_json(request, pk, reg_pk):
                    "players": [p.full_name for p in mine.mates]}
     games = [{"round": seat.table.round.number, "table": seat.table.number,
               "opponents": [o.full_name for o in seat.opponents],
-              "table_points": _number(seat.table_points) if seat.table.reported else None}
+              "table_points": json_number(seat.table_points) if seat.table.reported else None}
              for seat in player_seats(reg)]
     return JsonResponse({"player": reg.player.full_name,
                          "club": reg.player.club.name if reg.player.club else "",
                          "rank": row.rank if row else None,
-                         "total": _number(row.total, result.decimals) if row else None,
+                         "total": json_number(row.total, result.decimals) if row else None,
                          "current_table": current, "straight_to_final": mine is None and straight_to_final(reg),
                          "language": get_language(),   # the language of `current_table`'s label
                          "games": games},
                         json_dumps_params={"ensure_ascii": False})
-
-
-def _number(value, decimals=2):
-    """A JSON number as shown: table points and the points of most formulas to 2 decimals, the
-    `millesimi` formula's to 3 (SCORING.md 13.4)."""
-    return None if value is None else as_float_for(decimals)(value)
 
 
 @require_safe
@@ -187,61 +144,7 @@ def standings_json(request, pk):
     organiser published (`status` "published", or "final" once nothing can change them), with
     `?live=1` every result entered so far ("provisional"); `after_round` the last round counted;
     `decimals` those the points are shown with (3 under `millesimi`, SCORING.md 13.4, else 2)."""
-    tournament = tournament_for_public(pk)
-    live = request.GET.get("live") == "1"
-    result = tournament_standings(tournament, published_only=not live)
-    lead = standings_lead(tournament, published_only=not live)
-    if lead is not None and lead.kind == "knockout":
-        data = [_knockout_json_row(r) for r in lead.knockout_rows]
-    else:
-        data = [_json_row(result, r) for r in result.rows]
-        if lead is not None and lead.final_rows:
-            data = _with_final(data, result, lead)
-    return JsonResponse({"status": public_standings_status(tournament, result, live=live),
-                         "after_round": result.after_round, "decimals": result.decimals, "rows": data},
-                        json_dumps_params={"ensure_ascii": False})
-
-
-def _with_final(data, result, lead):
-    """SCORING.md section 6: after the final the rows follow the final order; `position` is the
-    final position, `decided_by` "final", "finalina" or "qualifying", `place` the place at the final
-    (or finalina) table, `rank` stays the qualifying rank and `total` (also `qualifying_total`) the
-    qualifying total."""
-    by_reg = {r.registration_id: row for r, row in zip(result.rows, data)}
-    out = []
-    for final in lead.final_rows:
-        reg = final.registration
-        row = by_reg.get(reg.pk) or {"rank": None, "player": reg.player.full_name,
-                                     "club": reg.player.club.name if reg.player.club else "", "total": None,
-                                     "rounds": []}
-        entry = {"position": final.position, "decided_by": final.phase, **row, "qualifying_total": row["total"]}
-        if final.final is not None:  # parallel finals (SCORING.md 13.9): which final
-            entry["final"] = final.final
-        if final.place is not None:  # the place at the final (or finalina) table
-            entry["place"] = final.place
-        out.append(entry)
-    return out
-
-
-def _knockout_json_row(r):
-    """A knockout (SCORING.md 4.13): who is still in, the phase reached or lost, the final position."""
-    status = "second_chance" if r.waiting_second_chance else "in" if r.still_in else "out"
-    return {"position": r.position, "player": r.registration.player.full_name,
-            "club": r.registration.player.club.name if r.registration.player.club else "",
-            "status": status, "phase": r.phase}
-
-
-def _json_row(result, r):
-    """One standings row as the JSON of the public API; like the contract (SCORING.md section 9), the
-    rows of `vittorie` / `triestino` carry `wins`, those of `medagliere` carry `medals` (places 1-5)."""
-    decimals = result.decimals
-    row = {"rank": r.rank, "player": r.player.full_name, "club": r.club, "total": _number(r.total, decimals),
-           "rounds": [_number(p, decimals) for p in r.rounds]}
-    if result.shows_wins:
-        row["wins"] = r.wins
-    if result.shows_medals:
-        row["medals"] = list(r.medals)
-    return row
+    return standings_json_response(tournament_for_public(pk), live=request.GET.get("live") == "1")
 
 
 @require_safe
@@ -256,7 +159,7 @@ def tables_json(request, pk, number):
             entry = {"player": seat.registration.player.full_name,
                      "club": seat.registration.player.club.name if seat.registration.player.club else ""}
             if table.reported:
-                entry.update({"table_points": _number(seat.table_points), "risiko": seat.risiko,
+                entry.update({"table_points": json_number(seat.table_points), "risiko": seat.risiko,
                               "eliminated": seat.eliminated})
             players.append(entry)
         tables.append({"table": table.number, "reported": table.reported, "players": players})

@@ -77,6 +77,12 @@ def _live_streams_end_soon(settings):
     settings.LIVE_HEARTBEAT_SECONDS = 1
 
 
+@pytest.fixture(autouse=True)
+def _snapshots_as_the_worker_runs_them(snapshots):
+    """A change's snapshot job runs once it commits, as the worker runs it in production: the live
+    channel announces each change with its pages."""
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):

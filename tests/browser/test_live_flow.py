@@ -1,8 +1,9 @@
 """The live channel in a browser: the public standings open on a phone show a result saved at the
 table within 2 seconds, without the page being reloaded (the test server is WSGI: the channel reads
-the last change announced once a second there); with render on write the event carries the page
-itself and the phone asks for nothing; while the channel works, the page's own poll is let through
-once a minute only."""
+the last message once a second there). The snapshot job runs when the save commits (`snapshots`, as
+the worker would): the event carries the page itself and the phone asks for nothing; a page the job
+did not render is asked for. While the channel works, the page's own poll is let through once a
+minute only."""
 import time
 
 import pytest
@@ -38,19 +39,15 @@ def _shows_the_save_within_2_s(phone, regs, rnd):
     assert phone.console_errors == []
 
 
-def test_the_public_standings_show_a_saved_result_within_2_s_without_a_reload(live_server, phone, tournament):
+def test_a_page_the_job_did_not_render_is_asked_for_within_2_s(live_server, phone, monkeypatch, tournament):
+    monkeypatch.setattr("tables.live.snapshot.page_list", lambda: [])  # the event names the version alone
     regs, rnd, asked = _open_standings(live_server, phone, tournament)
     _shows_the_save_within_2_s(phone, regs, rnd)
-    assert asked  # the page was not rendered on write: the event said "ask for it"
+    assert asked  # the event said "ask for it"
 
 
-def test_with_render_on_write_the_event_brings_the_page_and_the_phone_asks_for_nothing(
-        live_server, phone, settings, tournament):
-    settings.PUBLIC_PAGE_RENDER_ON_WRITE = True
+def test_the_event_brings_the_page_and_the_phone_asks_for_nothing(live_server, phone, tournament):
     regs, rnd, asked = _open_standings(live_server, phone, tournament)
-    phone.evaluate("() => htmx.trigger('#standings', 'live')")  # a fragment asked for once: it is watched
-    phone.wait_for_timeout(300)
-    asked.clear()
     _shows_the_save_within_2_s(phone, regs, rnd)
     assert asked == []
     phone.evaluate("() => htmx.trigger('#standings', 'live')")  # the page swapped in still works as htmx's
@@ -79,10 +76,9 @@ def test_without_the_channel_the_page_polls_by_itself(live_server, phone, settin
     assert phone.console_errors == []
 
 
-def test_the_players_page_follows_the_channel_with_the_page_it_carries(live_server, phone, settings, tournament):
-    """The player's page (with "my table") is carried as the standings are: swapped in by its
-    hx-select, with no request."""
-    settings.PUBLIC_PAGE_RENDER_ON_WRITE = True
+def test_the_players_page_follows_the_channel(live_server, phone, tournament):
+    """The player's page (with "my table") follows the channel: the event names the version, the page
+    asks for itself once and swaps it in by its hx-select."""
     regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
     rnd = seat_round(tournament, [regs])
     url = reverse("public:player", args=[tournament.pk, regs[0].pk])
@@ -90,11 +86,8 @@ def test_the_players_page_follows_the_channel_with_the_page_it_carries(live_serv
     phone.on("request", lambda r: asked.append(r.url) if r.url.endswith(url) and r.headers.get("hx-request") else None)
     phone.goto(live_server.url + url)
     phone.wait_for_function("() => window.TorneoLive && window.TorneoLive.alive()", timeout=5000)
-    phone.evaluate("() => htmx.trigger('#player-live', 'live')")  # the page asked for once: it is watched
-    phone.wait_for_timeout(300)
     assert phone.locator("#player-live [data-stats]").count() == 0
-    asked.clear()
     report(rnd.tables.get(), [(62,), (48,), (30,), (0, 1)])
     phone.wait_for_selector("#player-live [data-stats]", timeout=2000)
-    assert asked == [] and phone.locator("#player-live").count() == 1
+    assert len(asked) == 1 and phone.locator("#player-live").count() == 1
     assert phone.console_errors == []

@@ -44,7 +44,6 @@ FAKE_PUSH = """
 def keys(settings):
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = PUBLIC_KEY, PRIVATE_KEY
     settings.VAPID_SUBJECT = "mailto:club@example.org"
-    settings.PUSH_BACKGROUND = False
 
 
 def _player_page(browser, live_server, reg, bypass_csp=False):
@@ -148,7 +147,6 @@ def test_the_option_appears_once_the_keys_are_set_though_the_page_was_seen_befor
     """Settings that take effect: the keys set after the player's page was rendered (and kept by the
     page cache), the page offers "Avvisami" at the next load, with no result changed."""
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
-    settings.PUSH_BACKGROUND = False
     reg = RegistrationFactory(tournament=tournament)
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="it-IT", bypass_csp=True)
     context.grant_permissions(["notifications"], origin=live_server.url)

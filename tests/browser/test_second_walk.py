@@ -302,10 +302,8 @@ def test_the_big_screen_turns_in_a_minute_with_120_players_and_files_surnames_as
     assert names.index("Della Torre di Montebello Giovanni") < names.index("Dori Nome3")
     shot(page, "walk6-screen-seating-1920")
     # the latest results: a long name ends with an ellipsis, its points stay in the box
-    from tournaments.versions import bump
-    tournament.screen_panels = "results"
-    tournament.save()
-    bump(tournament.pk)
+    from tournaments.services import tournament_room_save
+    tournament_room_save(user=organiser, tournament=tournament, data={"screen_panels": ["results"]})
     page.reload()
     page.wait_for_selector("[data-result]")
     fits = page.locator("[data-result] li").evaluate_all("""ls => ls.map(l => {

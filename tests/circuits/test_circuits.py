@@ -97,7 +97,8 @@ def test_csv_in_the_italian_excel_format(season, client):
     assert rows[4][0] == rows[5][0] != "" and rows[4][1] == "Elena Rossi"
 
 
-def test_ranking_updates_when_a_tournament_publishes_new_standings_and_is_cached_meanwhile(season, client):
+def test_ranking_updates_when_a_tournament_publishes_new_standings_and_is_cached_meanwhile(
+        season, client, django_capture_on_commit_callbacks):
     circuit, t1, t2, p = season
     url = reverse("public:circuit_json", args=[circuit.pk])
     first = client.get(url)
@@ -107,8 +108,9 @@ def test_ranking_updates_when_a_tournament_publishes_new_standings_and_is_cached
     rnd = seat_round(t1, [[regs[3], regs[0], regs[1], regs[2]]])
     report(rnd.tables.get(), [(100,), (0, 1), (0, 2), (0, 3)])
     assert client.get(url).json() == first.json()  # not published yet: the ranking is unchanged
-    table_services.round_close(user=t1.organiser, rnd=rnd)
-    table_services.standings_publish(user=t1.organiser, rnd=rnd)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_services.round_close(user=t1.organiser, rnd=rnd)
+        table_services.standings_publish(user=t1.organiser, rnd=rnd)
     second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200
     assert [r["player"] for r in second.json()["unranked"]] == ["Dario Rossi", "Elena Rossi"]
@@ -126,7 +128,7 @@ def test_a_circuit_setting_changed_changes_the_ranking(season, client, organiser
         ("Dario Rossi", 4.0)]
 
 
-def test_merged_players_count_once(organiser, client):
+def test_merged_players_count_once(organiser, client, django_capture_on_commit_callbacks):
     keep = PlayerFactory(first_name="Gina", last_name="Bassi", created_by=organiser)
     drop = PlayerFactory(first_name="Gina", last_name="Bassi ", created_by=organiser)
     others = [PlayerFactory() for _ in range(3)]
@@ -139,7 +141,8 @@ def test_merged_players_count_once(organiser, client):
     url = reverse("public:circuit_json", args=[circuit.pk])
     before = {r["player_id"]: r["played"] for r in client.get(url).json()["standings"]}
     assert (before[keep.pk], before[drop.pk], len(before)) == (1, 1, 5)
-    player_merge(user=organiser, keep=keep, drop=drop)
+    with django_capture_on_commit_callbacks(execute=True):
+        player_merge(user=organiser, keep=keep, drop=drop)
     rows = client.get(url).json()["standings"]
     assert rows[0]["player_id"] == keep.pk and rows[0]["played"] == 2 and rows[0]["total"] == 8.0
     assert len(rows) == 4 and drop.pk not in [r["player_id"] for r in rows]

@@ -138,6 +138,7 @@ def test_the_format_sets_millesimi_two_games_and_the_conditional_semifinals(clie
     assert tournament.phases.get(order=1).settings["qualify"] == phases[0].settings["qualify"]
 
 
+@pytest.mark.django_db(transaction=True)  # the pages read what the requests committed
 def test_a_leader_alone_who_won_both_goes_straight_to_the_final(tournament, organiser, arbiter):
     manager, regs = _organiser(tournament, organiser, 16)
     referee = _arbiter(arbiter)
@@ -206,6 +207,7 @@ TOTALS = ["1.103", "1.088", "1.086", "1.085", "1.083", "1.048", "1.032", "1.016"
           "0.032", "0.024", "0.020", "0.014", "0.008", "0.004"]
 
 
+@pytest.mark.django_db(transaction=True)  # the pages read what the requests committed
 def test_no_unbeaten_leader_four_semifinals_of_the_top_16(tournament, organiser, arbiter):
     manager, regs = _organiser(tournament, organiser, 17)
     referee = _arbiter(arbiter)

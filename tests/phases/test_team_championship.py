@@ -256,6 +256,7 @@ def test_the_json_and_the_csv_give_the_same_table(championship, tournament, clie
     assert texts(manage, "#championship-table [data-total]") == [_shown(e.total) for e in expected.teams]
 
 
+@pytest.mark.django_db(transaction=True)  # the pages read what the requests committed
 def test_the_team_table_is_computed_once_per_version_of_the_results(championship, tournament, client, monkeypatch):
     calls = []
     compute = championship_module.championship_table

@@ -52,7 +52,8 @@ def test_cache_is_redis(redis_cache):
     assert type(redis_cache).__name__ == "SharedRedisCache"
 
 
-def test_a_result_saved_shows_at_once_through_the_shared_cache(redis_cache, tournament, organiser):
+def test_a_result_saved_shows_at_once_through_the_shared_cache(redis_cache, tournament, organiser,
+                                                               django_capture_on_commit_callbacks):
     regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
     rnd = seat_round(tournament, [regs])
     url = reverse("public:tables_json", args=[tournament.pk, rnd.number])
@@ -62,7 +63,8 @@ def test_a_result_saved_shows_at_once_through_the_shared_cache(redis_cache, tour
     version_key = f"tournament-version:{tournament.pk}"
     seen_before = other.get(version_key)
     assert seen_before is not None  # the version lives in Redis, not in this process
-    report(Table.objects.get(round=rnd), [(62,), (48,), (30,), (0, 1)], user=organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        report(Table.objects.get(round=rnd), [(62,), (48,), (30,), (0, 1)], user=organiser)
     assert other.get(version_key) != seen_before  # the other worker sees the new version at once
     after = Client().get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200

@@ -42,16 +42,16 @@ def audit(*, user, action, obj=None, tournament=None, player=None, table_label="
                             table_label=table_label, before=before, after=after)])[0]
 
 
-def audit_many(entries, window=True):
+def audit_many(entries):
     """Record several changes at once (the seats of a table): `entries` are dicts of `audit`'s
-    arguments. One INSERT for all of them, in their order; returns the entries. `window=False`:
-    none of them can move a tournament's dispute window (tournaments.versions.bump)."""
+    arguments. One INSERT for all of them, in their order; returns the entries. Each tournament's
+    public version moves once the transaction commits (tournaments.versions.bump)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit() must be called inside the transaction of the change")
     made = AuditLog.objects.bulk_create([_entry(**entry) for entry in entries])
     tournaments = {entry.tournament_id for entry in made if entry.tournament_id is not None}
     for pk in sorted(tournaments):
-        bump(pk, through=max(entry.pk for entry in made if entry.tournament_id == pk), window=window)
+        bump(pk)
     return made
 
 

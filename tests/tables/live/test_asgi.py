@@ -54,3 +54,15 @@ def test_the_live_server_answers_its_health_page_for_its_containers_check():
     from risiko_site.health import health
     assert resolve("/salute/", asgi.LIVE_URLCONF).func is health
     assert not asgi.is_live("/salute/")  # a request of its own, not a stream
+
+
+def test_djangos_handler_still_enters_the_request_context_around_handle():
+    """The one private path the live server relies on (risiko_site/asgi.py calls `handle` itself):
+    Django's ASGIHandler enters the per-request thread context in `__call__` and does the rest in
+    `handle(scope, receive, send)`. A Django release that changes this fails here, not in production."""
+    import inspect
+
+    from django.core.handlers.asgi import ASGIHandler
+    source = inspect.getsource(ASGIHandler.__call__)
+    assert "async with ThreadSensitiveContext():\n            await self.handle(scope, receive, send)" in source
+    assert list(inspect.signature(ASGIHandler.handle).parameters) == ["self", "scope", "receive", "send"]

@@ -20,7 +20,7 @@ from tournaments.versions import results_version
 
 
 @pytest.fixture(autouse=True)
-def quick(settings):
+def quick(settings, snapshots):
     settings.LIVE_POLL_SECONDS, settings.LIVE_STREAM_SECONDS, settings.LIVE_HEARTBEAT_SECONDS = 0.02, 0.5, 60
 
 
@@ -128,7 +128,7 @@ def test_a_change_is_published_on_redis_when_the_cache_is_redis(monkeypatch, tou
     monkeypatch.setattr(channel, "redis_url", lambda: "redis://127.0.0.1:1/0")
     monkeypatch.setattr(channel, "_publish", lambda url, pk, payload: sent.append((pk, json.loads(payload))))
     channel.announce(tournament.pk)
-    assert sent == [(tournament.pk, {"version": results_version(tournament.pk), "what": ""})]
+    assert sent == [(tournament.pk, {"version": results_version(tournament.pk), "what": "", "pages": {}})]
 
 
 def test_the_hub_hands_on_a_missed_announcement_once(tournament):
@@ -144,7 +144,7 @@ def test_the_hub_hands_on_a_missed_announcement_once(tournament):
     asyncio.run(hub.recheck_once())
     asyncio.run(hub.recheck_once())
     assert [queue.get_nowait() for _ in range(queue.qsize())] == [
-        {"version": results_version(tournament.pk), "what": ""}]
+        {"version": results_version(tournament.pk), "what": "", "pages": {}}]
 
 
 def test_a_version_older_than_the_last_announced_is_not_announced(client, tournament, seated,

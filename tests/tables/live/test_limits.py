@@ -1,6 +1,6 @@
 """The live channel's limits against a patient visitor: streams per client address capped (429, the page
-polls instead), render on write only for pages a visitor loaded and that exist (a 404 is never
-watched), and a public stream that ends once its tournament is unpublished."""
+polls instead), the pages rendered after a change a fixed list whatever visitors ask for (a 404 is
+never kept), and a public stream that ends once its tournament is unpublished."""
 import gc
 import time
 
@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tables.live import channel
 from tables.standings import cache as page_cache
-from tables.standings.watch import watched
+from tables.live import snapshot
 from tests.factories import RegistrationFactory
 
 
@@ -39,22 +39,24 @@ def test_one_client_address_holds_at_most_its_streams_then_429(settings, tournam
     assert Client(REMOTE_ADDR="203.0.113.9").get(_live(tournament)).status_code == 200
 
 
-def test_a_page_that_answers_404_is_never_watched(tournament):
+def test_a_page_that_answers_404_is_never_kept(tournament):
     registration = RegistrationFactory(tournament=tournament)
-    real = reverse("public:player", args=[tournament.pk, registration.pk])
     missing = reverse("public:player", args=[tournament.pk, registration.pk + 1000])
-    started = page_cache.now()
     for _ in range(3):
         assert Client().get(missing).status_code == 404
-    assert watched(tournament.pk, started) == {}
-    assert Client().get(real).status_code == 200
-    assert [page[0] for page in watched(tournament.pk, started)] == [real]
+    assert page_cache.read(page_cache.page_key(tournament.pk, missing, "it", False)) is None
 
 
-def test_a_page_of_a_tournament_that_does_not_exist_is_never_watched(db):
-    started = page_cache.now()
-    assert Client().get(reverse("public:standings", args=[987654])).status_code == 404
-    assert watched(987654, started) == {}
+def test_what_visitors_ask_for_adds_nothing_to_what_a_change_renders(tournament, caplog):
+    """The snapshot job renders its fixed list of pages in each language, however many addresses an
+    anonymous client asked for before: no visitor can multiply the renders of every save."""
+    registrations = [RegistrationFactory(tournament=tournament) for _ in range(12)]
+    for registration in registrations:
+        assert Client().get(reverse("public:player", args=[tournament.pk, registration.pk])).status_code == 200
+    caplog.set_level("INFO", logger="torneo.standings")
+    snapshot.take_snapshot.call(tournament.pk)
+    on_write = [r for r in caplog.records if r.getMessage().startswith("rendered ") and "on write" in r.getMessage()]
+    assert len(on_write) == len(snapshot.page_list()) * 2  # Italian and English
 
 
 def test_a_public_stream_ends_once_its_tournament_is_unpublished(monkeypatch, tournament):

@@ -16,10 +16,9 @@ def phone(n=1, host="fcm.googleapis.com"):
 
 @pytest.fixture
 def vapid(settings):
-    """The site has its VAPID keys; notifications are sent in the test's own thread."""
+    """The site has its VAPID keys; notifications are sent in the test's own thread (tests/conftest.py)."""
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = PUBLIC_KEY, PRIVATE_KEY
     settings.VAPID_SUBJECT = "mailto:club@example.org"
-    settings.PUSH_BACKGROUND = False
     return settings
 
 

@@ -136,15 +136,25 @@ def test_any_other_failure_is_logged_and_keeps_the_phone_and_the_publication(vap
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sending_thread_sends_after_the_organisers_request(vapid, pushed, tournament, organiser):
-    """Outside the tests the notifications leave from a thread of the publishing process."""
-    vapid.PUSH_BACKGROUND = True
+def test_the_notifications_wait_in_the_database_for_the_push_worker(vapid, pushed, tournament, organiser):
+    """In production the publication queues one job in the database (TASKS_BACKEND=database): nothing is
+    sent by the organiser's request, a restart of any process loses nothing, and the push worker sends
+    it (`manage.py db_worker --backend default`, here one batch)."""
+    from django.core.management import call_command
+    from django_tasks_db.models import DBTaskResult
+    vapid.TASKS = {**vapid.TASKS, "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["push"]}}
     regs = [RegistrationFactory(tournament=tournament, player__last_name=n) for n in "ABCD"]
     rnd = seat_round(tournament, [regs], status="draft")
     _follow(regs[3], 1)
     rounds.round_publish(user=organiser, rnd=rnd)
-    sender.wait_for_sender()
+    assert pushed.sent == []
+    [job] = DBTaskResult.objects.all()
+    assert (job.task_path, job.status, job.args_kwargs["args"]) == (
+        "tables.push.services.send_round", "READY", [rnd.pk])
+    call_command("db_worker", "--backend", "default", "--queue-name", "push", "--batch", "--no-startup-delay",
+                 verbosity=0)
     assert [json.loads(m["data"])["body"] for m in pushed.sent] == ["Turno 1 — Tavolo 1, con A, B, C"]
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
 
 
 def test_players_moved_in_a_published_round_are_told_their_new_table(vapid, pushed, organiser, draft,

@@ -16,7 +16,7 @@ def played(tournament, organiser):
 
 def _stored_pages():
     """The pages in the shared cache (the tests' cache is in this process's memory)."""
-    return sorted(key for key in cache._cache if ":page:" in key)
+    return sorted(key for key in cache._cache if ":snap:" in key)
 
 
 def _zero_padded(url, pk):

@@ -1,7 +1,7 @@
 """The public cache's rules, each as a visitor or the room would notice it: the big screen shows a
-result as soon as it is saved; a page is rendered on write at most once per refresh interval, the
-refresher coming back exactly when the interval ends; a render on write that fails leaves the page to
-the next visitor; and an answer that sets a cookie is never stored for other visitors."""
+result as soon as it is saved; a page is rendered at most once per refresh interval, then anew; a
+render that fails gives its lock back; and an answer that sets a cookie is never stored for other
+visitors."""
 import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -9,17 +9,20 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from tables.standings import cache as public_cache
-from tables.standings import refresh, watch
 from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, _save, _url, clock, played)
-from tests.tables.standings.test_render_on_write import _asked_again, renders  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def every_request_noted(monkeypatch):
-    monkeypatch.setattr(watch, "NOTE_SECONDS", 0)
+@pytest.fixture
+def renders(caplog):
+    """The log lines of the pages rendered: [on write?, ...]."""
+    caplog.set_level("INFO", logger="torneo.standings")
+
+    def rendered():
+        return [("on write" in r.getMessage()) for r in caplog.records if r.getMessage().startswith("rendered ")]
+    return rendered
 
 
 def _leader(client, tournament):
@@ -37,36 +40,37 @@ def test_the_big_screen_shows_a_result_as_soon_as_it_is_saved(tournament, played
     assert [r["table"] for r in results_after] == [1] and results_before == []
 
 
-def test_a_page_is_rendered_on_write_at_most_once_per_refresh_interval_and_looked_at_when_it_ends(
+def test_a_page_is_rendered_at_most_once_per_refresh_interval(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, renders):
     url = _url(tournament)
     rendered_at = clock.now
-    Client().get(url, headers=POLL)                   # a visitor's request renders the page
+    first = Client().get(url, headers=POLL)           # a visitor's request renders the page
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    _asked_again(clock, url)                          # 0.2 s later a visitor asks again: served the last render
-    assert refresh.refresh(tournament.pk) == pytest.approx(rendered_at + REFRESH - clock.now)
-    assert renders() == [False]                       # too soon after the last render: not rendered
+    clock.now += 0.2                                  # 0.2 s later a visitor asks again: served the last render
+    early = Client().get(url, headers=POLL)
+    assert early.content == first.content and renders() == [False]
     clock.now = rendered_at + REFRESH                 # the interval has passed: rendered now
-    assert refresh.refresh(tournament.pk) == REFRESH
-    assert renders() == [False, True]
+    later = Client().get(url, headers=POLL)
+    assert later.content != first.content and renders() == [False, False]
 
 
-def test_a_render_on_write_that_fails_leaves_the_page_to_the_next_visitor(
+def test_a_render_that_fails_gives_its_lock_back_to_the_next_visitor(
         clock, tournament, played, organiser, django_capture_on_commit_callbacks, monkeypatch, renders):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    _asked_again(clock, url)
-    clock.now += REFRESH
+    clock.now += 10                                   # past the stale bound
+    real = public_cache.render_snapshot
 
-    def broken(*args):
-        raise RuntimeError("the template broke")
-    monkeypatch.setattr(refresh, "_render", broken)
-    assert refresh.refresh(tournament.pk) is None
-    assert public_cache.take_render_lock(tournament.pk, url, first["Content-Language"], True)  # released
-    public_cache.release_render_lock(tournament.pk, url, first["Content-Language"], True)
-    clock.now += 10                                   # past the stale bound: the next visitor renders
-    later = Client().get(url, headers=POLL)
+    def broken(key, version, started, render, page, on_write=False):
+        return real(key, version, started, lambda: (_ for _ in ()).throw(RuntimeError("the template broke")), page)
+    monkeypatch.setattr(public_cache, "render_snapshot", broken)
+    assert Client(raise_request_exception=False).get(url, headers=POLL).status_code == 500
+    key = public_cache.page_key(tournament.pk, url, first["Content-Language"], True)
+    assert public_cache.take_lock(key)                # given back
+    public_cache.release_lock(key)
+    monkeypatch.setattr(public_cache, "render_snapshot", real)
+    later = Client().get(url, headers=POLL)           # the next visitor renders
     assert later.status_code == 200 and later.content != first.content
     assert renders() == [False, False]
 
@@ -88,4 +92,4 @@ def test_an_answer_that_sets_a_cookie_is_never_stored_for_other_visitors(tournam
     first, second = ask(), ask()
     assert len(calls) == 2                            # rendered for each visitor
     assert "scelta" in first.cookies and "scelta" in second.cookies
-    assert [key for key in cache._cache if ":page:" in key or ":last:" in key] == []   # nothing filed
+    assert [key for key in cache._cache if ":snap:" in key] == []   # nothing filed

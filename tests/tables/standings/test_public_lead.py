@@ -85,7 +85,8 @@ def test_the_csv_and_the_json_carry_the_final(client_for, client, tournament, or
         (int(r[0]), r[1], int(r[2]), r[3]) for r in rows[1:6]]
 
 
-def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for, tournament, organiser):
+def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for, tournament, organiser,
+                                                                    django_capture_on_commit_callbacks):
     tournament.dispute_window_minutes = 0
     tournament.save()
     regs = players(tournament, 16)
@@ -120,7 +121,8 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     assert len([d for d in data if (d["status"], d["phase"]) == ("out", "Knockout game 1")]) == 12
     # The final: the winner, then everyone by the game they went out in.
     final = _play_phase_round(manager, tournament, 2, strength)
-    table_services.standings_publish(user=organiser, rnd=final)
+    with django_capture_on_commit_callbacks(execute=True):
+        table_services.standings_publish(user=organiser, rnd=final)
     lead = one(client.get(reverse("public:standings", args=[tournament.pk])), "#knockout-standings")
     status = one(lead, "#lead-status")
     assert (status["data-lead-state"], text(status)) == ("definitive", tr("Definitive standings"))

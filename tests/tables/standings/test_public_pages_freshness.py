@@ -1,8 +1,6 @@
 """While results pour in, a public page is rendered by one request at a time and the others get the
 last rendered page, never one whose render started more than PUBLIC_PAGE_STALE_SECONDS ago
-(tables/standings/cache.py). The clock is the module's `_now`; "another server" is a second copy of
-the per-process page memory over the same shared cache."""
-from collections import OrderedDict
+(tables/standings/cache.py). The clock is the module's `_now`; every server reads one shared cache."""
 from decimal import Decimal
 
 import pytest
@@ -90,24 +88,24 @@ def test_past_the_stale_bound_a_request_waits_for_the_render_under_way(clock, to
                                                                       monkeypatch):
     url = _url(tournament)
     first = Client().get(url, headers=POLL)
-    base = public_cache._base(tournament.pk, url, first["Content-Language"], "anon", True)
+    lock = public_cache.page_key(tournament.pk, url, first["Content-Language"], True) + ":lock"
     saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    clock.now += 1.0
-    assert cache.add(f"render:{base}", clock.now, 60)  # another server starts rendering the new version
-    clock.now += STALE - 0.1  # the last render started 2.4 s ago, the one under way 1.4 s ago
-    during = Client().get(url, headers=POLL)
+    clock.now += REFRESH + 0.1
+    assert cache.add(lock, 1, 60)  # another server starts rendering the new version
+    during = Client().get(url, headers=POLL)  # the last render started 0.6 s ago: it stands in
     assert during.content == first.content and _through(during) < saved
-    clock.now += 0.2  # the render under way started more than the bound ago: the old page is not served
+    clock.now = 1_000_000.0 + STALE + 0.01  # the last render started more than the bound ago: not served
     waits = []
 
     def other_server_gives_up(seconds):
         waits.append(seconds)
-        cache.delete(f"render:{base}")
+        cache.delete(lock)
     monkeypatch.setattr(public_cache.time, "sleep", other_server_gives_up)
     after = Client().get(url, headers=POLL)
     assert waits, "the request waited for the render under way"
     assert after.content != first.content and _through(after) >= saved
-    assert cache.get(f"render:{base}") is None  # released once rendered
+    assert cache.get(lock) is None  # released once rendered
+    assert Client().get(url, headers=POLL).content == after.content  # and kept
 
 
 def test_a_correction_of_a_published_round_and_a_penalty_change_the_page_like_a_save(
@@ -137,14 +135,12 @@ def test_a_correction_of_a_published_round_and_a_penalty_change_the_page_like_a_
 
 
 class Servers:
-    """Two servers over one shared cache: each its own page memory (`_recent`)."""
+    """Two servers over one shared cache."""
 
     def __init__(self, monkeypatch):
-        self.memories = [OrderedDict(), OrderedDict()]
         self.monkeypatch = monkeypatch
 
     def get(self, server, url, **headers):
-        self.monkeypatch.setattr(public_cache, "_recent", self.memories[server])
         return Client().get(url, headers=headers)
 
 
@@ -178,14 +174,14 @@ def test_stale_pages_keep_the_anonymous_and_logged_in_split(clock, tournament, p
         session.force_login(organiser)
     theirs = sessions[0].get(url)
     _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
-    clock.now += 0.1  # both pages stand in for the new version for now
+    clock.now += 0.1  # the anonymous page stands in for the new version for now
     again = Client().get(url)
     assert again.content == anonymous.content and select(again, "form[data-logout]") == []
     assert "csrftoken" not in again.cookies
     for session in sessions:
-        page = session.get(url)
-        assert page["ETag"] == theirs["ETag"] != anonymous["ETag"]
-        assert public_cache.CSRF_PLACEHOLDER.encode() not in page.content   # nowhere in what is sent
+        page = session.get(url)  # a logged-in page is never kept: it shows the new version at once
+        assert page["ETag"] not in (theirs["ETag"], anonymous["ETag"])
+        assert page[public_cache.VERSION_HEADER] != anonymous[public_cache.VERSION_HEADER]
         token = one(page, "form[data-logout] input[name=csrfmiddlewaretoken]")["value"]
         assert session.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
     clock.now += STALE

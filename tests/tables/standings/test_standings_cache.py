@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from tables.standings import versioned
+from tables.standings import pages
 from tables.standings import views as standings_views
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import attr, one, select, text, tr
@@ -23,8 +24,8 @@ def empty_cache():
 def computed(monkeypatch):
     """How many times the standings were computed."""
     calls = []
-    compute = standings_views.tournament_standings
-    monkeypatch.setattr(standings_views, "tournament_standings", lambda t: calls.append(t.pk) or compute(t))
+    compute = pages.tournament_standings
+    monkeypatch.setattr(pages, "tournament_standings", lambda t: calls.append(t.pk) or compute(t))
     return calls
 
 
@@ -49,10 +50,11 @@ def test_standings_are_computed_once_while_nothing_changes(client, tournament, t
     assert computed == [tournament.pk]
 
 
-def test_a_saved_result_shows_at_once(client, tournament, table, computed):
+def test_a_saved_result_shows_at_once(client, tournament, table, computed, django_capture_on_commit_callbacks):
     url = reverse("public:standings", args=[tournament.pk])
     before = client.get(url)
-    report(table, [(50,), (40,), (30,), (0, 1)])
+    with django_capture_on_commit_callbacks(execute=True):
+        report(table, [(50,), (40,), (30,), (0, 1)])
     after = client.get(url)
     assert before["ETag"] != after["ETag"]
     assert len(computed) == 2
@@ -60,10 +62,11 @@ def test_a_saved_result_shows_at_once(client, tournament, table, computed):
     assert sorted(name for name, _total in _rows(after)) == list("ABCDEFGH")
 
 
-def test_a_formula_change_shows_at_once(client, tournament, table, organiser):
+def test_a_formula_change_shows_at_once(client, tournament, table, organiser, django_capture_on_commit_callbacks):
     url = reverse("public:standings", args=[tournament.pk])
     before = client.get(url)
-    services.tournament_save(user=organiser, tournament=tournament, data={"formula": "vittorie"})
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_save(user=organiser, tournament=tournament, data={"formula": "vittorie"})
     after = client.get(url)
     shown = [one(page, "[data-formula]") for page in (before, after)]
     assert [p["data-formula"] for p in shown] == ["conversione150", "vittorie"]
@@ -121,9 +124,9 @@ def test_standings_being_computed_elsewhere_are_waited_for_not_computed_again(to
     from django.contrib.auth.models import AnonymousUser
     request = rf.get("/")
     request.user = AnonymousUser()
-    slot = standings_views._slot(request, tournament)
+    slot = versioned.tournament_slot("standings", tournament, standings_views._version(request, tournament))
     cache.set(slot.lock, 1)
-    other = standings_views.tournament_standings(tournament)  # what the other worker computes
+    other = pages.tournament_standings(tournament)  # what the other worker computes
     computed.clear()
 
     def sleep(_seconds):  # the other worker finishes while this one waits
@@ -137,7 +140,7 @@ def test_standings_are_computed_when_the_other_worker_never_finishes(tournament,
     from django.contrib.auth.models import AnonymousUser
     request = rf.get("/")
     request.user = AnonymousUser()
-    cache.set(standings_views._slot(request, tournament).lock, 1)
+    cache.set(versioned.tournament_slot("standings", tournament, standings_views._version(request, tournament)).lock, 1)
     monkeypatch.setattr(versioned.time, "sleep", lambda _s: None)
     result = standings_views.cached_standings(request, tournament)
     assert computed == [tournament.pk]
@@ -151,17 +154,17 @@ def test_the_standings_table_being_rendered_elsewhere_is_waited_for_not_rendered
     request = rf.get("/")
     request.user = AnonymousUser()
     context = {"tournament": tournament, "status": "provisional", "poll": True, "poll_seconds": 15}
-    slot = standings_views._slot(request, tournament).part(f"html:{get_language()}:provisional:True:15")
+    version = standings_views._version(request, tournament)
+    slot = versioned.tournament_slot("standings", tournament, version).part(f"html:{get_language()}:provisional:True:15")
     cache.set(slot.lock, 1)
     rendered = []
-    monkeypatch.setattr(standings_views, "render_to_string", lambda *args: rendered.append(args) or "mine")
+    monkeypatch.setattr(pages, "render_to_string", lambda *args: rendered.append(args) or "mine")
 
     def sleep(_seconds):  # the other worker finishes while this one waits
         cache.set(slot.key, "<table>theirs</table>")
     monkeypatch.setattr(versioned.time, "sleep", sleep)
-    assert standings_views._standings_table(request, tournament, context) == "<table>theirs</table>"
+    assert pages.standings_table(tournament, version, context) == "<table>theirs</table>"
     assert rendered == []
     cache.delete(slot.lock)
-    request.standings_version = "another-version"
-    assert standings_views._standings_table(request, tournament, context) == "mine"
+    assert pages.standings_table(tournament, "another-version", context) == "mine"
     assert len(rendered) == 1

@@ -141,18 +141,19 @@ def test_an_unknown_club_rule_is_named(organiser, tmp_path):
     assert caught.value.returncode == 2 and str(caught.value).startswith("--preset gufo: ")
 
 
-def test_an_import_sends_no_live_announcement(organiser, tmp_path, monkeypatch, django_capture_on_commit_callbacks):
-    from tables.live import channel
-    told = []
-    monkeypatch.setattr(channel, "announce", lambda pk, version=None: told.append(pk))
+def test_an_import_sends_no_live_announcement(organiser, tmp_path, django_capture_on_commit_callbacks):
+    """An import queues no snapshot job (which would render and announce its pages)."""
+    from tables.live.snapshot import take_snapshot
+    backend = take_snapshot.get_backend()
+    backend.clear()
     (tmp_path / "2019-03-12 a.xlsx").write_bytes(xlsx(club_rows(season_rounds())))
     with django_capture_on_commit_callbacks(execute=True):
         call_command("import_results", str(tmp_path / "2019-03-12 a.xlsx"), "--organiser", "olga",
                      "--formula", "standard")
     tournament = Tournament.objects.get()
-    assert told == []
+    assert backend.results == []
     # a change made afterwards is announced as ever
     from tournaments.services import tournament_save
     with django_capture_on_commit_callbacks(execute=True):
         tournament_save(user=organiser, tournament=tournament, data={"name": "Rinominato"})
-    assert told == [tournament.pk]
+    assert [result.args for result in backend.results] == [[tournament.pk]]

@@ -1,0 +1,117 @@
+"""One snapshot per tournament (tables/live/snapshot.py): after a change commits its snapshot job is queued,
+at most once per refresh interval and never later than asked; the job renders the public pages the
+screens follow, gives back a page's lock when its render fails, and announces the version with the
+fragment the live channel carries; the dispute window's close is a job of its own."""
+import datetime
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+
+from tables.live import snapshot
+from tables.live.selectors import last_announced
+from tables.rounds import services as rounds
+from tables.standings import cache as pages
+from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
+    POLL, REFRESH, _save, _url, clock, played)
+from tournaments.models import Tournament
+from tournaments.versions import results_version
+
+
+@pytest.fixture
+def queued():
+    """The jobs the pages' backend was handed: [(tournament pk, run after as epoch seconds or None)]."""
+    backend = snapshot.take_snapshot.get_backend()
+    backend.clear()
+
+    def jobs(window=False):
+        """`window`: with the jobs queued for the dispute window's close (a real date, where the tests'
+        page clock is in 1970)."""
+        found = [(r.args[0], r.task.run_after and r.task.run_after.timestamp()) for r in backend.results]
+        return [job for job in found if window or job[1] is None or job[1] < 10**9]
+    return jobs
+
+
+def _key(tournament, language="it"):
+    return pages.page_key(tournament.pk, _url(tournament), language, True)
+
+
+def test_a_committed_change_queues_one_snapshot_at_once(clock, tournament, played, organiser, queued,
+                                                        django_capture_on_commit_callbacks):
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert queued() == [(tournament.pk, None)]
+    _save(tournament, 2, 66, organiser, django_capture_on_commit_callbacks)  # covered by the job queued
+    assert queued() == [(tournament.pk, None)]
+
+
+def test_the_next_snapshot_waits_for_the_refresh_interval(clock, tournament, played, organiser, queued,
+                                                          django_capture_on_commit_callbacks):
+    snapshot.take_snapshot.call(tournament.pk)  # started now: the next one not before REFRESH
+    clock.now += 0.1
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert queued() == [(tournament.pk, pytest.approx(clock.now - 0.1 + REFRESH))]
+
+
+def test_a_job_queued_for_later_never_delays_an_earlier_one(clock, tournament, played, organiser, queued,
+                                                            django_capture_on_commit_callbacks):
+    cache.set(snapshot._queued_key(tournament.pk), clock.now + 60, 60)  # queued far ahead
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    assert queued() == [(tournament.pk, None)]  # at once, as if nothing were queued
+
+
+def test_the_job_renders_the_carried_fragment_and_announces_it(clock, tournament, played, organiser,
+                                                                django_capture_on_commit_callbacks):
+    saved_version = results_version(tournament.pk)
+    snapshot.take_snapshot.call(tournament.pk)
+    kept = {language: pages.read(_key(tournament, language)) for language in ("it", "en")}
+    assert {language: snap.version for language, snap in kept.items()} == {"it": saved_version, "en": saved_version}
+    assert b"Classifica provvisoria" in kept["it"].body and b"Provisional standings" in kept["en"].body
+    message = last_announced(tournament.pk)
+    assert message["version"] == saved_version
+    assert set(message["pages"]) == {_url(tournament)} and set(message["pages"][_url(tournament)]) == {"it", "en"}
+    # A visitor's poll is answered with the job's render in the visitor's language, byte for byte.
+    for language in ("it", "en"):
+        poll = Client().get(_url(tournament), headers={**POLL, "Accept-Language": language})
+        assert poll.content == kept[language].body and poll[pages.VERSION_HEADER] == saved_version
+
+
+def test_a_failed_render_gives_its_lock_back(clock, tournament, played, monkeypatch, caplog):
+    def broken(tournament, version):
+        raise RuntimeError("template error")
+    monkeypatch.setattr(snapshot, "page_list", lambda: [("public:standings", True, broken)])
+    snapshot.take_snapshot.call(tournament.pk)
+    assert "snapshot: tournament" in caplog.text
+    assert pages.take_lock(_key(tournament))  # free again: the next request renders the page
+
+
+def test_a_failed_request_render_gives_its_lock_back(clock, tournament, played, monkeypatch):
+    monkeypatch.setattr("tables.standings.pages.standings_table",
+                        lambda *a: (_ for _ in ()).throw(RuntimeError("template error")))
+    client = Client(raise_request_exception=False)
+    assert client.get(_url(tournament), headers=POLL).status_code == 500
+    assert pages.take_lock(_key(tournament))
+
+
+def test_the_dispute_windows_close_is_a_job_that_announces_it(clock, tournament, organiser, queued, monkeypatch,
+                                                              django_capture_on_commit_callbacks):
+    Tournament.objects.filter(pk=tournament.pk).update(dispute_window_minutes=30)
+    from tests.factories import RegistrationFactory, report, seat_round
+    regs = [RegistrationFactory(tournament=tournament) for _ in range(4)]
+    rnd = seat_round(tournament, [regs])
+    report(rnd.tables.get(), [(40,), (30,), (20,), (0, 1)])
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.round_close(user=organiser, rnd=rnd)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds.standings_publish(user=organiser, rnd=rnd)
+    rnd.refresh_from_db()
+    closes = rnd.standings_published_at + datetime.timedelta(minutes=30)
+    assert (tournament.pk, pytest.approx(closes.timestamp())) in queued(window=True)
+    snapshot.take_snapshot.call(tournament.pk)
+    open_version = last_announced(tournament.pk)["version"]
+    later = closes + datetime.timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    snapshot.take_snapshot.call(tournament.pk)  # the job queued for the close runs
+    closed = last_announced(tournament.pk)
+    assert closed["version"] != open_version and closed["version"].endswith(":1")
+    assert closed["what"] == ""
