@@ -109,3 +109,12 @@ def test_the_standings_turn_final_at_the_very_moment_the_dispute_window_closes(m
                            (closes + timedelta(seconds=1), "1")):
         monkeypatch.setattr(versions.timezone, "now", lambda moment=moment: moment)
         assert versions.results_version(tournament.pk).rsplit(":", 1)[1] == closed, moment
+
+
+@pytest.mark.django_db(transaction=True)
+def test_several_changes_in_one_transaction_tell_the_listeners_once(told):
+    tournament = TournamentFactory()
+    with transaction.atomic():
+        entries = [audit(user=None, action=f"change.{n}", tournament=tournament) for n in range(3)]
+    assert told == [tournament.pk]
+    assert versions.results_through(versions.results_version(tournament.pk)) == entries[-1].pk
