@@ -10,8 +10,8 @@ POOL_HEADER = "X-Torneo-Pool"
 def with_pool_header(app, pool):
     """Every answer names the pool of application servers that gave it (TORNEO_POOL: `public`,
     `staff`), so the proxy's routing can be seen from outside (`make proxy-check`). Added around the
-    whole application: a public page rendered on write in the staff pool and served from the cache
-    by the public one is named by the public one."""
+    whole application: a public page kept in the cache and served by the public pool is named by
+    the public one."""
     def application(environ, start_response):
         def start(status, headers, exc_info=None):
             return start_response(status, [*headers, (POOL_HEADER, pool)], exc_info)

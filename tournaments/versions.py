@@ -82,7 +82,7 @@ def on_committed(listener):
 @contextmanager
 def unannounced():
     """The changes written inside move their tournaments' versions (every cache stays true) but call no
-    listener at their commit: no page rendered on write, no live announcement. For an import, which
+    listener at their commit: no snapshot job, no live announcement. For an import, which
     writes a whole finished tournament nobody is watching in some hundreds of changes."""
     _local.silent = getattr(_local, "silent", 0) + 1
     try:

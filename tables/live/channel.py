@@ -32,11 +32,11 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tables.live.selectors import announcement_key, change_of, last_announced, shown_publicly
+from tables.standings import versioned
 from tournaments.versions import results_through, results_version
 
 logger = logging.getLogger("torneo.live")
 
-ANNOUNCEMENT_SECONDS = 24 * 3600
 # With Redis: every stream's tournament's last message is read this often (one read per process), so a
 # message published while Redis restarted is sent late rather than never; and a public stream checks
 # this often that its tournament is still published.
@@ -78,7 +78,7 @@ def announce(pk, version=None, pages=None):
             return
         change["pages"] = {path: {language: base64.b64encode(packed).decode() for language, packed in by.items()}
                            for path, by in (pages or {}).items()}
-        cache.set(announcement_key(pk), change, ANNOUNCEMENT_SECONDS)
+        cache.set(announcement_key(pk), change, versioned.CACHE_SECONDS)  # kept as long as a page
         url = redis_url()
         if url:
             _publish(url, pk, json.dumps(change))
