@@ -34,6 +34,8 @@ WORDING = {
 BYTES = {
     ("tests/tables/standings/test_public_pages_cache.py", "test_an_anonymous_page_carries_nothing_of_its_visitor"):
         "no CSRF token anywhere in a page cached for everybody",
+    ("tests/tables/standings/test_public_pages_cache.py", "test_no_page_kept_for_everybody_holds_a_csrf_token"):
+        "no CSRF token anywhere in a page kept for everybody",
     ("tests/tables/standings/test_public_pages_cache.py",
      "test_a_host_outside_allowed_hosts_gets_400_even_when_the_page_is_cached"): "nothing of the cached page sent",
     ("tests/tables/arbitration/test_arbitration.py", "test_public_player_page_shows_penalty_but_not_internal_note"):

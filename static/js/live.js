@@ -4,11 +4,12 @@
    it) and the document a "torneo:live" event (the big screen, the arbiter's list). A page asked for
    while its new version was still being rendered may show the version before: it is asked again,
    a few times, until it shows the new one.
-   The stream is opened for the page the first data-live element shows (its hx-get, as ?page=): for
-   a visitor the channel then sends that page itself with each version ("page" events, the page
-   gzip-compressed in base64, unpacked here with DecompressionStream), swapped in as htmx would swap
-   its answer, with no request at all; a plain event still means "ask for it". A browser without
-   DecompressionStream does not ask for the page: it gets plain events.
+   The stream is opened for the page the first data-live element shows (its hx-get, as ?page=): when
+   the tournament's snapshot job rendered that page (the public standings' fragment), the channel
+   sends it with each version ("page" events, the page gzip-compressed in base64, unpacked here with
+   DecompressionStream), swapped in as htmx would swap its answer, with no request at all; a plain
+   event still means "ask for it". A browser without DecompressionStream does not ask for the page:
+   it gets plain events.
    The channel counts as working while its events, heartbeats included (each names how often it
    comes), keep arriving. While it works, a page's own poll (hx-trigger "every Ns") is let through
    once a minute only (the dispute window closing by the clock changes a page without an event).

@@ -8,10 +8,11 @@ per interval and the last save always gets one. A job already queued for an earl
 later one; a later one never delays an earlier. When the dispute window is open, a job is also
 queued for its close: the standings turn final then with no change logged, and the screens are told.
 
-`take_snapshot(pk)` reads the tournament's version, then renders each page of `pages()` in every
-language through tables/standings/cache.py's `render_snapshot` (holding each page's lock; a page
-already rendered at that version is kept), and announces the version with the htmx fragments it
-rendered (tables/live/channel.py): a thousand phones get the new standings without a request.
+`take_snapshot(pk)` reads the tournament's version, then renders the pages of `page_list()` through
+tables/standings/cache.py's `render_snapshot` (holding each page's lock; a page already rendered at
+that version is kept): the standings' fragment in the site's language, and each page in each language
+that a visitor asked for; then it announces the version with the htmx fragments it rendered
+(tables/live/channel.py): a thousand phones get the new standings without a request.
 """
 import datetime
 import logging
@@ -110,6 +111,15 @@ def _page(pk, tournament, version, started, name, htmx, render, language):
         return None
 
 
+def _wanted(pk, name, htmx, language):
+    """Whether a snapshot renders this page in this language: the standings' fragment in the site's
+    language always (the live channel carries it to every phone); any other once a visitor asked for it
+    (its last render is in the cache), so a page nobody reads is never rendered on write."""
+    if name == "public:standings" and htmx and language == settings.LANGUAGE_CODE:
+        return True
+    return pages.read(pages.page_key(pk, reverse(name, args=[pk]), language, htmx)) is not None
+
+
 @task(backend="pages", queue_name="pages")
 def take_snapshot(pk):
     """Render the public pages of tournament `pk` at its current version and announce it."""
@@ -121,6 +131,8 @@ def take_snapshot(pk):
     carried = {}
     for name, htmx, render in (page_list() if tournament is not None else []):
         for language, _label in settings.LANGUAGES:
+            if not _wanted(pk, name, htmx, language):
+                continue
             snapshot = _page(pk, tournament, version, started, name, htmx, render, language)
             if htmx and snapshot is not None and snapshot.version == version:
                 carried.setdefault(reverse(name, args=[pk]), {})[language] = snapshot.packed

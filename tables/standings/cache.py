@@ -29,6 +29,7 @@ from functools import wraps
 from typing import NamedTuple
 
 from django.conf import settings
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, HttpResponsePermanentRedirect, QueryDict
@@ -171,8 +172,7 @@ def canonical_address(request, params=()):
 
 
 def _has_messages(request):
-    storage = getattr(request, "_messages", None)
-    return storage is not None and len(storage) > 0
+    return len(get_messages(request)) > 0  # read, not consumed: the page shows them
 
 
 def serve_cached(request, scope, version, render, cors=False, started=None, params=()):

@@ -60,20 +60,29 @@ def test_a_job_queued_for_later_never_delays_an_earlier_one(clock, tournament, p
     assert queued() == [(tournament.pk, None)]  # at once, as if nothing were queued
 
 
-def test_the_job_renders_the_carried_fragment_and_announces_it(clock, tournament, played, organiser,
+def test_the_job_renders_the_carried_fragment_and_announces_it(clock, tournament, played, organiser, settings,
                                                                 django_capture_on_commit_callbacks):
+    settings.LANGUAGE_CODE = "it"  # the site's language, as in production
     saved_version = results_version(tournament.pk)
     snapshot.take_snapshot.call(tournament.pk)
-    kept = {language: pages.read(_key(tournament, language)) for language in ("it", "en")}
-    assert {language: snap.version for language, snap in kept.items()} == {"it": saved_version, "en": saved_version}
-    assert b"Classifica provvisoria" in kept["it"].body and b"Provisional standings" in kept["en"].body
+    kept = pages.read(_key(tournament, "it"))  # the site's language: always
+    assert kept.version == saved_version and b"Classifica provvisoria" in kept.body
+    assert pages.read(_key(tournament, "en")) is None  # nobody asked for it in English
     message = last_announced(tournament.pk)
-    assert message["version"] == saved_version
-    assert set(message["pages"]) == {_url(tournament)} and set(message["pages"][_url(tournament)]) == {"it", "en"}
-    # A visitor's poll is answered with the job's render in the visitor's language, byte for byte.
-    for language in ("it", "en"):
-        poll = Client().get(_url(tournament), headers={**POLL, "Accept-Language": language})
-        assert poll.content == kept[language].body and poll[pages.VERSION_HEADER] == saved_version
+    assert message["version"] == saved_version and list(message["pages"]) == [_url(tournament)]
+    assert list(message["pages"][_url(tournament)]) == ["it"]
+    poll = Client().get(_url(tournament), headers={**POLL, "Accept-Language": "it"})
+    assert poll.content == kept.body and poll[pages.VERSION_HEADER] == saved_version  # the job's, byte for byte
+    # A visitor asks in English: from then on the English fragment is rendered on write too.
+    english = Client().get(_url(tournament), headers={**POLL, "Accept-Language": "en"})
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH
+    snapshot.take_snapshot.call(tournament.pk)
+    message = last_announced(tournament.pk)
+    assert list(message["pages"][_url(tournament)]) == ["it", "en"]
+    later = pages.read(_key(tournament, "en"))
+    assert later.version == results_version(tournament.pk) != english[pages.VERSION_HEADER]
+    assert b"Provisional standings" in later.body
 
 
 def test_a_failed_render_gives_its_lock_back(clock, tournament, played, monkeypatch, caplog):

@@ -109,6 +109,14 @@ def test_an_anonymous_page_carries_nothing_of_its_visitor(tournament, played):
     assert pages[0] == pages[1]
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_no_page_kept_for_everybody_holds_a_csrf_token(page, tournament, played):
+    for _ in range(2):  # rendered, then from the cache
+        response = _get(Client(enforce_csrf_checks=True), page, tournament, played[0])
+        assert response.status_code == 200 and "csrftoken" not in response.cookies
+        assert b"csrfmiddlewaretoken" not in response.content and b"X-CSRFToken" not in response.content
+
+
 def test_a_logged_in_visitor_gets_their_own_working_token(tournament, played, organiser):
     url = reverse("public:standings", args=[tournament.pk])
     tokens = []
