@@ -113,11 +113,13 @@ def _page(pk, tournament, version, started, name, htmx, render, language):
 
 def _wanted(pk, name, htmx, language):
     """Whether a snapshot renders this page in this language: the standings' fragment in the site's
-    language always (the live channel carries it to every phone); any other once a visitor asked for it
-    (its last render is in the cache), so a page nobody reads is never rendered on write."""
+    language always (the live channel carries it to every phone); any page once a visitor asked for it
+    in that language (its last render, or the whole page's for a fragment, is in the cache), so a page
+    nobody reads is never rendered on write."""
     if name == "public:standings" and htmx and language == settings.LANGUAGE_CODE:
         return True
-    return pages.read(pages.page_key(pk, reverse(name, args=[pk]), language, htmx)) is not None
+    path = reverse(name, args=[pk])
+    return any(pages.read(pages.page_key(pk, path, language, form)) is not None for form in {htmx, False})
 
 
 @task(backend="pages", queue_name="pages")
