@@ -41,7 +41,7 @@ MUTANTS = [
     Mutant("snapshot: the next job not held back to the refresh interval", "tables/live/snapshot.py",
            "(cache.get(_started_key(pk)) or 0) + settings.PUBLIC_PAGE_REFRESH_SECONDS", "0", (SNAPSHOT,)),
     Mutant("page cache: a page rendered again within the refresh interval", "tables/standings/cache.py",
-           "or now() - snapshot.started < settings.PUBLIC_PAGE_REFRESH_SECONDS)", ")", (STANDINGS,)),
+           "age < settings.PUBLIC_PAGE_REFRESH_SECONDS\n", "False\n", (STANDINGS,)),
     Mutant("snapshot: a job queued for later delays an earlier one", "tables/live/snapshot.py",
            "if queued is None or queued > at:", "if queued is None:", (SNAPSHOT,)),
     Mutant("page cache: the lock kept after a failed render", "tables/standings/cache.py",

@@ -12,7 +12,8 @@ each request and never stored, though still answered 304 while the version is th
 
 When the version moved past a page's snapshot:
 - a snapshot whose render started less than PUBLIC_PAGE_REFRESH_SECONDS ago is answered as it is
-  (a storm of saves costs one render per interval, across every server);
+  (a storm of saves costs one render per interval, across every server), and so is one the snapshot
+  job rendered less than PUBLIC_PAGE_STALE_SECONDS ago (the job renders it again meanwhile);
 - else one request takes the page's lock (`cache.add`: one holder across every server) and renders
   it; the others meanwhile get the snapshot if its render started less than
   PUBLIC_PAGE_STALE_SECONDS ago, or wait for the holder (never longer than LOCK_SECONDS);
@@ -49,12 +50,14 @@ VERSION_HEADER = "X-Results-Version"
 
 class Snapshot(NamedTuple):
     """A page's last render: the version it shows, when its render started (wall clock, compared
-    across servers), its content type, its body and the body gzip-compressed."""
+    across servers), its content type, its body, the body gzip-compressed, and whether the snapshot
+    job rendered it (it renders the page again within the refresh interval after a change)."""
     version: str
     started: float
     content_type: str
     body: bytes
     packed: bytes
+    on_write: bool = False
 
 
 def _now():
@@ -89,9 +92,13 @@ def release_lock(key):
 
 def fresh(snapshot, version):
     """Whether `snapshot` may be answered for `version` without rendering: it shows that version, or
-    its render started less than the refresh interval ago."""
-    return snapshot is not None and (snapshot.version == version
-                                     or now() - snapshot.started < settings.PUBLIC_PAGE_REFRESH_SECONDS)
+    its render started less than the refresh interval ago, or the snapshot job rendered it less than
+    the stale bound ago (the job renders it again within the refresh interval: the polls only read)."""
+    if snapshot is None:
+        return False
+    age = now() - snapshot.started
+    return (snapshot.version == version or age < settings.PUBLIC_PAGE_REFRESH_SECONDS
+            or (snapshot.on_write and age < settings.PUBLIC_PAGE_STALE_SECONDS))
 
 
 def render_snapshot(key, version, started, render, page, on_write=False):
@@ -104,7 +111,7 @@ def render_snapshot(key, version, started, render, page, on_write=False):
             return response, None
         body = response.content
         snapshot = Snapshot(version, started, response["Content-Type"], body,
-                            gzip.compress(body, compresslevel=6, mtime=0))
+                            gzip.compress(body, compresslevel=6, mtime=0), on_write)
         cache.set(key, tuple(snapshot), versioned.CACHE_SECONDS)
         scope, path, htmx = page
         logger.info("rendered tournament=%s version=%s page=%s htmx=%d seconds=%.3f%s", scope, version, path,

@@ -124,3 +124,20 @@ def test_the_dispute_windows_close_is_a_job_that_announces_it(clock, tournament,
     closed = last_announced(tournament.pk)
     assert closed["version"] != open_version and closed["version"].endswith(":1")
     assert closed["what"] == ""
+
+
+def test_a_page_the_job_rendered_stands_in_up_to_the_stale_bound(clock, tournament, played, organiser,
+                                                                 django_capture_on_commit_callbacks):
+    """The job renders the page again within the refresh interval after a change, so the polls meanwhile
+    only read its last render, up to the stale bound; past it a visitor's request renders the page."""
+    from tests.tables.standings.test_public_pages_freshness import STALE, _through
+    rendered_at = clock.now
+    snapshot.take_snapshot.call(tournament.pk)
+    before = Client().get(_url(tournament), headers=POLL)
+    saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now = rendered_at + REFRESH + 0.1  # the job is due: the polls still read
+    during = Client().get(_url(tournament), headers=POLL)
+    assert during.content == before.content and _through(during) < saved
+    clock.now = rendered_at + STALE + 0.01  # the job did not come (its worker stopped): a request renders
+    after = Client().get(_url(tournament), headers=POLL)
+    assert after.content != before.content and _through(after) >= saved
