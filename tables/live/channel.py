@@ -12,10 +12,11 @@ fragment its screen shows (`?page=`, in the stream's language), swapped in with 
 a plain event (the screen asks for its page). Under ASGI (`stream`) with Redis, one subscriber per
 process (`_Hub`) hands each message to the streams of its tournament, and each event is built once per
 process however many streams send it; without Redis (SQLite, `make run`), and under WSGI
-(`sync_stream`: runserver, the tests' server), each stream reads the cache every LIVE_POLL_SECONDS. A heartbeat (`event: beat`) at the start and every LIVE_HEARTBEAT_SECONDS keeps
-proxies from closing an idle stream and tells the page that the channel works; each stream ends after
-LIVE_STREAM_SECONDS (the browser reconnects, sending the last id it got: a missed message is sent at
-once), and a public stream ends once the tournament is unpublished.
+(`sync_stream`: runserver, the tests' server), each stream reads the cache every LIVE_POLL_SECONDS.
+Both follow one `_Pace`. A heartbeat (`event: beat`) at the start and every LIVE_HEARTBEAT_SECONDS
+keeps proxies from closing an idle stream and tells the page that the channel works; each stream ends
+after LIVE_STREAM_SECONDS (the browser reconnects, sending the last id it got: a missed message is sent
+at once), and a public stream ends once the tournament is unpublished.
 """
 import asyncio
 import base64
