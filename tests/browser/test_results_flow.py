@@ -41,6 +41,7 @@ def test_arbiter_enters_a_round_and_public_standings_update_by_themselves(
     assert "150,14" in first.inner_text()
     shot(viewer, "23-public-standings")
     assert page.console_errors == []
+    viewer.context.close()  # its live stream ends with it
 
 
 def test_result_entry_calculator_sums_ticked_territories(live_server, phone, login, shot, tournament):
