@@ -67,6 +67,9 @@ def _enqueue(pk, at):
             take_snapshot.using(run_after=datetime.datetime.fromtimestamp(at, datetime.UTC)).enqueue(pk)
         elif at - pages.now() <= settings.PUBLIC_PAGE_REFRESH_SECONDS:
             take_snapshot.enqueue(pk)
+        else:  # the dispute window's close, without a worker: said, not skipped silently
+            logger.info("snapshot: tournament %s's close of the dispute window is not announced: the tasks "
+                        "backend runs no job later (TASKS_BACKEND=immediate); its pages' own poll shows it", pk)
         return True
     except Exception:  # the queue out of reach: the visitors' requests render the pages
         logger.exception("snapshot: queueing tournament %s failed", pk)
@@ -93,12 +96,11 @@ def _page(pk, tournament, version, started, name, htmx, render, language):
     request that holds it); None when it could not be rendered."""
     path = reverse(name, args=[pk])
     key = pages.page_key(pk, path, language, htmx)
-    at_version = lambda: (s := pages.read(key)) is not None and s.version == version and s or None  # noqa: E731
     if not pages.take_lock(key):
-        waited = versioned.wait_for_holder(at_version, lambda: pages.take_lock(key), seconds=pages.LOCK_SECONDS)
-        if not waited.holding:
-            return waited.value
-    kept = at_version()
+        waited, holding = pages.wait_for_render(key, version)
+        if not holding:
+            return waited
+    kept = pages.rendered_at(key, version)
     if kept is not None:
         pages.release_lock(key)
         return kept
@@ -119,7 +121,7 @@ def _wanted(pk, name, htmx, language):
     if name == "public:standings" and htmx and language == settings.LANGUAGE_CODE:
         return True
     path = reverse(name, args=[pk])
-    return any(pages.read(pages.page_key(pk, path, language, form)) is not None for form in {htmx, False})
+    return any(pages.kept(pages.page_key(pk, path, language, form)) for form in {htmx, False})
 
 
 @task(backend="pages", queue_name="pages")

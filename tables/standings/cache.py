@@ -81,6 +81,25 @@ def read(key):
     return None if entry is None else Snapshot(*entry)
 
 
+def kept(key):
+    """Whether the page has a last render in the cache (nothing is read)."""
+    return cache.has_key(key)
+
+
+def rendered_at(key, version):
+    """The page's last render when it shows `version`, else None."""
+    snapshot = read(key)
+    return snapshot if snapshot is not None and snapshot.version == version else None
+
+
+def wait_for_render(key, version):
+    """Wait for the holder of the page's lock: (its render at `version`, or None; whether this process
+    took the lock meanwhile, its holder gone: then it renders)."""
+    waited = versioned.wait_for_holder(lambda: rendered_at(key, version), lambda: take_lock(key),
+                                       seconds=LOCK_SECONDS)
+    return waited.value, waited.holding
+
+
 def take_lock(key):
     """The page's render lock: one holder across every server."""
     return cache.add(f"{key}:lock", 1, LOCK_SECONDS)
@@ -212,9 +231,8 @@ def serve_cached(request, scope, version, render, cors=False, started=None, para
         holding = take_lock(key)
         if not holding and (snapshot is None or now() - snapshot.started >= settings.PUBLIC_PAGE_STALE_SECONDS):
             # Too old to stand in: wait for the holder's render, or for its lock.
-            at_version = lambda: (s := read(key)) is not None and s.version == version and s or None  # noqa: E731
-            waited = versioned.wait_for_holder(at_version, lambda: take_lock(key), seconds=LOCK_SECONDS)
-            snapshot, holding = waited.value or snapshot, waited.holding
+            waited, holding = wait_for_render(key, version)
+            snapshot = waited or snapshot
         if holding:
             kept = read(key)  # rendered meanwhile by the lock's last holder?
             if fresh(kept, version):
