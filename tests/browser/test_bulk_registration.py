@@ -72,6 +72,8 @@ def test_register_the_club_list_and_check_in_row_by_row(live_server, browser, lo
     csv_file.write_text("nome;cognome;club\nIrene;Rizzo;RisiKo Club Forlì\nNiccolò;Forlì;RisiKo Club Forlì\n",
                         encoding="utf-8")
     page.click(".subnav [data-nav=players]")
+    page.wait_for_selector("#import-panel", state="attached")   # the players page, not the check-in one still
+    page.wait_for_load_state("load")
     page.evaluate("document.querySelector('#import-panel').open = true")
     page.set_input_files("#id_file", str(csv_file))
     page.click("#preview-import")
