@@ -25,6 +25,8 @@ from tables.standings.selectors import (composition_of, games_by_round, knockout
 from tables.models import Round
 from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
+from tournaments.phase_names import name as phase_name
+from tournaments.phase_names import same
 
 
 MIN_SEMIFINAL_TABLE = 3  # players at a semifinal table, at least
@@ -52,7 +54,8 @@ def _knockout_replan(*, user, tournament, phases, phase, by_round):
                        and not p.settings.get("second_chance"))
     specs = knockout_specs(stages, games_before, continuing=True)
     later = [p for p in phases if p.order >= phase.order]
-    if [(p.kind, p.name, p.settings) for p in later] == [(k, n, st) for k, n, _r, st in specs]:
+    if [(p.kind, p.settings) for p in later] == [(k, st) for k, _n, _r, st in specs] and all(
+            same(p.name, n) for p, (_k, n, _r, _s) in zip(later, specs)):
         return phase
     Phase.objects.filter(pk__in=[p.pk for p in later]).delete()
     Phase.objects.bulk_create([
@@ -192,7 +195,7 @@ def _parallel_tables(tournament, phase, prior, phases, present, by_round, totals
 def _name_finals(phases, finals):
     """A Raduno's final phase named once the number of finals is known."""
     final = next(p for p in phases if p.kind == Phase.Kind.FINAL)
-    final.name = _("Final") if finals == 1 else _("%(k)d parallel finals") % {"k": finals}
+    final.name = phase_name("Final") if finals == 1 else phase_name("%(k)d parallel finals", k=finals)
     final.save(update_fields=["name"])
 
 

@@ -12,14 +12,15 @@ from scoring.errors import ScoringError
 from scoring.phases import knockout_stages, knockout_table_sizes
 from scoring.qualify import check_composition, composition_tiers
 from tournaments.models import FORMAT_PRESETS, Phase
+from tournaments.phase_names import name as phase_name
 
 
 def raduno_specs(games):
     """The phases of a Raduno: the qualifying games, the semifinals of every group, the parallel
     finals (their number is known once the qualifying games are played)."""
-    return [(Phase.Kind.QUALIFYING, _("Qualifying rounds"), games, {"parallel_finals": True}),
-            (Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}),
-            (Phase.Kind.FINAL, _("Finals"), 1, {"size": FINAL_SIZE})]
+    return [(Phase.Kind.QUALIFYING, phase_name("Qualifying rounds"), games, {"parallel_finals": True}),
+            (Phase.Kind.SEMIFINAL, phase_name("Semifinals"), 1, {}),
+            (Phase.Kind.FINAL, phase_name("Finals"), 1, {"size": FINAL_SIZE})]
 
 
 def fixed_qualify(preset):
@@ -94,13 +95,13 @@ def knockout_specs(stages, games_before=0, continuing=False):
             kind = "semifinal"
         if kind == "knockout":
             game += 1
-            specs.append((Phase.Kind.KNOCKOUT, _("Knockout game %(n)d") % {"n": game}, 1, {}))
+            specs.append((Phase.Kind.KNOCKOUT, phase_name("Knockout game %(n)d", n=game), 1, {}))
         elif kind == "second_chance":
-            specs.append((Phase.Kind.KNOCKOUT, _("Second chance"), 1, {"second_chance": True}))
+            specs.append((Phase.Kind.KNOCKOUT, phase_name("Second chance"), 1, {"second_chance": True}))
         elif kind == "semifinal":
-            specs.append((Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}))
+            specs.append((Phase.Kind.SEMIFINAL, phase_name("Semifinals"), 1, {}))
         else:
-            specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": stage.players}))
+            specs.append((Phase.Kind.FINAL, phase_name("Final"), 1, {"size": stage.players}))
     return specs
 
 
@@ -146,15 +147,16 @@ def phase_specs(preset, *, games, final, finalina, players, table_size, composit
                                     "register more players.") % {"n": players}) from None
         return knockout_specs(stages)
     first = {"qualify": composition} if composition else {}
-    specs = [(Phase.Kind.QUALIFYING, _("Evenings") if preset == "como" else _("Qualifying rounds"), games, first)]
+    first_name = phase_name("Evenings" if preset == "como" else "Qualifying rounds")
+    specs = [(Phase.Kind.QUALIFYING, first_name, games, first)]
     size = composition["final_size"] if composition else FINAL_SIZE
     semifinals = spec.semifinals or bool(composition and composition["tiers"][0].get("semifinal"))
     if semifinals:
-        specs.append((Phase.Kind.SEMIFINAL, _("Semifinals"), 1, {}))
+        specs.append((Phase.Kind.SEMIFINAL, phase_name("Semifinals"), 1, {}))
     if final:
-        specs.append((Phase.Kind.FINAL, _("Final"), 1, {"size": size}))
+        specs.append((Phase.Kind.FINAL, phase_name("Final"), 1, {"size": size}))
         if finalina:
             # Played beside the final, at table 2 of the same round.
-            label = _("Finalina (5th-8th)") if size == 4 else _("Finalina (6th-10th)")
+            label = phase_name("Finalina (5th-8th)" if size == 4 else "Finalina (6th-10th)")
             specs.append((Phase.Kind.FINALINA, label, 0, {"size": size, "table": 2}))
     return specs

@@ -171,7 +171,7 @@ def _draw(request, tournament, phase):
     advice = knockout_advice(tournament.format_preset, len(present_registrations(tournament)),
                              tournament.table_size) if phase.order == 1 else None
     rnd = draw.phase_draw(user=request.user, phase=phase, plan_choice=plan_choice)
-    messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.name})
+    messages.success(request, _("Round %(n)d drawn for %(phase)s.") % {"n": rnd.number, "phase": phase.label})
     if advice is not None and rnd.number == 1:
         messages.warning(request, _("Drawn with fewer players than this knockout presupposes (%(low)d-%(high)d "
                                     "players, %(n)d present).") % {"low": advice.low, "high": advice.high,

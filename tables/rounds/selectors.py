@@ -111,14 +111,14 @@ def table_label(rnd, number):
         return _("Final %(n)d") % {"n": number}
     if phase.kind == Phase.Kind.FINAL:
         return _("Final") if number == 1 else _("Finalina")
-    return _("%(phase)s — Table %(n)d") % {"phase": phase.name, "n": number}
+    return _("%(phase)s — Table %(n)d") % {"phase": phase.label, "n": number}
 
 
 def round_label(rnd):
     """A round as the players are told it: "Round 4", or "Round 4 — Semifinals" in a later phase."""
     if rnd.phase is None or rnd.phase.kind == Phase.Kind.QUALIFYING:
         return _("Round %(n)d") % {"n": rnd.number}
-    return _("Round %(n)d — %(phase)s") % {"n": rnd.number, "phase": rnd.phase.name}
+    return _("Round %(n)d — %(phase)s") % {"n": rnd.number, "phase": rnd.phase.label}
 
 
 def waiting_for_final(rnd, query):

@@ -84,7 +84,7 @@ def _outside_format_refused(form, step):
         return True
     if form.is_valid() and not form.cleaned_data["outside_format"]:
         form.add_error("outside_format", _("The format's next step is “%(step)s”: tick this box to draw a round it "
-                                           "does not plan.") % {"step": step.label or step.view.phase.name})
+                                           "does not plan.") % {"step": step.label or step.view.phase.label})
         return True
     return False
 

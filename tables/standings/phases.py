@@ -114,7 +114,7 @@ class NextStep:
 def _step_label(view, views):
     phase = view.phase
     if phase.kind == Phase.Kind.QUALIFYING:
-        return _("%(phase)s: draw round %(k)d of %(total)d") % {"phase": phase.name, "k": view.played + 1,
+        return _("%(phase)s: draw round %(k)d of %(total)d") % {"phase": phase.label, "k": view.played + 1,
                                                                    "total": phase.rounds}
     if phase.kind == Phase.Kind.SEMIFINAL:
         return _("Seat the semifinals")
@@ -126,7 +126,7 @@ def _step_label(view, views):
             return _("Seat the %(k)d finals") % {"k": finals}
         finalina = any(v.phase.kind == Phase.Kind.FINALINA for v in views)
         return _("Seat the final and the finalina") if finalina else _("Seat the final")
-    return _("Draw %(phase)s") % {"phase": phase.name}
+    return _("Draw %(phase)s") % {"phase": phase.label}
 
 
 def format_next_step(tournament, views=None):
@@ -147,7 +147,7 @@ def format_next_step(tournament, views=None):
         refused = _("A knockout plays only its own games: each is seated by the format.")
     elif later_started:
         refused = _("%(phase)s: the phase has started, and a round outside the format would change the "
-                    "qualifying standings it came from.") % {"phase": next(v.phase.name for v in views[1:] if v.rounds)}
+                    "qualifying standings it came from.") % {"phase": next(v.phase.label for v in views[1:] if v.rounds)}
     for view in views:
         if view.phase.kind == Phase.Kind.FINALINA or view.status == "done":
             continue
@@ -207,15 +207,15 @@ def format_plan(tournament, phases=None):
     for phase in phases:
         if phase.kind == Phase.Kind.QUALIFYING:
             lines.append(ngettext("%(phase)s: %(n)d round", "%(phase)s: %(n)d rounds", phase.rounds)
-                         % {"phase": phase.name, "n": phase.rounds})
+                         % {"phase": phase.label, "n": phase.rounds})
         elif phase.kind == Phase.Kind.FINAL and phases[0].settings.get("parallel_finals"):
             lines.append(_("%(phase)s: 1 final up to 76 participants, 2 up to 116, 3 up to 156, 4 up to 196, 5 "
-                           "above; each of the 4 winners of its own 4 semifinals") % {"phase": phase.name})
+                           "above; each of the 4 winners of its own 4 semifinals") % {"phase": phase.label})
         elif phase.kind in (Phase.Kind.FINAL, Phase.Kind.FINALINA):
-            lines.append(_("%(phase)s: %(n)d players") % {"phase": phase.name,
+            lines.append(_("%(phase)s: %(n)d players") % {"phase": phase.label,
                                                            "n": phase.settings.get("size", 4)})
         else:
-            lines.append(phase.name)
+            lines.append(phase.label)
     return lines + composed_summary(tournament)
 
 
@@ -451,7 +451,7 @@ def knockout_rows(tournament, phases, final_rows=(), published_only=False):
         still_in = state != "lost" or waiting
         if phase.kind == Phase.Kind.FINAL and state != "playing":
             still_in = False
-        rows.append(KnockoutRow(regs[reg_id], still_in, phase.name, waiting, positions.get(reg_id), index))
+        rows.append(KnockoutRow(regs[reg_id], still_in, phase.label, waiting, positions.get(reg_id), index))
     rows.sort(key=lambda r: (r.position or 10 ** 6, not r.still_in, -r.depth,
                              r.registration.player.last_name.casefold(),
                              r.registration.player.first_name.casefold(), r.registration.pk))

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoring.formulas import get_formula
+from tournaments import phase_names
 from tournaments.text import fold
 
 # The big screen's panels, in the order it shows them (tables.room).
@@ -405,4 +406,9 @@ class Phase(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "order"], name="one_phase_order")]
 
     def __str__(self):
-        return self.name
+        return self.label
+
+    @property
+    def label(self):
+        """The phase's name in the current language (tournaments/phase_names.py)."""
+        return phase_names.label(self.name)
