@@ -25,8 +25,8 @@ from tables.standings.selectors import (composition_of, games_by_round, knockout
 from tables.models import Round
 from tournaments.audit.services import audit
 from tournaments.models import Phase, Registration, Tournament
-from tournaments.phase_names import name as phase_name
-from tournaments.phase_names import same
+from tournaments.models.phase_names import name as phase_name
+from tournaments.models.phase_names import same
 
 
 MIN_SEMIFINAL_TABLE = 3  # players at a semifinal table, at least

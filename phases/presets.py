@@ -12,7 +12,7 @@ from scoring.errors import ScoringError
 from scoring.phases import knockout_stages, knockout_table_sizes
 from scoring.qualify import check_composition, composition_tiers
 from tournaments.models import FORMAT_PRESETS, Phase
-from tournaments.phase_names import name as phase_name
+from tournaments.models.phase_names import name as phase_name
 
 
 def raduno_specs(games):

@@ -6,7 +6,7 @@ from django.utils import translation
 
 from tests.html import one, text
 from tournaments.models import Phase
-from tournaments.phase_names import label, same
+from tournaments.models.phase_names import label, same
 
 
 @pytest.mark.parametrize("stored, language, shown", [

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoring.formulas import get_formula
-from tournaments import phase_names
+from tournaments.models import phase_names
 from tournaments.text import fold
 
 # The big screen's panels, in the order it shows them (tables.room).
@@ -410,5 +410,5 @@ class Phase(models.Model):
 
     @property
     def label(self):
-        """The phase's name in the current language (tournaments/phase_names.py)."""
+        """The phase's name in the current language (tournaments/models/phase_names.py)."""
         return phase_names.label(self.name)
