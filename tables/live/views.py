@@ -10,8 +10,6 @@ from tables.live.selectors import last_announced
 from tournaments.accounts.throttle import client_address
 from tournaments.rules import tournament_for_live
 
-MAX_PAGE_LENGTH = 200
-
 
 def _open(request, pk):
     """Who may listen (404 for the public on an unpublished tournament); the version the client holds
@@ -22,7 +20,7 @@ def _open(request, pk):
     sent = request.headers.get("Last-Event-ID", "") or (last_announced(pk) or {}).get("version", "")
     path = request.GET.get("page", "")
     anonymous = not request.user.is_authenticated
-    page = (path, get_language()) if anonymous and path.startswith("/") and len(path) <= MAX_PAGE_LENGTH else None
+    page = (path, get_language()) if anonymous and path else None  # carried only when a snapshot rendered it
     return sent, page, anonymous
 
 
