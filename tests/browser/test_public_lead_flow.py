@@ -62,6 +62,7 @@ def test_medagliere_standings_show_the_medals_on_the_phone(live_server, phone, s
     assert width <= 390
     shot(page, "62-standings-medagliere")
     page.click(f"#standings tr[data-reg='{regs[0].pk}'] a")
+    page.wait_for_url(f"**/giocatori/{regs[0].pk}/")
     assert page.locator(".medal-count").count() == 5
     shot(page, "63-player-medals")
     assert page.console_errors == []

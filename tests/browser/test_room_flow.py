@@ -192,6 +192,7 @@ def test_my_table_on_a_phone(live_server, phone, shot, tournament, organiser):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "room-my-table-phone")
     box.locator("[data-sheet-link]").click()
+    page.locator("[data-territory-sheet]").wait_for()   # the sheet's page, parsed
     assert page.locator("[data-territory-sheet]").count() == 1
     page.goto(live_server.url + reverse("public:tournament", args=[tournament.pk]))
     page.get_by_role("searchbox").fill(regs[2].player.last_name)
