@@ -24,6 +24,7 @@ SCHEMA = "torneo.rule/1"
 LANGUAGES = ("it", "en")
 PARAMS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus", "spartaco_malus", "risiko_total",
           "corrective_scope", "spartaco_risiko_losers", "standard_eliminated")
+FORMAT = ("preset",)
 TOURNAMENT = {"rounds_planned": (1, 30), "table_size": (4, 5), "dispute_window_minutes": (0, 10080)}
 FIELDS = ("schema", "key", "name", "club", "source", "description", "published", "formula", "params",
           "tournament", "format")
@@ -143,8 +144,12 @@ def _tournament(value) -> dict:
 def _format(value) -> dict:
     if value is None:
         return {}
-    if not isinstance(value, dict) or set(value) != {"preset"} or not isinstance(value["preset"], str) \
-            or not KEY.match(value["preset"]):
+    if not isinstance(value, dict):
+        raise _err('format must be an object {"preset": "<format key>"}', "format")
+    unknown = sorted(set(value) - set(FORMAT))
+    if unknown:
+        raise _err(f"format has no field {unknown[0]!r}: a rule sets {', '.join(FORMAT)}", unknown[0])
+    if not isinstance(value.get("preset"), str) or not KEY.match(value["preset"]):
         raise _err('format must be an object {"preset": "<format key>"}', "format")
     return dict(value)
 

@@ -78,6 +78,8 @@ def test_a_rule_document_as_params_takes_its_formula_and_a_contradicting_formula
     ({"tournament": {"rounds_planned": 0}}, "rounds_planned must be a whole number from 1 to 30"),
     ({"tournament": {"tables": 4}}, "tournament has no field 'tables'"),
     ({"format": "master"}, 'format must be an object {"preset": "<format key>"}'),
+    ({"format": {}}, 'format must be an object {"preset": "<format key>"}'),
+    ({"format": {"preset": "master", "rounds": 4}}, "format has no field 'rounds': a rule sets preset"),
     ({"name": ""}, "name must be a text"),
     ({"key": "Master Roma"}, "key must be up to 24 lower-case letters"),
     ({"published": "sì"}, "published must be true or false"),
@@ -89,6 +91,29 @@ def test_a_rule_document_the_engine_cannot_read_is_refused_by_its_field(change, 
     assert words in refused.value.message
     code, out, err = _scored({"params": doc, "games": []})
     assert (code, out) == (2, "") and words in err
+
+
+@pytest.mark.parametrize("name, low, high", [
+    ("rounds_planned", 1, 30), ("table_size", 4, 5), ("dispute_window_minutes", 0, 10080)])
+def test_a_tournament_setting_is_taken_at_both_of_its_bounds_and_refused_one_past_either(name, low, high):
+    """Tables of 5 are a rule's as much as tables of 4: each bound is inside, one past it is outside."""
+    doc = {"schema": SCHEMA, "name": "Regola", "formula": "bonus50"}
+    for value in (low, high):
+        assert parse_rule_document({**doc, "tournament": {name: value}}).tournament == {name: value}
+    for value in (low - 1, high + 1):
+        with pytest.raises(ScoringError) as refused:
+            parse_rule_document({**doc, "tournament": {name: value}})
+        assert (refused.value.field, refused.value.detail) == (
+            name, f"{name} must be a whole number from {low} to {high}")
+
+
+def test_a_format_is_kept_with_its_preset_and_an_unknown_key_under_it_is_refused_by_its_name():
+    doc = {"schema": SCHEMA, "name": "Regola", "formula": "bonus50"}
+    assert parse_rule_document({**doc, "format": {"preset": "master"}}).format == {"preset": "master"}
+    with pytest.raises(ScoringError) as refused:
+        parse_rule_document({**doc, "format": {"preset": "master", "final_tables": 1}})
+    assert (refused.value.field, refused.value.detail) == (
+        "final_tables", "format has no field 'final_tables': a rule sets preset")
 
 
 def test_a_text_in_one_language_is_read_as_italian_and_shown_in_either():
