@@ -108,6 +108,25 @@ def test_several_known_players_by_a_name_stop_the_command_at_the_persons_cell(or
     assert not Tournament.objects.exists()
 
 
+def test_new_players_still_asks_which_of_two_known_at_the_same_club(organiser, tmp_path):
+    """--new-players answers "someone else" to a near miss or a name known at another club, never to a
+    name known twice at the person's own club: that is still asked, and no third record is made."""
+    club = ClubFactory(name="Carri Milano")
+    for _ in range(2):
+        PlayerFactory(first_name="Giulia", last_name="Bianchi", club=club, created_by=organiser)
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(xlsx(club_rows(season_rounds())))       # "Giulia Bianchi, Carri Milano"
+    with pytest.raises(CommandError) as caught:
+        call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12",
+                     "--formula", "standard", "--new-players")
+    assert str(caught.value) == "x.xlsx: " + tr("sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="Turno 1",
+                                                row=3, column="B (Giocatore)") + ": " + tr(
+        "several known players are called %(name)s (%(clubs)s): add the club, or import from the page to choose",
+        name="Giulia Bianchi", clubs="Carri Milano, Carri Milano")
+    assert Player.objects.filter(first_name="Giulia", last_name="Bianchi").count() == 2
+    assert not Tournament.objects.exists()
+
+
 def test_the_organisers_pick_says_which_namesake_it_is(organiser):
     known = [PlayerFactory(first_name="Chiara", last_name="Ricci", club=ClubFactory(name=c), created_by=organiser)
              for c in ("Club A", "Club B")]
