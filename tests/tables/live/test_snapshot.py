@@ -13,6 +13,7 @@ from tables.live import snapshot
 from tables.live.selectors import last_announced
 from tables.rounds import services as rounds
 from tables.standings import cache as pages
+from tests.html import one, parse, text, tr
 from tests.tables.standings.test_public_pages_freshness import (  # noqa: F401 (fixtures)
     POLL, REFRESH, _save, _url, clock, played)
 from tournaments.models import Tournament
@@ -83,6 +84,23 @@ def test_the_job_renders_the_carried_fragment_and_announces_it(clock, tournament
     later = pages.read(_key(tournament, "en"))
     assert later.version == results_version(tournament.pk) != english[pages.VERSION_HEADER]
     assert b"Provisional standings" in later.body
+
+
+def test_a_visitor_of_the_whole_english_page_gets_the_english_fragment_rendered_on_write(
+        clock, tournament, played, organiser, settings, django_capture_on_commit_callbacks):
+    """A phone that opened the whole page in English (no fragment asked yet) polls for the English
+    fragment next: the snapshot renders it and the live channel carries it, as for the site's language."""
+    settings.LANGUAGE_CODE = "it"
+    whole = Client().get(_url(tournament), headers={"Accept-Language": "en"})
+    assert whole.status_code == 200 and one(whole, "html")["lang"] == "en"
+    assert pages.read(_key(tournament, "en")) is None  # the fragment itself was never asked for
+    _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    snapshot.take_snapshot.call(tournament.pk)
+    assert list(last_announced(tournament.pk)["pages"][_url(tournament)]) == ["it", "en"]
+    kept = pages.read(_key(tournament, "en"))
+    assert kept.version == results_version(tournament.pk)
+    assert text(one(parse(kept.body), "[data-state]")).startswith(tr("Provisional standings", "en"))
+    assert tr("Provisional standings", "en") != tr("Provisional standings", "it")
 
 
 def test_a_failed_render_gives_its_lock_back(clock, tournament, played, monkeypatch, caplog):
