@@ -5,14 +5,22 @@ runs the tests that guard it, and says whether they failed, as they must.
     .venv/bin/python tests/bites.py            # every mutant
     .venv/bin/python tests/bites.py cookie     # those whose name contains "cookie"
 
-Exit 0 when every mutant is caught, 1 when one survives (named on stderr). The files are restored
-after each run, whatever happens."""
+Exit 0 when every mutant is caught, 1 when one survives (named on stderr). The mutants are planted in
+copies of the work tree (one per core, BITES_JOBS to choose), never in the tree itself, and run side by
+side; each run's tests are on SQLite, on one test database migrated once for all of them."""
+import os
+import queue
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE_ENV = "TORNEO_TEST_TEMPLATE"  # tests/database.py
 SNAPSHOT = "tests/tables/live/test_snapshot.py"
 STANDINGS = "tests/tables/standings"
 
@@ -91,34 +99,96 @@ MUTANTS = [
     Mutant("master: an absent unbeaten leader straight to the final", "scoring/qualify.py",
            "if len(leaders) != 1 or not leaders[0].present:", "if len(leaders) != 1:",
            ("tests/phases/test_master_absent_leader.py",)),
+    Mutant("rule document: tables of 5 refused", "scoring/rule_document.py",
+           '"table_size": (4, 5)', '"table_size": (4, 4)', ("tests/scoring/test_rule_document.py",)),
+    Mutant("rule document: an unknown key under format ignored", "scoring/rule_document.py",
+           "unknown = sorted(set(value) - set(FORMAT))", "unknown = []", ("tests/scoring/test_rule_document.py",)),
+    Mutant("import: --new-players makes a third record of a name known twice at the club",
+           "transfer/workbooks/checks.py", 'new_players and found.question != "choose":', "new_players:",
+           ("tests/transfer/workbooks/test_players.py",)),
+    Mutant("generation: new push keys keep the cache generation", "risiko_site/generation.py",
+           'PAGE_SETTINGS = ("VAPID_PUBLIC_KEY", ', "PAGE_SETTINGS = (",
+           ("tests/tables/push/test_keys_take_effect.py",)),
+    Mutant("snapshot: no English fragment for the visitors of the whole English page", "tables/live/snapshot.py",
+           "for form in {htmx, False})", "for form in {htmx})", (SNAPSHOT,)),
+    Mutant("standings: the table's HTML cached without its language", "tables/standings/pages.py",
+           'f"html:{get_language()}:{context', 'f"html:{context', ("tests/tables/standings/test_public_pages_cache.py",)),
 ]
 
 
-def run(mutant):
-    """True when the tests fail with the mutant planted (it is caught)."""
-    path = ROOT / mutant.path
+def _copy(target):
+    """The work tree copied to `target` (the code, tests and data; no git, venv or node_modules)."""
+    shutil.copytree(ROOT, target, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "__pycache__", "site", "var", "backups", "db.sqlite3", ".pytest_cache"))
+
+
+def _template(directory):
+    """A test database migrated once (SQLite), which every run copies (tests/database.py)."""
+    path = Path(directory) / "migrated.sqlite3"
+    script = ("import django; django.setup(); from django.db import connection; "
+              f"connection.settings_dict.setdefault('TEST', {{}})['NAME'] = {str(path)!r}; "
+              "connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)")
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, env=_environment(),
+                   stdout=subprocess.DEVNULL)
+    return path
+
+
+def _environment(template=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "PYTEST_ADDOPTS")}
+    env["DJANGO_SETTINGS_MODULE"] = "risiko_site.settings"
+    if template is not None:
+        env[TEMPLATE_ENV] = str(template)
+    return env
+
+
+def run(mutant, tree=ROOT, template=None):
+    """True when the tests fail with the mutant planted in `tree` (it is caught)."""
+    path = Path(tree) / mutant.path
     original = path.read_text(encoding="utf-8")
     if original.count(mutant.before) != 1:
         raise SystemExit(f"{mutant.name}: the code to change is not in {mutant.path} exactly once")
     try:
         path.write_text(original.replace(mutant.before, mutant.after), encoding="utf-8")
-        result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+        result = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                                  "-m", "not browser and not postgres", *mutant.tests],
-                                cwd=ROOT, capture_output=True, text=True)
+                                cwd=tree, capture_output=True, text=True, env=_environment(template))
     finally:
         path.write_text(original, encoding="utf-8")
     return result.returncode != 0
 
 
-def main(words):
+def main(words, jobs=None):
+    """Each chosen mutant planted alone in one of `jobs` copies of the work tree (one per core), the
+    copies' runs side by side, every run on one migrated SQLite database copied into memory."""
     chosen = [m for m in MUTANTS if not words or any(w in m.name for w in words)]
+    for mutant in chosen:  # every mutant's code is there before any run starts
+        if (ROOT / mutant.path).read_text(encoding="utf-8").count(mutant.before) != 1:
+            raise SystemExit(f"{mutant.name}: the code to change is not in {mutant.path} exactly once")
+    jobs = max(1, min(jobs or int(os.environ.get("BITES_JOBS", 0)) or os.cpu_count() or 1, len(chosen)))
     survivors = []
-    for mutant in chosen:
-        caught = run(mutant)
-        print(f"{'caught  ' if caught else 'SURVIVED'} {mutant.name}", flush=True)
-        if not caught:
-            survivors.append(mutant.name)
-    print(f"{len(chosen) - len(survivors)} of {len(chosen)} mutants caught")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="torneo-bites-") as directory:
+        template = _template(directory)
+        trees = queue.Queue()
+        for n in range(jobs):
+            _copy(Path(directory) / f"tree{n}")
+            trees.put(Path(directory) / f"tree{n}")
+
+        def planted(mutant):
+            tree = trees.get()
+            try:
+                began = time.monotonic()
+                return run(mutant, tree, template), time.monotonic() - began
+            finally:
+                trees.put(tree)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for mutant, (caught, seconds) in zip(chosen, pool.map(planted, chosen)):
+                print(f"{'caught  ' if caught else 'SURVIVED'} {mutant.name} ({seconds:.0f} s)", flush=True)
+                if not caught:
+                    survivors.append(mutant.name)
+    print(f"{len(chosen) - len(survivors)} of {len(chosen)} mutants caught in {time.monotonic() - started:.0f} s "
+          f"({jobs} at a time)")
     if survivors:
         print("survived: " + "; ".join(survivors), file=sys.stderr)
         return 1

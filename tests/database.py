@@ -6,11 +6,14 @@ On PostgreSQL each worker's copy is a database made from the migrated one as tem
 (`test_<name>_gw0`, `test_<name>_gw1`, ...); on SQLite the migrated database is a file that each worker
 copies into its own in-memory database. All of them are dropped when the run ends.
 
-A run without workers (`pytest tests/some_file.py`) sets up its database as pytest-django always does.
+A run without workers (`pytest tests/some_file.py`) sets up its database as pytest-django always does,
+or, on SQLite with TORNEO_TEST_TEMPLATE naming a migrated file (tests/bites.py), copies that file as a
+worker does.
 
 `module_db` opens a transaction around a module's tests: data built once in it (the permission
 matrices' worlds) serves every test of the module, each test rolled back to it, as Django's
 `setUpTestData` does for a TestCase class."""
+import os
 import re
 import shutil
 import sqlite3
@@ -21,6 +24,9 @@ from pathlib import Path
 import pytest
 
 TEMPLATE_KEY = "torneo_test_template"
+# A migrated SQLite file that a run without workers copies into memory instead of migrating (on SQLite
+# only): tests/bites.py makes it once and runs the tests of each planted fault on it.
+TEMPLATE_ENV = "TORNEO_TEST_TEMPLATE"
 DATABASE_KEY = "torneo_test_database"
 
 
@@ -132,6 +138,8 @@ def _use_the_copy(workerinput):
 def django_db_setup(request, django_test_environment, django_db_blocker, django_db_use_migrations,
                     django_db_keepdb, django_db_createdb, django_db_modify_db_settings):
     workerinput = getattr(request.config, "workerinput", {})
+    if TEMPLATE_KEY not in workerinput and os.environ.get(TEMPLATE_ENV) and not os.environ.get("DATABASE_URL"):
+        workerinput = {TEMPLATE_KEY: os.environ[TEMPLATE_ENV]}  # tests/bites.py: migrated once for every run
     if TEMPLATE_KEY in workerinput:
         from django.db import connections
         with django_db_blocker.unblock():
