@@ -107,10 +107,16 @@ def test_under_asgi_the_stream_carries_the_page_too(settings, tournament, seated
     settings.LIVE_STREAM_SECONDS = 2
     table = seated.tables.get()
 
+    opened = asyncio.Event()
+
     async def listen():
         response = await AsyncClient().get(reverse("public:live", args=[tournament.pk]),
                                            {"page": _standings(tournament)})
-        return b"".join([chunk async for chunk in response.streaming_content])
+        chunks = []
+        async for chunk in response.streaming_content:
+            chunks.append(chunk)
+            opened.set()  # its opening sent: the version it starts from is read, a save from now on is news
+        return b"".join(chunks)
 
     def save():
         report(table, [(62,), (48,), (30,), (0, 1)])  # committed: the snapshot job runs, then announces
@@ -118,7 +124,7 @@ def test_under_asgi_the_stream_carries_the_page_too(settings, tournament, seated
 
     async def scenario():
         task = asyncio.ensure_future(listen())
-        await asyncio.sleep(0.3)  # the stream opened (SQLite: one writer at a time)
+        await asyncio.wait_for(opened.wait(), 30)  # the stream opened (SQLite: one writer at a time)
         version = await asyncio.to_thread(save)
         return version, await task
 

@@ -102,6 +102,7 @@ def test_a_client_coming_back_with_an_older_version_gets_the_current_one_at_once
 @pytest.mark.django_db(transaction=True)
 def test_under_asgi_the_stream_is_asynchronous(tournament, seated):
     table = seated.tables.get()
+    opened = asyncio.Event()
 
     async def listen():
         response = await AsyncClient().get(_url(tournament))
@@ -109,11 +110,12 @@ def test_under_asgi_the_stream_is_asynchronous(tournament, seated):
         chunks = []
         async for chunk in response.streaming_content:
             chunks.append(chunk)
+            opened.set()  # its opening sent: the version it starts from is read, a save from now on is news
         return response, chunks
 
     async def scenario():
         task = asyncio.ensure_future(listen())
-        await asyncio.sleep(0.15)
+        await asyncio.wait_for(opened.wait(), 30)
         await asyncio.to_thread(report, table, [(62,), (48,), (30,), (0, 1)])
         return await task
 
