@@ -130,8 +130,8 @@ def test_a_table_at_0_and_a_tie_without_places_are_asked_first(browser, live_ser
         page.fill(f"#id_p{i}-table_points", "0")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    page.click("#save-result")
-    page.wait_for_timeout(300)
+    with page.expect_event("dialog"):
+        page.click("#save-result")
     assert asked == [it("Every player has 0 table points.") + " " + it("Save it as it is?")]
     assert "/tavoli/2/" in page.url                                  # dismissed: nothing kept, still here
     page.context.close()

@@ -50,16 +50,21 @@ def test_the_event_brings_the_page_and_the_phone_asks_for_nothing(live_server, p
     regs, rnd, asked = _open_standings(live_server, phone, tournament)
     _shows_the_save_within_2_s(phone, regs, rnd)
     assert asked == []
-    phone.evaluate("() => htmx.trigger('#standings', 'live')")  # the page swapped in still works as htmx's
-    phone.wait_for_timeout(300)
+    with phone.expect_request(lambda r: r.headers.get("hx-request") == "true"):
+        phone.evaluate("() => htmx.trigger('#standings', 'live')")  # the page swapped in still works as htmx's
     assert len(asked) == 1
 
 
 def test_while_the_channel_works_the_pages_own_poll_is_let_through_once_a_minute(
         live_server, phone, settings, tournament):
     settings.STANDINGS_POLL_SECONDS = 1
+    phone.add_init_script("""window.pollsDue = 0;
+        document.addEventListener("htmx:confirm", (event) => {
+            const cause = event.detail.triggeringEvent;
+            if (event.detail.elt.id === "standings" && !(cause && cause.type === "live")) window.pollsDue++;
+        });""")
     _regs, _rnd, asked = _open_standings(live_server, phone, tournament)
-    phone.wait_for_timeout(3500)  # three polls or more due
+    phone.wait_for_function("() => window.pollsDue >= 3", timeout=10000)  # three polls due, each asked leave
     assert len(asked) == 1
 
 

@@ -447,6 +447,16 @@ def test_the_organisers_screens_copy_paste_format_and_the_arbiters_landing(
     page.context.close()
 
 
+def _had_its_chance_to_move(page, kept=True):
+    """Whatever could move the form has happened: the phone kept the round for offline use (the worker's
+    answer, #offline-status[data-kept], the last thing the page does once open), every animation
+    ended and two frames were drawn since."""
+    if kept:
+        page.wait_for_selector("#offline-status[data-kept]", state="attached")
+    page.evaluate("""() => Promise.all(document.getAnimations().map((a) => a.finished)).then(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))""")
+
+
 def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still(
         browser, live_server, tournament, organiser, arbiter, shot):
     from tables.models import Seat
@@ -456,7 +466,7 @@ def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still
     _login(page, live_server, "arturo")
     page.goto(live_server.url + reverse("arbiter:table", args=[tournament.pk, rnd.number, 1]))
     first = page.locator("form.result-form").bounding_box()
-    page.wait_for_timeout(1500)                                   # the phone keeps the round for offline use
+    _had_its_chance_to_move(page)                                 # the phone keeps the round for offline use
     assert page.locator("form.result-form").bounding_box() == first
     for i, typed in enumerate(["62", "4x", "30", "0"]):
         page.fill(f"#id_p{i}-table_points", typed)
@@ -465,7 +475,7 @@ def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still
     page.wait_for_selector(".has-error .field-error")
     card = page.locator("form.result-form")
     before = card.bounding_box()
-    page.wait_for_timeout(700)                                    # nothing moves while the arbiter reads it
+    _had_its_chance_to_move(page)                                 # nothing moves while the arbiter reads it
     assert card.bounding_box() == before
     shot(page, "walk10-refused-390")
     page.keyboard.type("48")                                      # the field in error has the cursor
@@ -495,7 +505,7 @@ def test_the_arbiters_form_after_a_refusal_saves_from_the_keypad_and_keeps_still
     page.click("a[data-offline-table] >> nth=0")                 # a result waits: the card still keeps still
     page.wait_for_selector("form.result-form")
     first = page.locator("form.result-form").bounding_box()
-    page.wait_for_timeout(700)
+    _had_its_chance_to_move(page, kept=False)                     # offline: the round is not kept again
     assert page.locator("form.result-form").bounding_box() == first
     assert page.console_errors == []
     page.context.close()
