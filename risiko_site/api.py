@@ -3,9 +3,10 @@
 The public JSON lives under /api/v1/ (tables/urls.py, circuits/urls.py; its shape is documented as JSON
 Schema in docs/api/v1/). The addresses it had before, read by club websites written for them, answer as
 before, with the same body, and say that they are deprecated (RFC 9745 `Deprecation`, the date they
-were) and where the versioned address is (`Link: <...>; rel="successor-version"`). They go through the
-whole middleware chain (the public-page cache's shortcut answers only the versioned addresses), which is
-slower but keeps the headers on every answer, a 304 included.
+were) and where the versioned address is (`Link: <...>; rel="successor-version"`). They are answered
+by the versioned address's own view (its answer from the public-page cache when it is there,
+tables/standings/cache.py's `public_page`), and the two headers are added to every answer, a 304
+included.
 """
 from datetime import datetime, timezone
 
@@ -20,9 +21,7 @@ DEPRECATION = f"@{int(DEPRECATED_SINCE.timestamp())}"
 
 
 def deprecated(view, successor):
-    """`view` at its old address: the same answer, with `Deprecation` and the successor's `Link`. The
-    wrapper carries none of the view's attributes (its `public_page` mark would let the cache's
-    middleware answer without these headers)."""
+    """`view` at its old address: the same answer, with `Deprecation` and the successor's `Link`."""
     def old_address(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         response["Deprecation"] = DEPRECATION

@@ -216,7 +216,7 @@ if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
 PUSH_TIMEOUT_SECONDS = env_int("PUSH_TIMEOUT_SECONDS", 5, minimum=1)
 
 # Background work, Django's tasks framework (django-tasks): the public pages of a tournament rendered
-# after its changes commit (backend "pages", tables/standings/snapshot.py) and the push notifications
+# after its changes commit (backend "pages", tables/live/snapshot.py) and the push notifications
 # (backend "default", tables/push/sender.py). TASKS_BACKEND=database (docker-compose.yml): the jobs wait
 # in the database until the workers (`manage.py db_worker --backend pages|default`) run them, so a
 # restart loses none. immediate (the default, `make run`: one process, no worker): each job runs in the
