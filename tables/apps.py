@@ -13,10 +13,11 @@ class TablesConfig(AppConfig):
         from tournaments import settings_checks
         settings_checks.register(scoring_change)
         # A committed change of a tournament queues its snapshot: its public pages rendered anew and
-        # the change announced on its live channel (tables/live/snapshot.py).
+        # the change announced on its live channel (tables/live/snapshot.py). The one receiver of
+        # tournaments.versions.changes_committed.
         from tables.live import snapshot
         from tournaments import versions
-        versions.on_committed(snapshot.schedule)
+        versions.changes_committed.connect(snapshot.changes_committed, dispatch_uid="tables.live.snapshot")
         # The push notifications' keys are checked with the rest of the site (tables.push).
         from django.core import checks
         from tables.push.checks import vapid_keys

@@ -18,6 +18,7 @@ import threading
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max
+from django.dispatch import Signal
 from django.utils import timezone
 
 from tournaments.models import AuditLog, Tournament
@@ -68,21 +69,18 @@ def results_through(version):
 
 
 _local = threading.local()  # this thread's `unannounced` depth and the versions it announced
-_committed_listeners = []
 
-
-def on_committed(listener):
-    """Call `listener(pk, closes_at)` once the changes of tournament `pk` in a transaction have
-    committed and its version moved (`closes_at`: when the dispute window now closes, or None);
-    tables/apps.py renders the public pages anew and announces the change."""
-    if listener not in _committed_listeners:
-        _committed_listeners.append(listener)
+# Sent once the changes of tournament `pk` in a transaction have committed and its version moved, with
+# `pk` and `closes_at` (when the dispute window now closes, or None). Its one receiver,
+# tables.live.snapshot.changes_committed, is connected in tables/apps.py (a module below tables does
+# not import it): the public pages are rendered anew and the change is announced on the live channel.
+changes_committed = Signal()
 
 
 @contextmanager
 def unannounced():
-    """The changes written inside move their tournaments' versions (every cache stays true) but call no
-    listener at their commit: no snapshot job, no live announcement. For an import, which
+    """The changes written inside move their tournaments' versions (every cache stays true) but send no
+    `changes_committed` at their commit: no snapshot job, no live announcement. For an import, which
     writes a whole finished tournament nobody is watching in some hundreds of changes."""
     _local.silent = getattr(_local, "silent", 0) + 1
     try:
@@ -92,7 +90,7 @@ def unannounced():
 
 
 def _told():
-    """(tournament pk, version token) whose listeners this thread has called."""
+    """(tournament pk, version token) this thread has sent `changes_committed` for."""
     told = getattr(_local, "told", None)
     if told is None or len(told) > 256:
         told = _local.told = set()
@@ -101,10 +99,9 @@ def _told():
 
 def bump(pk):
     """Called for every audited change of tournament `pk`: once its transaction commits, the version is
-    read again from the database and the listeners are called, once for the transaction however many
-    changes it made (they are called once per version; the later callbacks of the same commit read the
-    same version). Every change registers its own callback, so a savepoint rolled back with its callback
-    leaves the later changes theirs; a change written inside `unannounced` tells no listener."""
+    read again from the database and `changes_committed` is sent, once for the transaction however many
+    changes it made (once per version; the later callbacks of the same commit read the same version). Every change registers its own callback, so a savepoint rolled back with its callback
+    leaves the later changes theirs; a change written inside `unannounced` sends nothing."""
     silent = getattr(_local, "silent", 0) > 0
 
     def committed():
@@ -114,7 +111,6 @@ def bump(pk):
         if silent or (pk, entry[0]) in told:
             return
         told.add((pk, entry[0]))
-        for listener in _committed_listeners:
-            listener(pk, entry[1])
+        changes_committed.send(sender=Tournament, pk=pk, closes_at=entry[1])
 
     transaction.on_commit(committed)

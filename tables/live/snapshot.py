@@ -1,8 +1,8 @@
 """One snapshot per tournament: after its changes commit, the public pages the screens follow are
 rendered once, in the background, and the change is announced on the live channel with them.
 
-`schedule(pk, closes_at)` is called when a change of tournament `pk` commits (tournaments.versions,
-tables/apps.py). It queues `take_snapshot` (Django's tasks framework, backend "pages"): at once, or
+`schedule(pk, closes_at)` is called when a change of tournament `pk` commits: tournaments.versions sends
+`changes_committed`, whose receiver `changes_committed` below is connected in tables/apps.py. It queues `take_snapshot` (Django's tasks framework, backend "pages"): at once, or
 PUBLIC_PAGE_REFRESH_SECONDS after the last snapshot started, so a storm of saves costs one snapshot
 per interval and the last save always gets one. A job already queued for an earlier time covers a
 later one; a later one never delays an earlier. When the dispute window is open, a job is also
@@ -89,6 +89,11 @@ def schedule(pk, closes_at=None):
         close = closes_at.timestamp()
         if close > pages.now() and cache.get(_window_key(pk)) != close and _enqueue(pk, close):
             cache.set(_window_key(pk), close, int(close - pages.now()) + QUEUED_SECONDS)  # queued once
+
+
+def changes_committed(sender, pk, closes_at, **kwargs):
+    """The receiver of tournaments.versions.changes_committed (connected in tables/apps.py)."""
+    schedule(pk, closes_at)
 
 
 def _page(pk, tournament, version, started, name, htmx, render, language):

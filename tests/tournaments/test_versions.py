@@ -1,22 +1,32 @@
-"""The tournament's version: read again from the database once a change commits, the listeners called
+"""The tournament's version: read again from the database once a change commits, `changes_committed` sent
 once per transaction whatever the number of audit entries it writes; a rolled-back change moves
 nothing; the version read before a commit never names it."""
 import pytest
 from django.core.cache import cache
 from django.db import transaction
 
+from tables.live import snapshot
 from tests.factories import TournamentFactory
 from tournaments import versions
 from tournaments.audit.services import audit, audit_many
 from tournaments.models import AuditLog
 
 
+SNAPSHOT = "tables.live.snapshot"  # the dispatch_uid tables/apps.py connects the snapshot's receiver with
+
+
 @pytest.fixture
-def told(monkeypatch):
-    """The listeners' calls: [pk, ...]."""
+def told():
+    """`changes_committed` as sent: [pk, ...], in place of its one receiver (the snapshot's)."""
     seen = []
-    monkeypatch.setattr(versions, "_committed_listeners", [lambda pk, closes_at: seen.append(pk)])
-    return seen
+
+    def receiver(sender, pk, closes_at, **kwargs):
+        seen.append(pk)
+    assert versions.changes_committed.disconnect(dispatch_uid=SNAPSHOT)  # it was connected
+    versions.changes_committed.connect(receiver, weak=False)
+    yield seen
+    versions.changes_committed.disconnect(receiver)
+    versions.changes_committed.connect(snapshot.changes_committed, dispatch_uid=SNAPSHOT)
 
 
 @pytest.mark.django_db(transaction=True)
