@@ -22,6 +22,30 @@ logger = logging.getLogger("torneo.cache")
 RETRY_SECONDS = 5.0
 
 
+# Django's Redis cache has no public way to choose its client class nor to reach its redis.Redis client.
+# The four private names of django.core.cache.backends.redis this module relies on are used here and
+# nowhere else; tests/safety/test_redis_internals.py fails when a Django release changes one of them.
+#   RedisCache._class: the client class it builds (set once, `_use_client_class`);
+#   RedisCache._cache: its client, built once (`_redis_of`);
+#   RedisCacheClient._get_connection_pool(write) and RedisCacheClient._client, the redis.Redis class
+#   (`_new_redis`).
+
+
+def _use_client_class(cache, client_class):
+    cache._class = client_class
+
+
+def _redis_of(cache, write):
+    """The redis.Redis the cache's client gives for writes (`write`) or reads."""
+    return cache._cache.get_client(write=write)
+
+
+def _new_redis(client, write):
+    """(the connection pool of `client` for writes or reads, a new redis.Redis on it)."""
+    pool = client._get_connection_pool(write)
+    return pool, lambda: client._client(connection_pool=pool)
+
+
 class _ReusedClient(RedisCacheClient):
     """Django's Redis client builds a new redis.Redis (and its table of reply parsers) for every
     command; one per connection pool is enough, as redis.Redis is safe to share between threads.
@@ -32,10 +56,10 @@ class _ReusedClient(RedisCacheClient):
         self._clients = {}
 
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+        pool, new = _new_redis(self, write)
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._clients[id(pool)] = new()
         return client
 
 
@@ -119,7 +143,7 @@ class SharedRedisCache(RedisCache):
 
     def __init__(self, server, params):
         super().__init__(server, params)
-        self._class = _ReusedClient
+        _use_client_class(self, _ReusedClient)
         self._status = _status_of(str(server))
 
     def _failed(self, exc):
@@ -136,7 +160,7 @@ class SharedRedisCache(RedisCache):
         while it still does not answer)."""
         # What was written meanwhile (a result's new version...) never reached Redis: what it holds from
         # before the outage may be older than the database, so it goes.
-        client = self._cache.get_client(write=True)
+        client = _redis_of(self, write=True)
         dropped = 0
         for keys in _batches(client.scan_iter(match=f"{self.key_prefix}:*", count=1000), 500):
             dropped += client.delete(*keys)
