@@ -50,3 +50,7 @@ class Handler(ASGIHandler):
 
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 application = Handler()
+
+# The cache generation's receiver of request_started (it reads the database's identity before a
+# request's first cache lookup) connected before the first request.
+from risiko_site import generation  # noqa: E402,F401

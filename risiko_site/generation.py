@@ -8,8 +8,10 @@ value of another database, another release or another configuration is ever read
   release (linking stylesheets the new one no longer has) are never served again;
 - the database: on PostgreSQL its oid, new for every database created, so a restored dump (restored into
   a new database, deploy/restore-db.sh) never meets the pages of the one it replaced; read on every new
-  connection, and a request's first cache lookup opens the connection when none is open, so a process
-  whose database was swapped under it (its connection ended by the restore) follows at its next request;
+  connection, and every request opens the connection as it starts (Django's request_started signal,
+  before any cache lookup) when none is open, so a process whose database was swapped under it (its
+  connection ended by the restore) follows at its next request. The key function itself never opens a
+  connection: outside a request the identity is the one the last connection read;
 - the configuration the pages show: the push keys ("Avvisami" is offered only with them), the default
   language and the languages offered, the time zone.
 
@@ -23,7 +25,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.core.signals import setting_changed
+from django.core.signals import request_started, setting_changed
 from django.db import DatabaseError, connection
 from django.db.backends.signals import connection_created
 from django.dispatch import receiver
@@ -79,9 +81,12 @@ def database():
     return _database or "unknown"
 
 
-def _check_database():
-    """Before a cache lookup made while this thread has no connection open (a request's first one):
-    connect now, so that a database swapped meanwhile (a restore) is known before any page is read.
+@receiver(request_started)
+def _check_database(**kwargs):
+    """As a request starts, after Django closed its obsolete connections and before any cache lookup,
+    while this thread has no connection open: connect now, so that a database swapped meanwhile (a
+    restore) is known before any page is read. wsgi.py and asgi.py import this module, so its receiver is
+    connected before the first request.
     While the database does not answer, its last known identity stays (the pages already in the cache
     are still served) and no connection is tried again for `RETRY_SECONDS`."""
     global _failed_at
@@ -95,6 +100,16 @@ def _check_database():
     except DatabaseError:  # the database does not answer
         _failed_at = time.monotonic()
     except Exception:  # no database access here (an event loop, a test without a database)
+        pass
+
+
+def _identify_open_connection():
+    """While the identity is unknown: read it from this thread's connection when one is open (one opened
+    before this module listened, a worker's); none is opened here."""
+    try:
+        if connection.connection is not None:
+            _noted(_database_of(connection))
+    except Exception:  # no database access here, or it does not answer: "unknown" for now
         pass
 
 
@@ -128,10 +143,13 @@ def _on_setting_changed(setting, **kwargs):
 
 
 def current():
-    """The cache generation now (a short hash)."""
+    """The cache generation now (a short hash); "unknown" stands for the database while no connection
+    of this process has read it (then the generation is not kept: the next call looks again)."""
     global _current
-    _check_database()
     value = _current
+    if value is None and _database is None:
+        _identify_open_connection()
+        value = _current
     if value is None:
         db = database()
         value = hashlib.sha256(f"{release()}|{db}|{configuration()}".encode()).hexdigest()[:12]

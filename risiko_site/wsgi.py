@@ -20,5 +20,9 @@ def with_pool_header(app, pool):
 
 
 application = get_wsgi_application()
+
+# The cache generation's receiver of request_started (it reads the database's identity before a
+# request's first cache lookup) connected before the first request.
+from risiko_site import generation  # noqa: E402,F401
 if os.environ.get("TORNEO_POOL"):
     application = with_pool_header(application, os.environ["TORNEO_POOL"])

@@ -303,3 +303,30 @@ def test_a_browsers_copy_from_another_database_is_not_confirmed(tournament, roun
         assert again.status_code == 200 and again["ETag"] != etag
     finally:
         generation._database, generation._current = None, None
+
+
+def test_the_cache_key_opens_no_connection_a_request_starting_does(monkeypatch):
+    """The key function reads what the connections told; the one place that opens a connection to learn
+    the database is the start of a request (before its first cache lookup)."""
+    from django.core.signals import request_started
+
+    class Connection:
+        vendor, alias, settings_dict, connection = "sqlite", "default", {"NAME": "swapped.sqlite3"}, None
+        opened = 0
+
+        def ensure_connection(self):
+            self.opened += 1
+            self.connection = object()
+            generation._on_connection(None, self)  # as Django's connection_created says
+    fake = Connection()
+    monkeypatch.setattr(generation, "connection", fake)
+    monkeypatch.setattr(generation, "_database", None)
+    monkeypatch.setattr(generation, "_current", None)
+    monkeypatch.setattr(generation, "_failed_at", None)
+    unknown = generation.make_key("k", "p", 1)
+    assert fake.opened == 0 and generation.database() == "unknown"
+    request_started.send(sender=None)
+    assert fake.opened == 1 and generation.database() == "sqlite:swapped.sqlite3"
+    assert generation.make_key("k", "p", 1) != unknown
+    request_started.send(sender=None)  # open already: not again
+    assert fake.opened == 1
