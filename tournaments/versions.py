@@ -100,8 +100,9 @@ def _told():
 def bump(pk):
     """Called for every audited change of tournament `pk`: once its transaction commits, the version is
     read again from the database and `changes_committed` is sent, once for the transaction however many
-    changes it made (once per version; the later callbacks of the same commit read the same version). Every change registers its own callback, so a savepoint rolled back with its callback
-    leaves the later changes theirs; a change written inside `unannounced` sends nothing."""
+    changes it made (once per version; the later callbacks of the same commit read the same version).
+    Every change registers its own callback, so a savepoint rolled back with its callback leaves the
+    later changes theirs; a change written inside `unannounced` sends nothing."""
     silent = getattr(_local, "silent", 0) > 0
 
     def committed():

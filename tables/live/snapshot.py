@@ -2,9 +2,10 @@
 rendered once, in the background, and the change is announced on the live channel with them.
 
 `schedule(pk, closes_at)` is called when a change of tournament `pk` commits: tournaments.versions sends
-`changes_committed`, whose receiver `changes_committed` below is connected in tables/apps.py. It queues `take_snapshot` (Django's tasks framework, backend "pages"): at once, or
-PUBLIC_PAGE_REFRESH_SECONDS after the last snapshot started, so a storm of saves costs one snapshot
-per interval and the last save always gets one. A job already queued for an earlier time covers a
+`changes_committed`, whose receiver `changes_committed` below is connected in tables/apps.py. It queues
+`take_snapshot` (Django's tasks framework, backend "pages"): at once, or PUBLIC_PAGE_REFRESH_SECONDS
+after the last snapshot started, so a storm of saves costs one snapshot per interval and the last save
+always gets one. A job already queued for an earlier time covers a
 later one; a later one never delays an earlier. When the dispute window is open, a job is also
 queued for its close: the standings turn final then with no change logged, and the screens are told.
 
