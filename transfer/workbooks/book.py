@@ -172,7 +172,7 @@ def _xls_sheet(book, index, totals):
                 raise bounds.too_many_cells(sheet.name, rows, columns)
             totals["area"] = before + rows * columns
             if totals["area"] > bounds.TOTAL_AREA:
-                raise bounds.too_many_in_all(sheet.name)
+                raise bounds.too_large_in_all(sheet.name)
         put(rowx, colx, *rest)
 
     sheet.put_cell = counted

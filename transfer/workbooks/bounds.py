@@ -16,8 +16,8 @@ from xml.parsers import expat
 
 from django.utils.translation import gettext as _
 from openpyxl.packaging.relationship import get_rels_path
-from openpyxl.xml.constants import (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM, ARC_STYLE, ARC_WORKBOOK, SHARED_STRINGS,
-                                    XLSM, XLSX, XLTM, XLTX)
+from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM, ARC_STYLE, ARC_WORKBOOK, XLSM, XLSX, XLTM, XLTX
+from openpyxl.xml.constants import SHARED_STRINGS as STRINGS_TYPE
 
 from transfer.workbooks.model import WorkbookError
 
@@ -29,7 +29,7 @@ ELEMENTS = 400_000            # XML elements of one part of an .xlsx file
 ODS_ELEMENTS = 80_000         # XML elements of an .ods file's sheets (odfpy holds each: ~0.7 KB, 35 us)
 ODS_ROWS = 20_000             # an .ods sheet's rows (repeats counted), once its last empty run is past
 TOTAL_AREA = 3_000_000        # all the sheets together, rows by columns (.ods: the cells the reader spells out)
-TOTAL_CELLS = 600_000         # cells written in all the sheets of an .xlsx file
+TOTAL_CELLS = 250_000         # cells written in all the sheets of an .xlsx file (openpyxl: ~20 us each)
 WHOLE = 30_000                # XML elements of an .xlsx part that openpyxl parses whole (styles, workbook...)
 CHUNK = 64 * 1024
 
@@ -136,7 +136,7 @@ def _content_types(archive, damaged):
         return ARC_WORKBOOK, None
     _stream(archive, ARC_CONTENT_TYPES, start, _whole_text(ARC_CONTENT_TYPES), damaged, elements=WHOLE)
     workbook = next((path for kind in (XLTM, XLTX, XLSM, XLSX) for ct, path in overrides if ct == kind), ARC_WORKBOOK)
-    strings = next((path for ct, path in overrides if ct == SHARED_STRINGS), None)
+    strings = next((path for ct, path in overrides if ct == STRINGS_TYPE), None)
     return workbook, strings
 
 
@@ -226,14 +226,17 @@ def _xlsx_sheet(archive, path, sheet, damaged, totals):
 def _add_to_totals(totals, sheet, area, cells):
     totals["area"] += area
     totals["cells"] += cells
-    if totals["area"] > TOTAL_AREA or totals["cells"] > TOTAL_CELLS:
-        raise too_many_in_all(sheet)
+    if totals["area"] > TOTAL_AREA:
+        raise too_large_in_all(sheet)
+    if totals["cells"] > TOTAL_CELLS:
+        raise WorkbookError(_("The sheets up to “%(sheet)s” hold more than %(n)d cells in all: the file cannot be "
+                              "read.") % {"sheet": sheet, "n": TOTAL_CELLS})
 
 
-def too_many_in_all(sheet):
-    return WorkbookError(_("The sheets up to “%(sheet)s” hold more than %(area)d cells (rows by columns) or "
-                           "%(cells)d cells written in all: the file cannot be read.")
-                         % {"sheet": sheet, "area": TOTAL_AREA, "cells": TOTAL_CELLS})
+def too_large_in_all(sheet):
+    """Every sheet within AREA, too many of them: the sheets up to `sheet` span more than TOTAL_AREA."""
+    return WorkbookError(_("The sheets up to “%(sheet)s” span more than %(n)d cells in all (rows by columns): "
+                           "the file cannot be read.") % {"sheet": sheet, "n": TOTAL_AREA})
 
 
 def _whole_text(part):
@@ -335,8 +338,7 @@ def _check_ods(archive, damaged):
         if state["cells"] > AREA:
             raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": state["sheet"]}))
         if state["total"] > TOTAL_AREA:   # every sheet within the limits, too many of them
-            raise _Stop(WorkbookError(_("The sheets up to “%(sheet)s” hold more than %(n)d cells in all: the file "
-                                        "cannot be read.") % {"sheet": state["sheet"], "n": TOTAL_AREA}))
+            raise _Stop(too_large_in_all(state["sheet"]))
 
     def start(tag, attrs):
         name = _local(tag)
