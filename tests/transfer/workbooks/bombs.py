@@ -4,6 +4,7 @@ import re
 import zipfile
 
 import openpyxl
+from openpyxl.utils import get_column_letter
 from odf.opendocument import OpenDocumentSpreadsheet
 from odf.table import Table, TableCell, TableRow
 from odf.text import P
@@ -260,9 +261,7 @@ ODS_ROUND = (b'<table:table-row><table:table-cell office:value-type="string"><te
 def ods_many_sheets(sheets=400):
     """`sheets` sheets, each within the limits (5,000 rows of 200 texts: a million cells), 400 million cells
     in all."""
-    rows = (b'<table:table-row table:number-rows-repeated="5000"><table:table-cell office:value-type="string" '
-            b'table:number-columns-repeated="200"><text:p>x</text:p></table:table-cell></table:table-row>')
-    return _ods_document(b"".join(_ods_table(f"Turno {n}", rows) for n in range(1, sheets + 1)))
+    return _ods_spelled(sheets)
 
 
 def ods_huge_styles(count=1_500_000):
@@ -292,3 +291,34 @@ BOMBS = {"declared huge sheet": declared_huge_sheet, "far away cell": far_away_c
          "xls far cells": xls_far_cells, "xls many sheets": xls_many_sheets,
          "ods many sheets": ods_many_sheets}
 READ = {"ods huge styles": ods_huge_styles, "ods huge meta": ods_huge_meta}   # read whole: nothing in them is read
+
+
+# --- the largest files the limits let in, for the benchmark: each must be read within the budget too --------
+
+def _xlsx_numbers(sheets, rows, columns):
+    """`sheets` sheets of `rows` rows, each a number in its first and its `columns`-th column (filled in
+    between by the reader) or, with `columns` negative, `-columns` numbers a row."""
+    head = b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+    if columns > 0:
+        last = get_column_letter(columns).encode()
+        body = b"".join(b'<row r="%d"><c r="A%d"><v>1</v></c><c r="%s%d"><v>2</v></c></row>' % (r, r, last, r)
+                        for r in range(1, rows + 1))
+    else:
+        cells = b"".join(b"<c><v>%d</v></c>" % c for c in range(-columns))
+        body = b"".join(b'<row r="%d">%s</row>' % (r, cells) for r in range(1, rows + 1))
+    return _xlsx_sheets(head + body + b"</sheetData></worksheet>", sheets)
+
+
+def _ods_spelled(sheets):
+    rows = (b'<table:table-row table:number-rows-repeated="5000"><table:table-cell office:value-type="string" '
+            b'table:number-columns-repeated="200"><text:p>x</text:p></table:table-cell></table:table-row>')
+    return _ods_document(b"".join(_ods_table(f"Turno {n}", rows) for n in range(1, sheets + 1)))
+
+
+AT_THE_LIMITS = {
+    "xlsx 3 sheets of 1,000,000 cells filled in": lambda: _xlsx_numbers(3, 10_000, 100),
+    "xlsx 249,000 numbers in 3 sheets": lambda: _xlsx_numbers(3, 830, -100),
+    "xlsx 30,000 cell formats": lambda: huge_styles(29_900),
+    "ods 3 sheets of 1,000,000 cells spelled out": lambda: _ods_spelled(3),
+    "xls 3 sheets of 3,900 by 256": lambda: xls_many_sheets(3),
+}
