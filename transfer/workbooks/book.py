@@ -17,6 +17,7 @@ from odf.namespaces import OFFICENS, TABLENS, TEXTNS
 
 from transfer.workbooks import bounds
 from transfer.workbooks.bounds import check as check_bounds
+from transfer.workbooks.budget import within_budget
 from transfer.workbooks.model import WorkbookError
 
 MAX_BYTES = 10 * 1024 * 1024            # a file as uploaded
@@ -40,13 +41,17 @@ def read_book(data, filename=""):
         raise WorkbookError(_("The file is larger than %(n)d MB.") % {"n": MAX_BYTES // (1024 * 1024)})
     if not data.strip():
         raise WorkbookError(_("The file is empty."))
+    if data.startswith(OLE) or data.startswith(b"PK\x03\x04"):
+        return within_budget(_workbook, data, filename)  # in a child process, under a hard budget (budget.py)
+    return _csv(data, filename)
+
+
+def _workbook(data, filename):
     if data.startswith(OLE):
         return _xls(data)
-    if data.startswith(b"PK\x03\x04"):
-        _unpacked_within_limit(data)
-        check_bounds(data)  # measured while streaming, before a reader spells it out (bounds.py)
-        return _zipped(data)
-    return _csv(data, filename)
+    _unpacked_within_limit(data)
+    check_bounds(data)  # measured while streaming, before a reader spells it out (bounds.py)
+    return _zipped(data)
 
 
 def not_a_workbook():
@@ -107,6 +112,8 @@ def _xlsx(data):
     try:
         # keep_links=False: the cached copies of other workbooks' cells (external links) are not read.
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except MemoryError:
+        raise
     except Exception:  # openpyxl raises many kinds on a damaged file
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
     sheets = []
@@ -120,7 +127,7 @@ def _xlsx(data):
                     continue
                 rows.append([_number(v) for v in row])
             sheets.append(Sheet(sheet.title, _trimmed(rows)))
-    except WorkbookError:
+    except (WorkbookError, MemoryError):
         raise
     except Exception:
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
@@ -134,6 +141,8 @@ def _xls(data):
         # ragged_rows: a row holds the cells up to its own last one, not every row up to the sheet's last
         # column (60 sheets of one far cell were 60 grids of 20,000 by 256 cells)
         book = xlrd.open_workbook(file_contents=data, on_demand=True, ragged_rows=True)
+    except MemoryError:
+        raise
     except Exception:  # xlrd raises XLRDError, struct and index errors on a damaged file
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
     sheets, totals = [], {"area": 0, "cells": 0}
@@ -144,7 +153,7 @@ def _xls(data):
                     for r in range(sheet.nrows)]
             sheets.append(Sheet(sheet.name, _trimmed(rows)))
             book.unload_sheet(index)
-    except WorkbookError:
+    except (WorkbookError, MemoryError):
         raise
     except Exception:
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
@@ -223,7 +232,7 @@ def _ods(data):
         document = opendocument.load(_content_only(data))
         tables = [node for node in document.spreadsheet.childNodes if node.qname == (TABLENS, "table")]
         return [Sheet(table.getAttrNS(TABLENS, "name") or "", _trimmed(_ods_rows(table))) for table in tables]
-    except WorkbookError:
+    except (WorkbookError, MemoryError):
         raise
     except Exception:  # odfpy and the XML parser raise many kinds on a damaged file
         raise WorkbookError(_("This LibreOffice file is damaged and cannot be read: open it and save it again.")) \

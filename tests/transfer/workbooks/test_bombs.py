@@ -10,7 +10,7 @@ import pytest
 import xlrd
 
 from tests.transfer.workbooks import bombs
-from transfer.workbooks import book, bounds
+from transfer.workbooks import book, bounds, budget
 from transfer.workbooks.book import read_book
 from transfer.workbooks.model import WorkbookError
 
@@ -53,6 +53,12 @@ LOWERED = {
 }
 # The issue's sizes cut to just past the limit, which is all a refusal needs.
 SMALL = {"huge styles": {"count": 30_100}, "one part many sheets": {"sheets": 400, "cells": 1_000}}
+
+
+@pytest.fixture(autouse=True)
+def bounds_alone(monkeypatch):
+    """Read in this process: these tests measure the bounds, not the budget behind them (test_budget.py)."""
+    monkeypatch.setattr(budget, "ENABLED", False)
 
 
 @pytest.fixture(scope="module")

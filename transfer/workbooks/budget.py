@@ -1,0 +1,123 @@
+"""The hard budget a workbook is read under, behind the bounds (bounds.py): the reading runs in a process
+forked for it, its new memory and its processor time limited by the kernel (setrlimit), so a shape the
+bounds do not foresee is stopped there and refused by name, instead of holding a worker's memory or
+time. What the child reads comes back pickled through a pipe; a refusal comes back as its message.
+
+MEGABYTES of address space past what the worker already maps (the largest files the bounds let in take
+some 35 MB, their pickled sheets as much again) and SECONDS of a core (those files take 5 at most);
+WALL seconds on the clock (a loaded machine) before the child is killed. ENABLED is off where there is
+no fork, and in the tests that measure the bounds alone."""
+import os
+import pickle
+import resource
+import select
+import signal
+import time
+
+from django.utils.translation import gettext as _
+
+from transfer.workbooks.model import WorkbookError
+
+ENABLED = hasattr(os, "fork")
+MEGABYTES = 100
+SECONDS = 10
+WALL = 60
+CHUNK = 1024 * 1024
+
+
+def too_long():
+    return WorkbookError(_("The file could not be read within %(n)d seconds: it holds more than a club's workbook "
+                           "can.") % {"n": SECONDS})
+
+
+def too_large():
+    return WorkbookError(_("The file could not be read within %(n)d MB of memory: it holds more than a club's "
+                           "workbook can.") % {"n": MEGABYTES})
+
+
+def within_budget(read, data, filename):
+    """read(data, filename) in a child process under the budget; its sheets, or its WorkbookError, or
+    too_long()/too_large() when the kernel stopped it."""
+    if not ENABLED:
+        return read(data, filename)
+    receive, send = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns, never runs the parent's exit handlers (its database connection...)
+        code = 1
+        try:
+            os.close(receive)
+            code = _child(read, data, filename, send)
+        finally:
+            os._exit(code)
+    os.close(send)
+    try:
+        payload = _collect(receive, pid)
+    finally:
+        os.close(receive)
+    status = os.waitpid(pid, 0)[1]
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        raise too_long()
+    if not payload:
+        raise too_large()  # killed or failed before it could answer: what the budget stops is memory
+    kind, value = pickle.loads(payload)
+    if kind == "sheets":
+        return value
+    if kind == "refused":
+        raise WorkbookError(value)
+    if kind == "memory":
+        raise too_large()
+    raise value
+
+
+def _child(read, data, filename, send):
+    _limit()
+    try:
+        answer = ("sheets", read(data, filename))
+    except WorkbookError as error:
+        answer = ("refused", str(error))
+    except MemoryError:
+        answer = ("memory", None)
+    except Exception as error:  # a defect, not the file: raised again in the parent as it was
+        answer = ("raise", error)
+    try:
+        payload = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+    except MemoryError:
+        payload = pickle.dumps(("memory", None))
+    except Exception as error:  # an exception that cannot be pickled
+        payload = pickle.dumps(("raise", RuntimeError(repr(error))))
+    with os.fdopen(send, "wb") as out:
+        out.write(payload)
+    return 0
+
+
+def _limit():
+    mapped = 0
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                mapped = int(line.split()[1]) * 1024
+    _lower(resource.RLIMIT_AS, mapped + MEGABYTES * 1024 * 1024)
+    _lower(resource.RLIMIT_CPU, SECONDS)
+
+
+def _lower(kind, value):
+    soft, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, hard))
+
+
+def _collect(receive, pid):
+    """Everything the child writes, within WALL seconds; the child killed past them."""
+    chunks, deadline = [], time.monotonic() + WALL
+    while True:
+        left = deadline - time.monotonic()
+        ready = select.select([receive], [], [], max(left, 0))[0] if left > 0 else []
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise too_long()
+        chunk = os.read(receive, CHUNK)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
