@@ -3,10 +3,12 @@ forked for it, its new memory and its processor time limited by the kernel (setr
 bounds do not foresee is stopped there and refused by name, instead of holding a worker's memory or
 time. What the child reads comes back pickled through a pipe; a refusal comes back as its message.
 
-MEGABYTES of address space past what the worker already maps (the largest files the bounds let in take
-some 35 MB, their pickled sheets as much again) and SECONDS of a core (those files take 5 at most);
-WALL seconds on the clock (a loaded machine) before the child is killed. ENABLED is off where there is
-no fork, and in the tests that measure the bounds alone."""
+MEGABYTES resident past the worker's own (the largest files the bounds let in take some 35 MB, their
+pickled sheets a few more), watched by the parent every POLL seconds, the child killed past it; its
+address space, which the kernel limits, ADDRESS_MEGABYTES past what the worker maps (malloc reserves
+64 MB at a time for a thread's heap: the address space is the runaway's backstop, not the measure);
+SECONDS of a core (those files take 5 at most); WALL seconds on the clock (a loaded machine) before the
+child is killed. ENABLED is off where there is no fork, and in the tests that measure the bounds alone."""
 import os
 import pickle
 import resource
@@ -20,7 +22,9 @@ from transfer.workbooks.model import WorkbookError
 
 ENABLED = hasattr(os, "fork")
 MEGABYTES = 100
+ADDRESS_MEGABYTES = 1024
 SECONDS = 10
+POLL = 0.05
 WALL = 60
 CHUNK = 1024 * 1024
 
@@ -96,7 +100,7 @@ def _limit():
         for line in status:
             if line.startswith("VmSize:"):
                 mapped = int(line.split()[1]) * 1024
-    _lower(resource.RLIMIT_AS, mapped + MEGABYTES * 1024 * 1024)
+    _lower(resource.RLIMIT_AS, mapped + ADDRESS_MEGABYTES * 1024 * 1024)
     _lower(resource.RLIMIT_CPU, SECONDS)
 
 
@@ -108,16 +112,33 @@ def _lower(kind, value):
 
 
 def _collect(receive, pid):
-    """Everything the child writes, within WALL seconds; the child killed past them."""
+    """Everything the child writes, within WALL seconds and MEGABYTES resident past this process's own;
+    the child killed past either."""
     chunks, deadline = [], time.monotonic() + WALL
+    ceiling = _resident("self") + MEGABYTES * 1024 * 1024
     while True:
         left = deadline - time.monotonic()
-        ready = select.select([receive], [], [], max(left, 0))[0] if left > 0 else []
+        ready = select.select([receive], [], [], min(left, POLL))[0] if left > 0 else []
         if not ready:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise too_long()
+            past = left <= 0 or _resident(pid) > ceiling
+            if past:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise too_long() if left <= 0 else too_large()
+            continue
         chunk = os.read(receive, CHUNK)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
+
+
+def _resident(pid):
+    """The resident memory of process `pid` ("self": this one), in bytes; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0

@@ -25,7 +25,11 @@ def english(settings):
 
 
 def _hoard(data, filename):
-    return [bytearray(1024 * 1024) for _ in range(10_000)]   # 10 GB, a megabyte at a time
+    return [bytearray(1024 * 1024) for _ in range(10_000)]   # 10 GB of address space, a megabyte at a time
+
+
+def _fill(data, filename):
+    return [b"x" * 1024 * 1024 for _ in range(10_000)]   # 10 GB written, a megabyte at a time
 
 
 def _spin(data, filename):
@@ -41,10 +45,27 @@ def _defect(data, filename):
     raise KeyError("a defect, not the file")
 
 
-def test_a_reading_past_the_memory_budget_is_refused_by_name():
+@pytest.mark.parametrize("read", [_hoard, _fill], ids=["address space", "resident"])
+def test_a_reading_past_the_memory_budget_is_refused_by_name(read):
     with pytest.raises(WorkbookError) as refused:
-        budget.within_budget(_hoard, b"", "torneo.xlsx")
+        budget.within_budget(read, b"", "torneo.xlsx")
     assert str(refused.value) == TOO_LARGE % budget.MEGABYTES
+
+
+def _fill_then_wait(data, filename):
+    kept = [b"x" * 1024 * 1024 for _ in range(200)]   # 200 MB written, then held until the child is stopped
+    os.read(os.pipe()[0], 1)
+    return kept
+
+
+def test_the_resident_memory_is_watched_below_the_address_space(monkeypatch):
+    """The parent's watch, not the kernel's limit (lifted here), stops a child 30 MB past the worker."""
+    monkeypatch.setattr(budget, "MEGABYTES", 30)
+    monkeypatch.setattr(budget, "WALL", 20)
+    monkeypatch.setattr(budget, "_limit", lambda: None)
+    with pytest.raises(WorkbookError) as refused:
+        budget.within_budget(_fill_then_wait, b"", "torneo.xlsx")
+    assert str(refused.value) == TOO_LARGE % 30
 
 
 def test_a_reading_past_the_processor_budget_is_refused_by_name(monkeypatch):
