@@ -142,3 +142,15 @@ def test_the_page_names_the_refusal_in_italian_past_the_bounds_and_past_the_budg
                                    "workbook can.", "it", n=1),
                                 tr("The file could not be read within %(n)d MB of memory: it holds more than a "
                                    "club's workbook can.", "it", n=30)}
+
+
+def test_without_a_process_to_spare_the_file_is_read_here_within_the_bounds(monkeypatch):
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(budget.os, "fork", no_fork)
+    sheets = read_book(xlsx(club_rows(season_rounds())), "torneo.xlsx")
+    assert [s.name for s in sheets] == ["Turno 1", "Turno 2"]
+    with pytest.raises(WorkbookError) as refused:
+        read_book(bombs.one_part_many_sheets(sheets=2, cells=10), "torneo.xlsx")
+    assert str(refused.value).startswith("The sheets “Turno 1” and “Turno 2” are the same part of the file")
