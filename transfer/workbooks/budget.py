@@ -64,10 +64,10 @@ def within_budget(read, data, filename):
     finally:
         os.close(receive)
     status = os.waitpid(pid, 0)[1]
-    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
         raise too_long()
     if not payload:
-        raise too_large()  # killed or failed before it could answer: what the budget stops is memory
+        raise too_large()  # killed (the kernel's out-of-memory killer) or out of memory before it could answer
     kind, value = pickle.loads(payload)
     if kind == "sheets":
         return value
