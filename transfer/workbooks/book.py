@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from odf import opendocument
 from odf.namespaces import OFFICENS, TABLENS, TEXTNS
 
+from transfer.workbooks import bounds
 from transfer.workbooks.bounds import check as check_bounds
+from transfer.workbooks.budget import within_budget
 from transfer.workbooks.model import WorkbookError
 
 MAX_BYTES = 10 * 1024 * 1024            # a file as uploaded
@@ -39,24 +41,37 @@ def read_book(data, filename=""):
         raise WorkbookError(_("The file is larger than %(n)d MB.") % {"n": MAX_BYTES // (1024 * 1024)})
     if not data.strip():
         raise WorkbookError(_("The file is empty."))
+    if data.startswith(OLE) or data.startswith(b"PK\x03\x04"):
+        return within_budget(_workbook, data, filename)  # in a child process, under a hard budget (budget.py)
+    return _csv(data, filename)
+
+
+def _workbook(data, filename):
     if data.startswith(OLE):
         return _xls(data)
-    if data.startswith(b"PK\x03\x04"):
-        check_bounds(data)  # measured while streaming, before a reader spells it out (bounds.py)
-        return _zipped(data)
-    return _csv(data, filename)
+    _unpacked_within_limit(data)
+    check_bounds(data)  # measured while streaming, before a reader spells it out (bounds.py)
+    return _zipped(data)
 
 
 def not_a_workbook():
     return WorkbookError(_("This file is not a workbook: open it and save it as .xlsx, .xls, .ods or .csv."))
 
 
+def _unpacked_within_limit(data):
+    """The sizes the zip declares (zipfile reads no further than them), before anything is unpacked."""
+    try:
+        infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        return  # the reader names it
+    if sum(info.file_size for info in infos) > MAX_UNPACKED:
+        raise WorkbookError(_("The file unpacks to more than %(n)d MB.") % {"n": MAX_UNPACKED // (1024 * 1024)})
+
+
 def _zipped(data):
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = set(archive.namelist())
-        if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED:
-            raise WorkbookError(_("The file unpacks to more than %(n)d MB.") % {"n": MAX_UNPACKED // (1024 * 1024)})
         if "mimetype" in names and archive.read("mimetype").strip().startswith(ODS_MIME):
             return _ods(data)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError):
@@ -95,7 +110,10 @@ def _too_long(name):
 
 def _xlsx(data):
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        # keep_links=False: the cached copies of other workbooks' cells (external links) are not read.
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
+    except MemoryError:
+        raise
     except Exception:  # openpyxl raises many kinds on a damaged file
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
     sheets = []
@@ -109,7 +127,7 @@ def _xlsx(data):
                     continue
                 rows.append([_number(v) for v in row])
             sheets.append(Sheet(sheet.title, _trimmed(rows)))
-    except WorkbookError:
+    except (WorkbookError, MemoryError):
         raise
     except Exception:
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
@@ -120,25 +138,55 @@ def _xlsx(data):
 
 def _xls(data):
     try:
-        book = xlrd.open_workbook(file_contents=data, on_demand=True)
+        # ragged_rows: a row holds the cells up to its own last one, not every row up to the sheet's last
+        # column (60 sheets of one far cell were 60 grids of 20,000 by 256 cells)
+        book = xlrd.open_workbook(file_contents=data, on_demand=True, ragged_rows=True)
+    except MemoryError:
+        raise
     except Exception:  # xlrd raises XLRDError, struct and index errors on a damaged file
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
-    sheets = []
+    sheets, totals = [], {"area": 0, "cells": 0}
     try:
         for index in range(book.nsheets):
-            sheet = book.sheet_by_index(index)
-            if sheet.nrows > MAX_ROWS:
-                raise _too_long(sheet.name)
-            rows = [[_xls_value(sheet.cell(r, c), book.datemode) for c in range(min(sheet.ncols, MAX_COLUMNS))]
+            sheet = _xls_sheet(book, index, totals)
+            rows = [[_xls_value(sheet.cell(r, c), book.datemode) for c in range(min(sheet.row_len(r), MAX_COLUMNS))]
                     for r in range(sheet.nrows)]
             sheets.append(Sheet(sheet.name, _trimmed(rows)))
-    except WorkbookError:
+            book.unload_sheet(index)
+    except (WorkbookError, MemoryError):
         raise
     except Exception:
         raise WorkbookError(_("This Excel file is damaged and cannot be read: open it and save it again.")) from None
     finally:
         book.release_resources()
     return sheets
+
+
+def _xls_sheet(book, index, totals):
+    """xlrd's Book.get_sheet, each cell counted as xlrd puts it: a sheet past MAX_ROWS rows or spanning
+    more than bounds.AREA cells (rows by columns), or all the sheets together more than bounds.TOTAL_AREA,
+    is refused by name as soon as its cell comes, before xlrd makes room for it."""
+    book._position = book._sh_abs_posn[index]
+    book.getbof(xlrd.biffh.XL_WORKSHEET)
+    sheet = xlrd.sheet.Sheet(book, book._position, book._sheet_names[index], index)
+    put = sheet.put_cell
+    before = totals["area"]
+
+    def counted(rowx, colx, *rest):
+        if rowx >= MAX_ROWS:
+            raise _too_long(sheet.name)
+        if rowx >= sheet.nrows or colx >= sheet.ncols:
+            rows, columns = max(rowx + 1, sheet.nrows), max(colx + 1, sheet.ncols)
+            if rows * columns > bounds.AREA:
+                raise bounds.too_many_cells(sheet.name, rows, columns)
+            totals["area"] = before + rows * columns
+            if totals["area"] > bounds.TOTAL_AREA:
+                raise bounds.too_large_in_all(sheet.name)
+        put(rowx, colx, *rest)
+
+    sheet.put_cell = counted
+    sheet.read(book)
+    return sheet
 
 
 def _xls_value(cell, datemode):
@@ -158,12 +206,33 @@ def _xls_value(cell, datemode):
 
 # --- OpenDocument (LibreOffice): content.xml read with odfpy --------------------------------------
 
+ODS_MANIFEST = (b'<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
+                b'opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" '
+                b'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry '
+                b'manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+
+
+def _content_only(data):
+    """The .ods file as odfpy is given it: its mimetype and content.xml (the sheets, measured by bounds.py)
+    and a manifest naming only them. odfpy would otherwise build a tree of every part the file's own
+    manifest names (styles.xml, meta.xml, settings.xml, embedded objects) and hold its pictures; no cell
+    value comes from those."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        content = archive.read("content.xml")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as slim:
+        slim.writestr("mimetype", ODS_MIME)
+        slim.writestr("META-INF/manifest.xml", ODS_MANIFEST)
+        slim.writestr("content.xml", content)
+    return out
+
+
 def _ods(data):
     try:
-        document = opendocument.load(io.BytesIO(data))
+        document = opendocument.load(_content_only(data))
         tables = [node for node in document.spreadsheet.childNodes if node.qname == (TABLENS, "table")]
         return [Sheet(table.getAttrNS(TABLENS, "name") or "", _trimmed(_ods_rows(table))) for table in tables]
-    except WorkbookError:
+    except (WorkbookError, MemoryError):
         raise
     except Exception:  # odfpy and the XML parser raise many kinds on a damaged file
         raise WorkbookError(_("This LibreOffice file is damaged and cannot be read: open it and save it again.")) \

@@ -15,6 +15,9 @@ import zipfile
 from xml.parsers import expat
 
 from django.utils.translation import gettext as _
+from openpyxl.packaging.relationship import get_rels_path
+from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM, ARC_STYLE, ARC_WORKBOOK, XLSM, XLSX, XLTM, XLTX
+from openpyxl.xml.constants import SHARED_STRINGS as STRINGS_TYPE
 
 from transfer.workbooks.model import WorkbookError
 
@@ -25,6 +28,9 @@ TEXT = 20_000_000             # characters of text in one part of the file
 ELEMENTS = 400_000            # XML elements of one part of an .xlsx file
 ODS_ELEMENTS = 80_000         # XML elements of an .ods file's sheets (odfpy holds each: ~0.7 KB, 35 us)
 ODS_ROWS = 20_000             # an .ods sheet's rows (repeats counted), once its last empty run is past
+TOTAL_AREA = 3_000_000        # all the sheets together, rows by columns (.ods: the cells the reader spells out)
+TOTAL_CELLS = 250_000         # cells written in all the sheets of an .xlsx file (openpyxl: ~20 us each)
+WHOLE = 30_000                # XML elements of an .xlsx part that openpyxl parses whole (styles, workbook...)
 CHUNK = 64 * 1024
 
 SPREADSHEET_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -85,7 +91,7 @@ def _too_big(part):
                          % {"part": part})
 
 
-def _too_many_cells(sheet, rows, columns):
+def too_many_cells(sheet, rows, columns):
     return WorkbookError(_("The sheet “%(sheet)s” spans %(rows)d rows by %(columns)d columns, more than "
                            "%(n)d cells: delete the empty rows and columns past the table and save it again.")
                          % {"sheet": sheet, "rows": rows, "columns": columns, "n": AREA})
@@ -112,40 +118,77 @@ def _reference(text):
 
 
 # --- .xlsx -----------------------------------------------------------------------------------------------
+# The parts are found as openpyxl finds them (openpyxl/reader/excel.py, read-only): the workbook and the
+# table of texts by [Content_Types].xml, whatever their names; the sheets by the workbook's relationships,
+# wherever they are stored; each sheet as often as the workbook names it. Every part openpyxl parses whole
+# (into objects of some 100 us and a kilobyte each: 50,000 cell formats took it 5 s and 45 MB) holds at
+# most WHOLE elements; the sheets, which it streams, are measured one by one and all together.
 
-def _xlsx_sheet_names(archive, damaged):
-    """{path of a worksheet in the archive: the sheet's name} from the workbook and its relationships."""
-    targets, names = {}, {}
+def _content_types(archive, damaged):
+    """(path of the workbook part, path of the table of texts or None), as openpyxl's manifest gives them."""
+    overrides = []
 
-    def relationship(tag, attrs):
-        if _local(tag) == "Relationship" and attrs.get("Id") and attrs.get("Target"):
-            targets[attrs["Id"]] = attrs["Target"]
+    def start(tag, attrs):
+        if _local(tag) == "Override" and attrs.get("PartName") and attrs.get("ContentType"):
+            overrides.append((attrs["ContentType"], attrs["PartName"][1:]))
 
-    def sheet(tag, attrs):
-        if _local(tag) == "sheet":
-            names[attrs.get(f"{RELATIONSHIPS_NS}}}id")] = attrs.get("name") or ""
+    if ARC_CONTENT_TYPES not in archive.namelist():
+        return ARC_WORKBOOK, None
+    _stream(archive, ARC_CONTENT_TYPES, start, _whole_text(ARC_CONTENT_TYPES), damaged, elements=WHOLE)
+    workbook = next((path for kind in (XLTM, XLTX, XLSM, XLSX) for ct, path in overrides if ct == kind), ARC_WORKBOOK)
+    strings = next((path for ct, path in overrides if ct == STRINGS_TYPE), None)
+    return workbook, strings
 
-    if "xl/_rels/workbook.xml.rels" in archive.namelist():
-        _stream(archive, "xl/_rels/workbook.xml.rels", relationship, damaged=damaged)
-    _stream(archive, "xl/workbook.xml", sheet, damaged=damaged)
-    found = {}
-    for rid, name in names.items():
-        target = targets.get(rid, "")
-        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
-        found[path] = name
+
+def _relationships(archive, part, damaged):
+    """[(type, target)] of a part's relationships, the targets as paths in the archive (openpyxl's
+    get_dependents); [] for a part without any."""
+    path = get_rels_path(part)
+    if path not in archive.namelist():
+        return []
+    found = []
+
+    def start(tag, attrs):
+        if _local(tag) == "Relationship" and attrs.get("Target") is not None:
+            target = attrs["Target"]
+            if attrs.get("TargetMode") != "External":
+                target = target[1:] if target.startswith("/") else posixpath.normpath(
+                    posixpath.join(posixpath.dirname(part), target))
+            found.append((attrs.get("Id"), attrs.get("Type") or "", target))
+
+    _stream(archive, path, start, _whole_text(path), damaged, elements=WHOLE)
     return found
 
 
-def _xlsx_sheet(archive, path, sheet, damaged):
+def _xlsx_sheet_names(archive, workbook, damaged):
+    """[(the sheet's name, its part, its type)] in the workbook's order, as openpyxl reads them (a sheet
+    whose part is absent is skipped, as openpyxl skips it)."""
+    targets = {rid: (kind, target) for rid, kind, target in _relationships(archive, workbook, damaged)}
+    names = []
+
+    def sheet(tag, attrs):
+        if _local(tag) == "sheet":
+            names.append((attrs.get(f"{RELATIONSHIPS_NS}}}id"), attrs.get("name") or ""))
+
+    if workbook not in archive.namelist():
+        raise damaged
+    _stream(archive, workbook, sheet, _whole_text(workbook), damaged, elements=WHOLE)
+    present = set(archive.namelist())
+    return [(name, targets[rid][1], targets[rid][0]) for rid, name in names
+            if rid in targets and targets[rid][1] in present]
+
+
+def _xlsx_sheet(archive, path, sheet, damaged, totals):
     """A worksheet's size as declared (<dimension>), as addressed (the last row and column a cell names,
-    which the reader fills in up to) and as counted, each within CELLS; and its text within TEXT."""
+    which the reader fills in up to) and as counted, each within CELLS; and its text within TEXT. Its
+    area and cells are added to `totals`, all the sheets' within TOTAL_AREA and TOTAL_CELLS."""
     state = {"rows": 0, "row": 0, "columns": 0, "column": 0, "cells": 0, "declared": (0, 0), "text": 0}
 
     def check():
         rows = max(state["rows"], state["declared"][1])
         columns = max(state["columns"], state["declared"][0], 1)
         if rows * columns > AREA:
-            raise _Stop(_too_many_cells(sheet, rows, columns))
+            raise _Stop(too_many_cells(sheet, rows, columns))
         if state["cells"] > CELLS:
             raise _Stop(WorkbookError(_("The sheet “%(sheet)s” holds more than %(n)d cells: it cannot be read.")
                                       % {"sheet": sheet, "n": CELLS}))
@@ -175,6 +218,41 @@ def _xlsx_sheet(archive, path, sheet, damaged):
             raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": sheet}))
 
     _stream(archive, path, start, text, damaged, part=lambda: _("sheet “%(sheet)s”") % {"sheet": sheet})
+    check()
+    area = max(state["rows"], state["declared"][1]) * max(state["columns"], state["declared"][0], 1)
+    _add_to_totals(totals, sheet, area, state["cells"])
+
+
+def _add_to_totals(totals, sheet, area, cells):
+    totals["area"] += area
+    totals["cells"] += cells
+    if totals["area"] > TOTAL_AREA:
+        raise too_large_in_all(sheet)
+    if totals["cells"] > TOTAL_CELLS:
+        raise WorkbookError(_("The sheets up to “%(sheet)s” hold more than %(n)d cells in all: the file cannot be "
+                              "read.") % {"sheet": sheet, "n": TOTAL_CELLS})
+
+
+def too_large_in_all(sheet):
+    """Every sheet within AREA, too many of them: the sheets up to `sheet` span more than TOTAL_AREA."""
+    return WorkbookError(_("The sheets up to “%(sheet)s” span more than %(n)d cells in all (rows by columns): "
+                           "the file cannot be read.") % {"sheet": sheet, "n": TOTAL_AREA})
+
+
+def _whole_text(part):
+    """A text handler holding a part parsed whole within TEXT characters."""
+    count = [0]
+
+    def text(data):
+        count[0] += len(data)
+        if count[0] > TEXT:
+            raise _Stop(_too_big(part))
+    return text
+
+
+def _measure_whole(archive, path, damaged):
+    if path in archive.namelist():
+        _stream(archive, path, lambda tag, attrs: None, _whole_text(path), damaged, elements=WHOLE)
 
 
 def _shared_strings(archive, path, damaged):
@@ -197,12 +275,29 @@ def _shared_strings(archive, path, damaged):
 
 
 def _check_xlsx(archive, damaged):
-    sheets = _xlsx_sheet_names(archive, damaged)
-    for path in archive.namelist():
-        if path.startswith("xl/worksheets/") and path.endswith(".xml"):
-            _xlsx_sheet(archive, path, sheets.get(path, posixpath.basename(path)), damaged)
-        elif path.lower() == "xl/sharedstrings.xml":
-            _shared_strings(archive, path, damaged)
+    workbook, strings = _content_types(archive, damaged)
+    sheets = _xlsx_sheet_names(archive, workbook, damaged)
+    for path in (ARC_CORE, ARC_CUSTOM, ARC_STYLE):
+        _measure_whole(archive, path, damaged)
+    tables = {path for path in archive.namelist() if path.lower() == "xl/sharedstrings.xml"}
+    for path in sorted(tables | ({strings} if strings in archive.namelist() else set())):
+        _shared_strings(archive, path, damaged)
+    read, totals = {}, {"area": 0, "cells": 0}
+    for name, path, kind in sheets:
+        if path in read:
+            raise WorkbookError(_("The sheets “%(first)s” and “%(second)s” are the same part of the file "
+                                  "(%(part)s): it cannot be read.") % {"first": read[path], "second": name,
+                                                                       "part": path})
+        read[path] = name
+        _measure_whole(archive, get_rels_path(path), damaged)
+        if "chartsheet" in kind:   # read whole, with its drawings and their charts
+            _measure_whole(archive, path, damaged)
+            for _id, _kind, drawing in _relationships(archive, path, damaged):
+                _measure_whole(archive, drawing, damaged)
+                for _id, _kind, chart in _relationships(archive, drawing, damaged):
+                    _measure_whole(archive, chart, damaged)
+        else:
+            _xlsx_sheet(archive, path, name, damaged, totals)
 
 
 # --- .ods ------------------------------------------------------------------------------------------------
@@ -212,7 +307,7 @@ def _check_ods(archive, damaged):
     empty cells or rows is what LibreOffice ends a sheet with: the reader caps those, and a sheet may end
     in one run of any length)."""
     state = {"sheet": "", "rows": 0, "row_repeat": 1, "row_cells": 0, "row_filled": False, "runs_past": 0,
-             "cells": 0, "text": 0}
+             "cells": 0, "total": 0, "text": 0}
     repeated_rows = f"{TABLE_NS}}}number-rows-repeated"
     repeated_columns = f"{TABLE_NS}}}number-columns-repeated"
 
@@ -235,9 +330,15 @@ def _check_ods(archive, damaged):
             raise _Stop(WorkbookError(_("The sheet “%(sheet)s” has more than %(n)d rows.")
                                       % {"sheet": state["sheet"], "n": ODS_ROWS}))
         if state["row_filled"]:  # spelled out by the reader, up to 200 cells a row (a run of empty rows is not)
-            state["cells"] += min(state["row_cells"], 200) * min(repeat, ODS_ROWS)
+            spelled = min(state["row_cells"], 200) * min(repeat, ODS_ROWS)
+            state["cells"] += spelled
+            state["total"] += spelled
+        else:  # an empty row is one place in the reader's list
+            state["total"] += min(repeat, ODS_ROWS)
         if state["cells"] > AREA:
             raise _Stop(_too_big(_("sheet “%(sheet)s”") % {"sheet": state["sheet"]}))
+        if state["total"] > TOTAL_AREA:   # every sheet within the limits, too many of them
+            raise _Stop(too_large_in_all(state["sheet"]))
 
     def start(tag, attrs):
         name = _local(tag)
