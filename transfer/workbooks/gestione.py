@@ -24,6 +24,18 @@ ID_HEADERS = ("id", "idgiocatore", "codice", "n", "num", "numero")
 # The rows of a horizontal block, by the label in its first column.
 ROW_LABELS = {**HEADERS, **{alias: "id" for alias in ID_HEADERS}}
 RESULT_FIELDS = ("table_points", "eliminated", "risiko", "place", "penalty")
+# GestioneTorneo's type of tournament as its sheet TORNEO writes it in D5: the labels of its form
+# (`SchedaTorneo.TipoTorneo`) and the names of the types it scores by (`utils.TipoTorneo`), compared as
+# header keys. A Torneo a Squadre is scored as a Torneo Gufo (`scriviClassifica`).
+KINDS = {"torneoopen": "open", "open": "open", "santeufemia": "open",
+         "radunonazionale": "raduno", "raduno": "raduno", "radunonazionaleconquarti": "raduno",
+         "torneomaster": "master", "master": "master", "masterrisiko": "master", "masterrisiko2015": "master",
+         "campionatonazionale": "nazionale", "nazionalerisiko": "nazionale",
+         "torneogufo": "gufo", "gufo": "gufo", "torneoasquadre": "gufo"}
+KIND_NAMES = {"open": "Open", "raduno": "Raduno", "master": "Master", "nazionale": "NazionaleRisiKo",
+              "gufo": "Torneo Gufo"}
+TYPE_CELL = (4, 3)   # TORNEO!D5 (`leggiSchedaTorneo`)
+GUFO_OUT = 4         # -1 to -4: the order of the players out at a table of five
 
 
 def is_gestione(sheets):
@@ -85,7 +97,7 @@ class Members:
                 continue
             key = self.collector.person(first_name=first, last_name=last, cell=cell,
                                         club=values.text(value("club")), nickname=values.text(value("nickname")),
-                                        national_id=values.identifier(value("national_id")))
+                                        national_id=values.national_id(value("national_id")))
             if key is None:
                 continue
             self.by_id[member_id] = key
@@ -132,8 +144,24 @@ def _id(value):
     return text if re.fullmatch(r"\d{1,9}", text) else ""
 
 
+def _kind(past, sheets):
+    """The type written in TORNEO!D5, kept in `past.kind` (and as written, for the preview)."""
+    sheet = next((s for s in sheets if values.header_key(s.name) == "torneo"), None)
+    if sheet is None:
+        return
+    row, column = TYPE_CELL
+    cells = sheet.rows[row] if row < len(sheet.rows) else []
+    written = values.text(cells[column]) if column < len(cells) else ""
+    past.kind_written = written
+    past.kind = KINDS.get(values.header_key(written), "")
+    if written and not past.kind:
+        past.note(_("the type “%(type)s” is not one whose scoring Torneo knows: choose the rule") % {"type": written},
+                  Cell(sheet.name, row + 1, column_letter(column), "Tipo torneo"))
+
+
 def read_gestione_layout(sheets):
     past = PastTournament(layout=LAYOUT_GESTIONE)
+    _kind(past, sheets)
     collector = Collector(past)
     members = Members(past, collector, _enrolled_sheet(sheets))
     seen = {}
@@ -224,15 +252,44 @@ class Block:
         for c, key, where, points in seats:
             cells = {"player": where, "table_points": self.cell(r, c + 2, "Punti")}
             raw = {"table_points": points}
+            out = self.gufo_out(points, cells["table_points"])
+            if out is False:
+                continue
+            if out:
+                # Torneo Gufo: -1 the first out, -2 the second (ScorePlayerTorneoGufo); they hold nothing.
+                raw = {"table_points": 0, "eliminated": out}
+                cells["eliminated"] = cells["table_points"]
+                self.seat(key, where, cells, raw, head_cell)
+                continue
             if hundreds == [c]:
                 raw["risiko"] = True
                 cells["risiko"] = cells["table_points"]
-            if _is(points, 0):
+            if _is(points, 0) and self.past.kind != "gufo":
                 raw["eliminated"] = "x"
                 cells["eliminated"] = cells["table_points"]
             self.seat(key, where, cells, raw, head_cell)
         if hundreds and len(hundreds) == 1:
             self.past.note(_("table %(table)d: 100 points read as a RisiKo!") % {"table": self.table}, head_cell)
+
+    def gufo_out(self, points, cell):
+        """The order of elimination a negative number of points writes in a Torneo Gufo (-1 the first out),
+        None for other points, False after refusing the cell (negative points in a file of another type)."""
+        try:
+            number = values.number(points)
+        except ValueError:
+            return None
+        if number is None or number >= 0:
+            return None
+        if self.past.kind != "gufo":
+            self.past.refuse(_("negative points: GestioneTorneo writes the players out so (-1 the first) only in a "
+                               "Torneo Gufo, and the sheet TORNEO (D5) says “%(type)s”") % {
+                "type": self.past.kind_written or "—"}, cell)
+            return False
+        if number != number.to_integral_value() or -number > GUFO_OUT:
+            self.past.refuse(_("“%(value)s” is not a player out of a Torneo Gufo (-1 the first out, -2 the "
+                               "second...)") % {"value": values.shown(points)}, cell)
+            return False
+        return int(-number)
 
     def read_horizontal(self, head_cell):
         labels = {}

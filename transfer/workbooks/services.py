@@ -26,9 +26,9 @@ from tournaments.models import Player
 from tournaments.rules import may_change_player
 from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
 from transfer.workbooks.checks import check_tables, formulas_needing_order, match_people
-from transfer.workbooks.club import read_club_layout
+from transfer.workbooks.club import find_header, read_club_layout, round_number, unread_formula
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
-from transfer.workbooks.model import SETTINGS, PastTournament, WorkbookError
+from transfer.workbooks.model import SETTINGS, Cell, PastTournament, WorkbookError
 
 
 
@@ -40,7 +40,10 @@ def past_tournament_read(*, data, filename=""):
         past = PastTournament(layout="")
         past.errors.append(exc)
         return past
-    past = read_gestione_layout(sheets) if is_gestione(sheets) else read_club_layout(sheets)
+    visible = [sheet for sheet in sheets if not sheet.hidden]
+    past = read_gestione_layout(visible) if is_gestione(visible) else read_club_layout(visible)
+    _note_hidden(past, sheets)
+    _refuse_formulas(past, sheets)
     if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
         # A workbook's name on a text that holds no table either: a letter, a saved web page...
         past.errors, past.not_a_tournament = [not_a_workbook()], False
@@ -50,6 +53,28 @@ def past_tournament_read(*, data, filename=""):
     past.errors.sort(key=lambda e: (-1, 0, 0, "") if e.cell is None else (
         order.get(e.cell.sheet, -1), e.cell.row, len(e.cell.column), e.cell.column))
     return past
+
+
+def _note_hidden(past, sheets):
+    """A hidden sheet (an old draft beside the real round) is left out, and named in the preview when it
+    looks like a round; GestioneTorneo's template hides its own lists ("Dati", "GIOCATORI")."""
+    for sheet in sheets:
+        if sheet.hidden and (round_number(sheet.name) is not None or find_header(sheet) is not None):
+            past.note(_("the sheet is hidden: left out (show it in the workbook to import it)"), Cell(sheet.name))
+
+
+def _refuse_formulas(past, sheets):
+    """A cell the tournament reads that holds a formula without its value (book.py) is refused at its cell."""
+    formulas = {(sheet.name, row, column): formula for sheet in sheets for (row, column), formula in
+                sheet.formulas.items()}
+    if not formulas:
+        return
+    cells = [cell for _rnd, _table, seat in past.seats() for cell in (seat.row, *seat.cells.values())]
+    cells += [person.cell for person in past.people.values()]
+    for cell in dict.fromkeys(cells):
+        formula = formulas.get((cell.sheet, cell.row, cell.column))
+        if formula is not None:
+            past.refuse(unread_formula(formula), cell)
 
 
 def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False, shown=False):

@@ -188,7 +188,7 @@ def gestione_rounds():
     ]
 
 
-def gestione_written(rounds_tables, national_ids=None, slots=300):
+def gestione_written(rounds_tables, national_ids=None, slots=300, kind=None):
     """{sheet: rows} of ModuloTorneo as GestioneTorneo fills it: TORNEO, Iscritti (two title rows, the
     header on row 3, the template's IDs 1 to `slots` already written, the members' names beside the first
     ones, F "SI", I the national ID), Dati, GIOCATORI, and a sheet "N° Turno" a round in pairs of rows:
@@ -212,7 +212,7 @@ def gestione_written(rounds_tables, national_ids=None, slots=300):
         else:
             members.append([member_id])
     sheets = {"TORNEO": [[], [None, None, "Sede", "Como"], [None, None, "Organizzatore", "Club Lariano"],
-                         [None, None, "Nome Torneo", "Torneo di prova"]],
+                         [None, None, "Nome Torneo", "Torneo di prova"], [None, None, "Tipo Torneo", kind]],
               "Iscritti": members, "Dati": [["Regioni"], ["Lombardia"]],
               "GIOCATORI": [["ID", "Nome", "Cognome"], [1, "Ada", "Lovelace"]]}
     for number, tables in enumerate(rounds_tables, start=1):

@@ -1,0 +1,106 @@
+"""GestioneTorneo's workbook read by the type its sheet TORNEO names (D5): a Torneo Gufo's players out
+written as negative points, and national IDs that are no ID (0, blank, a placeholder) left out."""
+import pytest
+
+from tests.html import tr
+from tests.transfer.workbooks.books import (PLAYERS, gestione_rounds, gestione_written, gestione_xls, gestione_xlsx,
+                                            scoring_standings, seat, xlsx)
+from tests.transfer.workbooks.test_import_results import app_standings, import_file, refusal
+from transfer.workbooks import values
+from transfer.workbooks.services import past_tournament_read
+
+
+def gufo_rounds():
+    """A Torneo Gufo as GestioneTorneo writes it: -1 the first out, -2 the second."""
+    p = [name for name, _club in PLAYERS]
+    return [
+        [[seat(p[0], 70), seat(p[1], 40), seat(p[2], -2), seat(p[3], -1)],
+         [seat(p[4], 55), seat(p[5], 30), seat(p[6], 20), seat(p[7], -1)]],
+        [[seat(p[0], 33), seat(p[4], 61), seat(p[6], 20), seat(p[3], 44)],
+         [seat(p[1], 90), seat(p[5], -2), seat(p[2], -1), seat(p[7], -3)]],
+    ]
+
+
+def as_read(rounds):
+    """The same games as Torneo keeps them: the players out at 0 points with their order."""
+    return [[[{**s, "points": 0, "eliminated": -s["points"]} if s["points"] < 0 else s for s in table]
+             for table in tables] for tables in rounds]
+
+
+@pytest.mark.parametrize("kind", ["Torneo Gufo", "TorneoGufo", "Torneo a Squadre"])
+def test_a_torneo_gufos_negative_points_are_the_order_of_elimination(kind):
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(gufo_rounds(), kind=kind)),
+                                filename="ModuloTorneo.xlsx")
+    assert past.errors == []
+    assert past.kind == "gufo"
+    read = {(rnd.number, past.people[s.person].full_name): (float(s.table_points), s.eliminated)
+            for rnd, _table, s in past.seats()}
+    assert read[(1, "Luca Ferrari")] == (0.0, 2)
+    assert read[(1, "Sara Romano")] == (0.0, 1)
+    assert read[(2, "Elena Gallo")] == (0.0, 3)
+    assert read[(2, "Sara Romano")] == (44.0, None)
+
+
+def test_a_torneo_gufo_imports_with_the_standings_of_python_m_scoring(organiser, tmp_path):
+    data = gestione_xls(gestione_written(gufo_rounds(), kind="Torneo Gufo"))
+    tournament = import_file(tmp_path, "ModuloTorneo.xls", data, formula="standard")
+    assert app_standings(tournament, "standard") == scoring_standings(as_read(gufo_rounds()), "standard")
+
+
+@pytest.mark.parametrize("kind", ["Torneo Open", None])
+def test_negative_points_in_a_file_of_another_type_are_refused_at_their_cell(kind, organiser, tmp_path):
+    message = refusal(tmp_path, "ModuloTorneo.xlsx", gestione_xlsx(gestione_written(gufo_rounds(), kind=kind)))
+    where = tr("sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="1° Turno", row=2, column="I (Punti)")
+    assert message.startswith(f"ModuloTorneo.xlsx: {where}: ")
+
+
+def test_a_torneo_gufo_refuses_a_negative_that_is_no_order():
+    rounds = gufo_rounds()
+    rounds[0][0][3]["points"] = -1.5
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(rounds, kind="Torneo Gufo")),
+                                filename="ModuloTorneo.xlsx")
+    assert [str(e.cell) for e in past.errors] == [
+        tr("sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="1° Turno", row=2, column="L (Punti)")]
+
+
+@pytest.mark.parametrize("written, kind", [("Torneo Open", "open"), ("Raduno Nazionale", "raduno"),
+                                           ("Torneo Master", "master"), ("MasterRisiko", "master"),
+                                           ("Campionato Nazionale", "nazionale"), ("NazionaleRisiKo", "nazionale"),
+                                           ("Amichevoli", ""), (None, "")])
+def test_the_type_is_read_from_the_sheet_torneo(written, kind):
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(gestione_rounds(), kind=written)),
+                                filename="ModuloTorneo.xlsx")
+    assert (past.errors, past.kind) == ([], kind)
+
+
+# --- national IDs that are none ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [None, 0, "0", "000", "", "  ", "-", "n.d.", "ND", "non tesserato", -3, "#N/D",
+                                   "nessuno", 12.5])
+def test_a_cell_that_holds_no_national_id(value):
+    assert values.national_id(value) == ""
+
+
+@pytest.mark.parametrize("value, expected", [(123, "123"), ("00123", "00123"), ("RM-123", "RM-123"),
+                                             (" IT 42 ", "IT 42")])
+def test_a_cell_that_holds_a_national_id(value, expected):
+    assert values.national_id(value) == expected
+
+
+@pytest.mark.parametrize("writer, name", [(gestione_xls, "ModuloTorneo.xls"), (gestione_xlsx, "ModuloTorneo.xlsx")])
+def test_the_templates_empty_id_nazionale_saved_as_0_merges_nobody(writer, name, organiser, tmp_path):
+    """LibreOffice stores the template's empty formula result of ID NAZIONALE as 0: no ID, eight people."""
+    ids = {name: 0 for name, _club in PLAYERS}
+    tournament = import_file(tmp_path, name, writer(gestione_written(gestione_rounds(), national_ids=ids)))
+    assert tournament.registrations.count() == 8
+    assert set(tournament.registrations.values_list("player__national_id", flat=True)) == {""}
+
+
+def test_a_club_sheets_national_id_of_0_or_a_placeholder_is_no_id():
+    rows = [["Tavolo", "Giocatore", "Club", "ID nazionale", "Punti tavolo"],
+            [1, "Marco Rossi", "A", 0, 40], [1, "Giulia Bianchi", "A", "n.d.", 30], [1, "Luca Ferrari", "B", "0", 20],
+            [1, "Sara Romano", "B", "IT7", 10]]
+    past = past_tournament_read(data=xlsx({"Turno 1": rows}), filename="a.xlsx")
+    assert past.errors == []
+    assert sorted((p.full_name, p.national_id) for p in past.people.values()) == [
+        ("Giulia Bianchi", ""), ("Luca Ferrari", ""), ("Marco Rossi", ""), ("Sara Romano", "IT7")]
