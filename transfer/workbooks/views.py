@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 
 from tournaments.rules import require_organiser, tournament_for_organiser
 from tournaments.models import Formula
-from transfer.workbooks.export import club_workbook, gestione_workbook
+from transfer.workbooks.export import club_workbook, gestione_check, gestione_workbook
 from transfer.workbooks.forms import PastTournamentForm, WorkbookUploadForm, sign_preview, unsign_preview
 from transfer.workbooks.match import picks_of
 from transfer.workbooks.model import WorkbookError
@@ -104,6 +104,14 @@ def tournament_workbook(request, pk):
 @login_required
 @require_safe
 def tournament_workbook_gestione(request, pk):
-    """The tournament in GestioneTorneo's layout: Iscritti (with ID NAZIONALE) and a sheet a round."""
+    """The tournament in GestioneTorneo's layout: Iscritti (with ID NAZIONALE) and a sheet a round. When
+    GestioneTorneo cannot read all of it as Torneo keeps it (a national ID it cannot hold, a table of six
+    in its sheets of five seats), a page says so first: the organiser downloads (`?ok=1`), splitting the
+    tables of six in two (`six=split`), or not at all; a player is never dropped."""
     tournament = tournament_for_organiser(request.user, pk)
-    return _download(tournament, gestione_workbook(tournament), "-gestionetorneo")
+    check = gestione_check(tournament)
+    split = request.GET.get("six") == "split"
+    if check.clean or request.GET.get("ok") == "1" and (split or not check.six):
+        return _download(tournament, gestione_workbook(tournament, split=split), "-gestionetorneo")
+    return render(request, "transfer/gestione_download.html", {"tournament": tournament, "check": check},
+                  status=409 if request.GET.get("ok") == "1" else 200)
