@@ -249,15 +249,23 @@ class Block:
                 continue
             seats.append((c, key, where, points))
         hundreds = [c for c, _key, _where, points in seats if _is(points, 100)]
+        outs = {c: self.gufo_out(points, self.cell(r, c + 2, "Punti")) for c, _key, _where, points in seats}
+        if any(out is False for out in outs.values()):
+            return
+        written = sorted(out for out in outs.values() if out)
+        if written != list(range(1, len(written) + 1)):
+            self.past.refuse(_("the players out of a Torneo Gufo are written -1, -2... one each: this table has "
+                               "%(values)s") % {"values": ", ".join(f"-{n}" for n in written)}, head_cell)
+            return
         for c, key, where, points in seats:
             cells = {"player": where, "table_points": self.cell(r, c + 2, "Punti")}
             raw = {"table_points": points}
-            out = self.gufo_out(points, cells["table_points"])
-            if out is False:
-                continue
+            out = outs[c]
             if out:
-                # Torneo Gufo: -1 the first out, -2 the second (ScorePlayerTorneoGufo); they hold nothing.
-                raw = {"table_points": 0, "eliminated": out}
+                # Torneo Gufo: GestioneTorneo places a table by its points, -1 above -2 (Partita.getPosizione,
+                # ScorePlayerTorneoGufo): -1 is the best placed of the players out, the last one out. They
+                # hold nothing.
+                raw = {"table_points": 0, "eliminated": len(written) + 1 - out}
                 cells["eliminated"] = cells["table_points"]
                 self.seat(key, where, cells, raw, head_cell)
                 continue
@@ -272,8 +280,8 @@ class Block:
             self.past.note(_("table %(table)d: 100 points read as a RisiKo!") % {"table": self.table}, head_cell)
 
     def gufo_out(self, points, cell):
-        """The order of elimination a negative number of points writes in a Torneo Gufo (-1 the first out),
-        None for other points, False after refusing the cell (negative points in a file of another type)."""
+        """The number k of a player out written -k in a Torneo Gufo, None for other points, False after
+        refusing the cell (negative points in a file of another type, or not a whole number)."""
         try:
             number = values.number(points)
         except ValueError:

@@ -7,11 +7,12 @@ from tests.transfer.workbooks.books import (PLAYERS, gestione_rounds, gestione_w
                                             scoring_standings, seat, xlsx)
 from tests.transfer.workbooks.test_import_results import app_standings, import_file, refusal
 from transfer.workbooks import values
+from transfer.workbooks.model import Cell
 from transfer.workbooks.services import past_tournament_read
 
 
 def gufo_rounds():
-    """A Torneo Gufo as GestioneTorneo writes it: -1 the first out, -2 the second."""
+    """A Torneo Gufo as GestioneTorneo writes it: the players out at -1, -2..."""
     p = [name for name, _club in PLAYERS]
     return [
         [[seat(p[0], 70), seat(p[1], 40), seat(p[2], -2), seat(p[3], -1)],
@@ -22,9 +23,12 @@ def gufo_rounds():
 
 
 def as_read(rounds):
-    """The same games as Torneo keeps them: the players out at 0 points with their order."""
-    return [[[{**s, "points": 0, "eliminated": -s["points"]} if s["points"] < 0 else s for s in table]
-             for table in tables] for tables in rounds]
+    """The same games as Torneo keeps them: the players out at 0 points, -1 the last of them out, as
+    GestioneTorneo's own scoring places them (-1 above -2)."""
+    def out(table):
+        return sum(1 for s in table if s["points"] < 0)
+    return [[[{**s, "points": 0, "eliminated": out(table) + 1 + s["points"]} if s["points"] < 0 else s
+              for s in table] for table in tables] for tables in rounds]
 
 
 @pytest.mark.parametrize("kind", ["Torneo Gufo", "TorneoGufo", "Torneo a Squadre"])
@@ -35,9 +39,9 @@ def test_a_torneo_gufos_negative_points_are_the_order_of_elimination(kind):
     assert past.kind == "gufo"
     read = {(rnd.number, past.people[s.person].full_name): (float(s.table_points), s.eliminated)
             for rnd, _table, s in past.seats()}
-    assert read[(1, "Luca Ferrari")] == (0.0, 2)
-    assert read[(1, "Sara Romano")] == (0.0, 1)
-    assert read[(2, "Elena Gallo")] == (0.0, 3)
+    assert read[(1, "Luca Ferrari")] == (0.0, 1)     # -2: out first
+    assert read[(1, "Sara Romano")] == (0.0, 2)      # -1: out last
+    assert read[(2, "Elena Gallo")] == (0.0, 1)      # -3 of three out
     assert read[(2, "Sara Romano")] == (44.0, None)
 
 
@@ -45,6 +49,14 @@ def test_a_torneo_gufo_imports_with_the_standings_of_python_m_scoring(organiser,
     data = gestione_xls(gestione_written(gufo_rounds(), kind="Torneo Gufo"))
     tournament = import_file(tmp_path, "ModuloTorneo.xls", data, formula="standard")
     assert app_standings(tournament, "standard") == scoring_standings(as_read(gufo_rounds()), "standard")
+
+
+def test_a_torneo_gufo_table_with_its_players_out_numbered_wrong_is_refused_at_its_head():
+    rounds = gufo_rounds()
+    rounds[0][0][2]["points"] = -1          # two players at -1
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(rounds, kind="Torneo Gufo")),
+                                filename="ModuloTorneo.xlsx")
+    assert [e.cell for e in past.errors] == [Cell("1° Turno", 1, "A", "Tavolo N°1")]
 
 
 @pytest.mark.parametrize("kind", ["Torneo Open", None])
@@ -104,3 +116,25 @@ def test_a_club_sheets_national_id_of_0_or_a_placeholder_is_no_id():
     assert past.errors == []
     assert sorted((p.full_name, p.national_id) for p in past.people.values()) == [
         ("Giulia Bianchi", ""), ("Luca Ferrari", ""), ("Marco Rossi", ""), ("Sara Romano", "IT7")]
+
+
+def test_a_torneo_gufo_table_read_scores_as_gestionetorneo_scored_it():
+    """GestioneTorneo's own ScorePlayerTorneoGufo, run on a table of four (40, 30, -1, -2), gave 12.4, 7.3, 2
+    and 1: the table read, under the Torneo Gufo rule, gives the same."""
+    from decimal import Decimal
+
+    from scoring.engine import score_tournament
+    from scoring.model import Game, PlayerResult
+    from scoring.rule_document import published_rules
+
+    p = [name for name, _club in PLAYERS]
+    rounds = [[[seat(p[0], 40), seat(p[1], 30), seat(p[2], -1), seat(p[3], -2)]]]
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(rounds, kind="Torneo Gufo")),
+                                filename="ModuloTorneo.xlsx")
+    assert past.errors == []
+    game = Game(1, 1, tuple(PlayerResult(past.people[s.person].full_name, s.table_points, eliminated=s.eliminated)
+                            for _rnd, _table, s in past.seats()))
+    rule = next(r for r in published_rules() if r.key == "torneo_gufo")
+    standings = score_tournament(rule.formula, rule.engine_params(), (game,))
+    assert {row.player: row.total for row in standings.standings} == {
+        p[0]: Decimal("12.4"), p[1]: Decimal("7.3"), p[2]: Decimal(2), p[3]: Decimal(1)}
