@@ -34,6 +34,12 @@ KINDS = {"torneoopen": "open", "open": "open", "santeufemia": "open",
          "torneogufo": "gufo", "gufo": "gufo", "torneoasquadre": "gufo"}
 KIND_NAMES = {"open": "Open", "raduno": "Raduno", "master": "Master", "nazionale": "NazionaleRisiKo",
               "gufo": "Torneo Gufo"}
+# The published rule (scoring/data/club_rules.json) a type is imported under, changeable in the preview:
+# GestioneTorneo's own scoring of it. Its Open (ScorePlayerOpen) counts a 5-player table's winner above 80
+# table points as 100 before the bonus, which no rule says yet: the closest rule, and those tables named.
+KIND_RULES = {"raduno": "gt_raduno", "master": "gt_master", "gufo": "gt_gufo", "nazionale": "gt_nazionale",
+              "open": "raduno_open"}
+OPEN_CAP = 80        # ScorePlayerOpen: a winner above 80 at a table of five counts 100
 TYPE_CELL = (4, 3)   # TORNEO!D5 (`leggiSchedaTorneo`)
 GUFO_OUT = 4         # -1 to -4: the order of the players out at a table of five
 
@@ -159,6 +165,20 @@ def _kind(past, sheets):
                   Cell(sheet.name, row + 1, column_letter(column), "Tipo torneo"))
 
 
+def note_open_cap(past):
+    """A GestioneTorneo Open's tables the rule offered scores otherwise than GestioneTorneo did: a table of
+    five won with more than 80 table points (its Open counts 100, ×1.25 makes more)."""
+    if past.kind != "open":
+        return
+    for rnd in past.rounds:
+        for table in rnd.tables:
+            if len(table.seats) == 5 and any(not seat.risiko and seat.table_points is not None and
+                                             seat.table_points > OPEN_CAP for seat in table.seats):
+                past.note(_("table %(table)d: GestioneTorneo's Open counts a winner above 80 table points at a "
+                            "table of five as 100, not ×1.25: the rule chosen scores this table otherwise")
+                          % {"table": table.number}, table.cell)
+
+
 def read_gestione_layout(sheets):
     past = PastTournament(layout=LAYOUT_GESTIONE)
     _kind(past, sheets)
@@ -184,7 +204,9 @@ def read_gestione_layout(sheets):
             past.refuse(_("no table: each table is a block headed “Tavolo N°1”, “Tavolo N°2”..."), Cell(sheet.name))
         for head in heads:
             Block(past, collector, members, sheet, number, head, heads).read()
-    return collector.finish()
+    collector.finish()
+    note_open_cap(past)
+    return past
 
 
 class Block:

@@ -8,9 +8,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
+from tournaments.club_presets import club_preset_name
 from tournaments.rules import require_organiser, tournament_for_organiser
 from tournaments.models import Formula
 from transfer.workbooks.export import club_workbook, gestione_check, gestione_workbook
+from transfer.workbooks.gestione import KIND_NAMES, KIND_RULES
 from transfer.workbooks.forms import PastTournamentForm, WorkbookUploadForm, sign_preview, unsign_preview
 from transfer.workbooks.match import picks_of
 from transfer.workbooks.model import WorkbookError
@@ -38,7 +40,8 @@ def past_import(request):
     filename = upload.cleaned_data["file"].name
     past = past_tournament_read(data=upload.cleaned_data["file"].read(), filename=filename)
     matching = None if past.errors else match_people(past, viewer=request.user, ask=True)
-    form = PastTournamentForm(initial={"name": name_from_file(filename), "start_date": date_in_name(filename)})
+    form = PastTournamentForm(initial={"name": name_from_file(filename), "start_date": date_in_name(filename),
+                                       "preset": KIND_RULES.get(past.kind, "")})
     return _preview(request, past, filename, form, matching)
 
 
@@ -81,6 +84,7 @@ def _preview(request, past, filename, form, matching, status=None):
     needing_order = formulas_needing_order(past, Formula.values) if ready else []
     return render(request, TEMPLATE, {
         "order_formulas": [Formula(f).label for f in needing_order],
+        "kind": KIND_NAMES.get(past.kind, past.kind_written), "kind_rule": club_preset_name(KIND_RULES.get(past.kind)),
         "past": past, "filename": filename, "form": form, "rounds": preview_rounds(past),
         "people": preview_people(past, matching), "ready": ready, "upload": WorkbookUploadForm(),
         "preview": sign_preview(past, filename) if ready else "",

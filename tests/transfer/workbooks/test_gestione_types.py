@@ -138,3 +138,48 @@ def test_a_torneo_gufo_table_read_scores_as_gestionetorneo_scored_it():
     standings = score_tournament(rule.formula, rule.engine_params(), (game,))
     assert {row.player: row.total for row in standings.standings} == {
         p[0]: Decimal("12.4"), p[1]: Decimal("7.3"), p[2]: Decimal(2), p[3]: Decimal(1)}
+
+
+# --- the type picks the rule, in the preview ------------------------------------------------------------
+
+@pytest.mark.parametrize("written, kind, rule", [("Torneo Gufo", "gufo", "gt_gufo"), ("Raduno Nazionale", "raduno",
+                                                                                        "gt_raduno"),
+                                                 ("Torneo Master", "master", "gt_master"),
+                                                 ("Campionato Nazionale", "nazionale", "gt_nazionale"),
+                                                 ("Torneo Open", "open", "raduno_open")])
+def test_the_preview_names_the_type_and_chooses_its_rule(written, kind, rule, organiser, client):
+    from tests.html import one
+    from tests.transfer.workbooks.test_views import upload
+
+    rounds = gufo_rounds() if kind == "gufo" else gestione_rounds()
+    client.force_login(organiser)
+    page = upload(client, gestione_xlsx(gestione_written(rounds, kind=written)), name="2019-10-12 Modulo.xlsx")
+    assert page.status_code == 200
+    assert one(page, "#import-kind")["data-kind"] == kind
+    assert one(page, "select[name=preset] option[selected]")["value"] == rule
+
+
+def test_a_torneo_gufo_imported_from_the_page_under_its_rule(organiser, client):
+    from tests.transfer.workbooks.test_views import confirm, upload
+    from tournaments.models import Tournament
+
+    client.force_login(organiser)
+    page = upload(client, gestione_xlsx(gestione_written(gufo_rounds(), kind="Torneo Gufo")),
+                  name="2019-10-12 Modulo.xlsx")
+    assert confirm(client, page, preset="gt_gufo", formula="").status_code == 302
+    tournament = Tournament.objects.get()
+    assert (tournament.club_preset, tournament.formula, tournament.como_reference,
+            tournament.standard_eliminated) == ("gt_gufo", "standard", 4, "position")
+
+
+def test_an_open_names_the_tables_its_own_scoring_counts_otherwise():
+    """GestioneTorneo's Open counts a winner above 80 at a table of five as 100 (85 -> 100, not 106.25)."""
+    p = [name for name, _club in PLAYERS]
+    rounds = [[[seat(p[0], 85), seat(p[1], 20), seat(p[2], 10), seat(p[3], 5), seat(p[4], 0, eliminated=1)],
+               [seat(p[5], 40), seat(p[6], 30), seat(p[7], 20)]]]
+    past = past_tournament_read(data=gestione_xlsx(gestione_written(rounds, kind="Torneo Open")),
+                                filename="ModuloTorneo.xlsx")
+    assert past.errors == []
+    message = tr("table %(table)d: GestioneTorneo's Open counts a winner above 80 table points at a table of five "
+                 "as 100, not ×1.25: the rule chosen scores this table otherwise", table=1)
+    assert [n for n in past.notes if "80" in n] == [f"{Cell('1° Turno', 1, 'A', 'Tavolo N°1')}: {message}"]
