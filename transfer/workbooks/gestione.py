@@ -311,13 +311,13 @@ class Block:
         if number is None or number >= 0:
             return None
         if self.past.kind != "gufo":
-            self.past.refuse(_("negative points: GestioneTorneo writes the players out so (-1 the first) only in a "
+            self.past.refuse(_("negative points: GestioneTorneo writes the players out so (-1, -2...) only in a "
                                "Torneo Gufo, and the sheet TORNEO (D5) says “%(type)s”") % {
                 "type": self.past.kind_written or "—"}, cell)
             return False
         if number != number.to_integral_value() or -number > GUFO_OUT:
-            self.past.refuse(_("“%(value)s” is not a player out of a Torneo Gufo (-1 the first out, -2 the "
-                               "second...)") % {"value": values.shown(points)}, cell)
+            self.past.refuse(_("“%(value)s” is not a player out of a Torneo Gufo (-1, -2...)") % {
+                "value": values.shown(points)}, cell)
             return False
         return int(-number)
 
