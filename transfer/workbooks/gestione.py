@@ -206,6 +206,10 @@ def read_gestione_layout(sheets):
             Block(past, collector, members, sheet, number, head, heads).read()
     collector.finish()
     note_open_cap(past)
+    if past.kind == "master":
+        for rnd, phase in zip(past.rounds[2:4], (_("the semifinals"), _("the final"))):
+            past.note(_("a Master's round %(round)d is %(phase)s: imported as that phase, its tables checked against "
+                        "the format's plan") % {"round": rnd.number, "phase": phase}, Cell(rnd.sheet))
     return past
 
 

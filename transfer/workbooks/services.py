@@ -18,17 +18,19 @@ from tables.arbitration.services import penalty_give
 from tables.engine import ResultError
 from tables.models import Penalty
 from tables.results.services import ResultLine, table_result_submit
+from phases.draw import phase_draw
+from phases.services import format_apply
 from tables.rounds.services import round_close, round_create, round_publish, standings_publish
 from tournaments import services as core
 from tournaments import versions
 from tournaments.audit.services import audit
-from tournaments.models import Player
+from tournaments.models import Phase, Player
 from tournaments.rules import may_change_player
 from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
 from transfer.workbooks.checks import check_tables, formulas_needing_order, match_people
 from transfer.workbooks.club import find_header, read_club_layout, round_number, unread_formula
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
-from transfer.workbooks.model import SETTINGS, Cell, PastTournament, WorkbookError
+from transfer.workbooks.model import LAYOUT_GESTIONE, SETTINGS, Cell, PastTournament, WorkbookError
 
 
 
@@ -126,8 +128,11 @@ def _import(user, past, name, start_date, settings, published, picks, source, ne
                                  data={"national_id": person.national_id})
         registration = core.registration_add(user=user, tournament=tournament, player=player)
         registrations[key] = core.registration_check_in(user=user, registration=registration, present=True)
-    for entry in past.rounds:
-        _play_round(user, tournament, entry, registrations)
+    if _is_master(past):
+        _play_master(user, tournament, past, registrations)
+    else:
+        for entry in past.rounds:
+            _play_round(user, tournament, entry, registrations)
     audit(user=user, action="tournament.import_workbook", obj=tournament, tournament=tournament, after={
         "file": source, "layout": past.layout, "rounds": len(past.rounds), "registrations": len(registrations),
         "players_created": created, "clubs_created": sorted(clubs_before)})
@@ -159,14 +164,69 @@ def _new_player(user, person, tournament, clubs_created):
         "club": club, "city": "", "email": "", "national_id": national_id})
 
 
-def _play_round(user, tournament, entry, registrations):
-    """One round of the workbook: drawn as its fixed plan, published, every table's result saved, its
-    penalties given, closed and its standings published."""
+SCORING_FIELDS = ("formula", "tiebreak", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of",
+                  "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "corrective_scope", "club_preset")
+MASTER_GAMES = 2    # GestioneTorneo's Master: 2 games, "3° Turno" the semifinals, "4° Turno" the final
+
+
+def _is_master(past):
+    """A GestioneTorneo Master with its semifinals or final: its rounds after the second are the phases."""
+    return past.layout == LAYOUT_GESTIONE and past.kind == "master" and len(past.rounds) > MASTER_GAMES
+
+
+def _play_master(user, tournament, past, registrations):
+    """A Master as its phases (the tournament format "master"): the 2 games as the qualifying rounds, then
+    the semifinals and the final, each drawn by the format's own plan from the standings and checked
+    against the workbook's tables: a table the plan does not give is refused at its sheet, never imported
+    as an ordinary round."""
+    if len(past.rounds) > MASTER_GAMES + 2:
+        raise WorkbookError(_("a Master has 2 games, the semifinals and the final: this file has %(n)d rounds")
+                            % {"n": len(past.rounds)}, Cell(past.rounds[MASTER_GAMES + 2].sheet))
+    chosen = {name: getattr(tournament, name) for name in SCORING_FIELDS}
+    tournament = format_apply(user=user, tournament=tournament, preset="master", games=MASTER_GAMES)
+    if any(getattr(tournament, name) != value for name, value in chosen.items()):
+        # the format brings the Master's own scoring: the rule the organiser chose stands
+        tournament = core.tournament_save(user=user, tournament=tournament, data=chosen)
+    phases = list(tournament.phases.order_by("order"))
+    for entry in past.rounds[:MASTER_GAMES]:
+        rnd = _draw_round(user, tournament, entry, registrations)
+        rnd.phase = phases[0]
+        rnd.save(update_fields=["phase"])
+        _play_drawn(user, tournament, rnd, entry, registrations)
+    later = [phase for phase in phases if phase.kind in (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)]
+    for entry, phase in zip(past.rounds[MASTER_GAMES:], later):
+        try:
+            rnd = phase_draw(user=user, phase=phase, seed=0)
+        except ValidationError as exc:
+            raise WorkbookError(" ".join(exc.messages), Cell(entry.sheet)) from None
+        drawn = sorted(sorted(s.registration_id for s in table.seats.all()) for table in rnd.tables.all())
+        written = sorted(sorted(registrations[seat.person].pk for seat in table.seats) for table in entry.tables)
+        if drawn != written:
+            raise WorkbookError(_("the tables of the %(phase)s are not those the Master's plan gives from the "
+                                  "standings after the games: check the sheet, or change the type in TORNEO (D5) "
+                                  "to import its rounds as ordinary rounds") % {"phase": phase.label},
+                                Cell(entry.sheet))
+        _play_drawn(user, tournament, rnd, entry, registrations)
+
+
+def _draw_round(user, tournament, entry, registrations):
     plan = [[str(registrations[seat.person].pk) for seat in table.seats] for table in entry.tables]
-    rnd = _refused_at(entry.tables[0].cell, round_create, user=user, tournament=tournament, method="fixed",
-                      fixed_plan=plan, partial_plan=True, seed=0)
+    return _refused_at(entry.tables[0].cell, round_create, user=user, tournament=tournament, method="fixed",
+                       fixed_plan=plan, partial_plan=True, seed=0)
+
+
+def _play_round(user, tournament, entry, registrations):
+    """One round of the workbook: drawn as its fixed plan, then played (`_play_drawn`)."""
+    _play_drawn(user, tournament, _draw_round(user, tournament, entry, registrations), entry, registrations)
+
+
+def _play_drawn(user, tournament, rnd, entry, registrations):
+    """A round drawn with the workbook's tables: published, every table's result saved, its penalties given,
+    closed and its standings published."""
     round_publish(user=user, rnd=rnd)
-    for table, read in zip(rnd.tables.order_by("number"), entry.tables):
+    by_players = {frozenset(s.registration_id for s in table.seats.all()): table for table in rnd.tables.all()}
+    for read in entry.tables:
+        table = by_players[frozenset(registrations[seat.person].pk for seat in read.seats)]
         seats = {s.registration_id: s for s in table.seats.select_related("registration")}
         lines = []
         for seat in read.seats:
