@@ -190,7 +190,7 @@ def read_club_layout(sheets):
     rounds = [(round_number(sheet.name), sheet) for sheet in sheets]
     named = [(number, sheet) for number, sheet in rounds if number is not None and number != FINAL]
     if named:
-        seen = {}
+        seen, finals = {}, []
         for number, sheet in rounds:
             if number is None:
                 if find_header(sheet) is not None:
@@ -199,9 +199,14 @@ def read_club_layout(sheets):
                                   "gives no round number: name it “Turno N”, or remove it"), Cell(sheet.name))
                 continue
             if number == FINAL:
-                if find_header(sheet, need_table=False) is not None or _heads_of_tables(sheet):
-                    past.refuse(_("the sheet holds a final: a past tournament is imported round by round; rename "
-                                  "the sheet “Turno N” to count it as a round, or remove it"), Cell(sheet.name))
+                if find_header(sheet, need_table=False) is None and not _heads_of_tables(sheet):
+                    continue
+                if fold(sheet.name).strip().startswith("semi") or finals:
+                    past.refuse(_("the sheet holds a semifinal or a second final: a past tournament is imported "
+                                  "round by round with at most its final; rename the sheet “Turno N” to count "
+                                  "it as a round, or remove it"), Cell(sheet.name))
+                else:
+                    finals.append(sheet)   # read after the rounds: the tournament's last
                 continue
             if number in seen:
                 past.refuse(_("round %(round)d is already on the sheet “%(sheet)s”") % {
@@ -209,6 +214,11 @@ def read_club_layout(sheets):
                 continue
             seen[number] = sheet.name
             _read_sheet(past, collector, sheet, number)
+        for sheet in finals:
+            past.final_round = max(seen, default=0) + 1
+            past.note(_("the final, imported as the tournament's final after its %(n)d rounds: its table is checked "
+                        "against the standings' top players") % {"n": len(seen)}, Cell(sheet.name))
+            _read_sheet(past, collector, sheet, past.final_round, final=True)
         return collector.finish()
     headed = [sheet for sheet in sheets if find_header(sheet) is not None]
     if not headed:
@@ -233,7 +243,7 @@ def _filled(row):
     return [(c, v) for c, v in enumerate(row) if v not in (None, "") and not (isinstance(v, str) and not v.strip())]
 
 
-def _read_sheet(past, collector, sheet, number):
+def _read_sheet(past, collector, sheet, number, final=False):
     header = find_header(sheet, need_table=False)
     if header is None:
         past.refuse(_("no header row with the columns Tavolo and Giocatore (or Nome and Cognome) in its first "
@@ -297,6 +307,8 @@ def _read_sheet(past, collector, sheet, number):
             continue
         if table is None:
             table = last_table if last_table is not None else heading  # merged cells: the number on the first row
+        if table is None and final:
+            table = 1   # a final's one table needs no number
         rnd = rnd if rnd is not None else (last_round or 1)
         if table is None:
             past.refuse(_("which table? The row has no table number"), cell("table"))

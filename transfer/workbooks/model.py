@@ -117,6 +117,7 @@ class PastTournament:
     # "nazionale", "gufo" (see transfer.workbooks.gestione.KINDS), "" when the file does not say.
     kind: str = ""
     kind_written: str = ""                              # the cell as written, for the preview
+    final_round: int = 0                                # the round that is the tournament's final (a "Finale")
 
     def note(self, message, cell=None):
         text = str(WorkbookError(message, cell))
@@ -155,6 +156,7 @@ def to_document(past):
             return [plain(v) for v in value]
         return value
     return plain({"layout": past.layout, "kind": past.kind, "kind_written": past.kind_written,
+                  "final_round": past.final_round,
                   "notes": list(past.notes), "people": [asdict(p) for p in past.people.values()],
                   "rounds": [asdict(r) for r in past.rounds]})
 
@@ -177,4 +179,5 @@ def from_document(doc):
         TableEntry(number=t["number"], cell=cell(t["cell"]), seats=[seat(s) for s in t["seats"]])
         for t in r["tables"]]) for r in doc["rounds"]]
     return PastTournament(layout=doc["layout"], people=people, rounds=rounds, notes=list(doc.get("notes", [])),
-                          kind=doc.get("kind", ""), kind_written=doc.get("kind_written", ""))
+                          kind=doc.get("kind", ""), kind_written=doc.get("kind_written", ""),
+                          final_round=doc.get("final_round", 0))

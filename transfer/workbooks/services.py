@@ -130,6 +130,8 @@ def _import(user, past, name, start_date, settings, published, picks, source, ne
         registrations[key] = core.registration_check_in(user=user, registration=registration, present=True)
     if _is_master(past):
         _play_master(user, tournament, past, registrations)
+    elif past.final_round:
+        _play_with_final(user, tournament, past, registrations)
     else:
         for entry in past.rounds:
             _play_round(user, tournament, entry, registrations)
@@ -182,19 +184,51 @@ def _play_master(user, tournament, past, registrations):
     if len(past.rounds) > MASTER_GAMES + 2:
         raise WorkbookError(_("a Master has 2 games, the semifinals and the final: this file has %(n)d rounds")
                             % {"n": len(past.rounds)}, Cell(past.rounds[MASTER_GAMES + 2].sheet))
+    tournament = _with_format(user, tournament, preset="master", games=MASTER_GAMES)
+    later = _play_qualifying(user, tournament, past.rounds[:MASTER_GAMES], registrations)
+    _play_phases(user, tournament, zip(past.rounds[MASTER_GAMES:], later), registrations)
+
+
+def _with_format(user, tournament, **kwargs):
+    """The tournament with its phases (`format_apply`); the scoring the organiser chose stands over the
+    format's own."""
     chosen = {name: getattr(tournament, name) for name in SCORING_FIELDS}
-    tournament = format_apply(user=user, tournament=tournament, preset="master", games=MASTER_GAMES)
+    tournament = format_apply(user=user, tournament=tournament, **kwargs)
     if any(getattr(tournament, name) != value for name, value in chosen.items()):
-        # the format brings the Master's own scoring: the rule the organiser chose stands
         tournament = core.tournament_save(user=user, tournament=tournament, data=chosen)
+    return tournament
+
+
+def _play_qualifying(user, tournament, entries, registrations):
+    """The workbook's rounds as the qualifying rounds, drawn as written; the later phases, in order."""
     phases = list(tournament.phases.order_by("order"))
-    for entry in past.rounds[:MASTER_GAMES]:
+    for entry in entries:
         rnd = _draw_round(user, tournament, entry, registrations)
         rnd.phase = phases[0]
         rnd.save(update_fields=["phase"])
         _play_drawn(user, tournament, rnd, entry, registrations)
-    later = [phase for phase in phases if phase.kind in (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)]
-    for entry, phase in zip(past.rounds[MASTER_GAMES:], later):
+    return [phase for phase in phases if phase.kind in (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)]
+
+
+def _play_with_final(user, tournament, past, registrations):
+    """A club's rounds and its "Finale": the rounds qualify (a composed format whose final of 4 or 5 takes
+    the top of the standings), the final is drawn by the format and checked against the sheet's table."""
+    final = next(entry for entry in past.rounds if entry.number == past.final_round)
+    games = [entry for entry in past.rounds if entry is not final]
+    size = len(final.tables[0].seats)
+    if len(final.tables) != 1 or size not in (4, 5) or not games:
+        raise WorkbookError(_("a final is one table of 4 or 5 players after the rounds"), Cell(final.sheet))
+    composition = {"tiers": [{"up_to": None, "direct": size, "semifinal": None,
+                              "repechage": {"seats": 0, "min_games": 1}}], "final_size": size}
+    tournament = _with_format(user, tournament, preset="composed", games=len(games), discards=0,
+                              composition=composition)
+    later = _play_qualifying(user, tournament, games, registrations)
+    _play_phases(user, tournament, [(final, later[0])], registrations)
+
+
+def _play_phases(user, tournament, pairs, registrations):
+    """Each (workbook round, phase): drawn by the format's plan, checked against the workbook's tables."""
+    for entry, phase in pairs:
         try:
             rnd = phase_draw(user=user, phase=phase, seed=0)
         except ValidationError as exc:
@@ -202,9 +236,9 @@ def _play_master(user, tournament, past, registrations):
         drawn = sorted(sorted(s.registration_id for s in table.seats.all()) for table in rnd.tables.all())
         written = sorted(sorted(registrations[seat.person].pk for seat in table.seats) for table in entry.tables)
         if drawn != written:
-            raise WorkbookError(_("the tables of the %(phase)s are not those the Master's plan gives from the "
-                                  "standings after the games: check the sheet, or change the type in TORNEO (D5) "
-                                  "to import its rounds as ordinary rounds") % {"phase": phase.label},
+            raise WorkbookError(_("the tables of the %(phase)s are not those the format gives from the standings "
+                                  "after the rounds (under the formula chosen): check the sheet, the formula, or "
+                                  "import its rounds as ordinary rounds") % {"phase": phase.label},
                                 Cell(entry.sheet))
         _play_drawn(user, tournament, rnd, entry, registrations)
 

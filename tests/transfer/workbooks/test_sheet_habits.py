@@ -141,3 +141,44 @@ def test_a_hidden_draft_beside_the_real_round_is_left_out_and_named(draft):
     assert past.errors == []
     assert games_read(past) == games_written(season_rounds())
     assert f"{Cell(draft)}: {tr('the sheet is hidden: left out (show it in the workbook to import it)')}" in past.notes
+
+
+# --- a "Finale" sheet: the tournament's final ---------------------------------------------------------
+
+def top_four():
+    standings = scoring_standings(season_rounds(), "conversione150")
+    ranked = sorted(standings, key=lambda name: standings[name][0])
+    assert len({standings[name][0] for name in ranked[:5]}) == 5     # no level around the cut
+    return ranked[:4], ranked[4]
+
+
+def final_sheet(names):
+    return [["Giocatore", "Punti tavolo"]] + [[name, points] for name, points in zip(names, (60, 40, 25, 10))]
+
+
+def test_a_finale_sheet_is_imported_as_the_final(organiser, tmp_path):
+    from tables.standings.selectors import final_standings
+
+    finalists, _fifth = top_four()
+    finalists = finalists[::-1]          # the last qualified wins the final
+    sheets = {**sheets_of(season_rounds()), "Finale": final_sheet(finalists)}
+    tournament = import_file(tmp_path, "a.xlsx", xlsx(sheets))
+    assert [(r.number, r.phase.kind) for r in tournament.rounds.order_by("number")] == [
+        (1, "qualifying"), (2, "qualifying"), (3, "final")]
+    assert [row.registration.player.full_name for row in final_standings(tournament).rows[:4]] == finalists
+
+
+def test_a_finale_that_is_not_the_top_of_the_standings_is_refused_at_its_sheet(organiser, tmp_path):
+    from tests.transfer.workbooks.test_import_results import refusal
+
+    finalists, fifth = top_four()
+    sheets = {**sheets_of(season_rounds()), "Finale": final_sheet(finalists[:3] + [fifth])}
+    message = refusal(tmp_path, "a.xlsx", xlsx(sheets))
+    assert message.startswith(f"a.xlsx: {Cell('Finale')}: ")
+
+
+def test_a_semifinale_sheet_is_still_refused_by_name():
+    finalists, _fifth = top_four()
+    sheets = {**sheets_of(season_rounds()), "Semifinale": final_sheet(finalists)}
+    past = past_tournament_read(data=xlsx(sheets), filename="a.xlsx")
+    assert [e.cell for e in past.errors] == [Cell("Semifinale")]
