@@ -9,6 +9,7 @@ looks up) and, under it, their results, each row named in the block's first colu
 numbers under the players. A block laid out the other way (a header row, then one row a player) is
 read too."""
 import re
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
@@ -283,9 +284,13 @@ class Block:
             self.past.refuse(_("the players out of a Torneo Gufo are written -1, -2... one each: this table has "
                                "%(values)s") % {"values": ", ".join(f"-{n}" for n in written)}, head_cell)
             return
+        levels = self.levels(seats, head_cell)
         for c, key, where, points in seats:
             cells = {"player": where, "table_points": self.cell(r, c + 2, "Punti")}
             raw = {"table_points": points}
+            if c in levels:
+                raw["table_points"], raw["place"] = levels[c]
+                cells["place"] = cells["table_points"]
             out = outs[c]
             if out:
                 # Torneo Gufo: GestioneTorneo places a table by its points, -1 above -2 (Partita.getPosizione,
@@ -304,6 +309,34 @@ class Block:
             self.seat(key, where, cells, raw, head_cell)
         if hundreds and len(hundreds) == 1:
             self.past.note(_("table %(table)d: 100 points read as a RisiKo!") % {"table": self.table}, head_cell)
+
+    def levels(self, seats, head_cell):
+        """{column: (points, place)} of the players GestioneTorneo wrote level on points told apart by
+        decimals (55.01 before 55: its `Partita` orders a table by its points, its scoring keeps the whole
+        points): read as level on the whole points, placed by the decimals. Other points stay as written."""
+        value = {}
+        for c, _key, _where, points in seats:
+            try:
+                number = values.number(points)
+            except ValueError:
+                continue
+            if number is not None and 0 < number < 100:
+                value[c] = number
+        groups = {}
+        for c, number in value.items():
+            groups.setdefault(int(number), []).append(c)
+        found = {}
+        for whole, columns in groups.items():
+            told = sorted(value[c] for c in columns)
+            if len(columns) < 2 or all(v == whole for v in told) or len(set(told)) < len(told):
+                continue
+            for c in columns:
+                found[c] = (Decimal(whole), 1 + sum(1 for other in value.values() if other > value[c]))
+            self.past.note(_("table %(table)d: %(points)s are level on %(whole)d, told apart by their decimals "
+                             "(GestioneTorneo's way): read as %(whole)d each, placed in that order") % {
+                "table": self.table, "points": ", ".join(str(v) for v in sorted(told, reverse=True)),
+                "whole": whole}, head_cell)
+        return found
 
     def gufo_out(self, points, cell):
         """The number k of a player out written -k in a Torneo Gufo, None for other points, False after

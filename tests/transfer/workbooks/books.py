@@ -188,6 +188,26 @@ def gestione_rounds():
     ]
 
 
+def gestione_as_read(rounds_tables):
+    """The games as Torneo reads GestioneTorneo's points: players level on the whole points told apart by
+    decimals (55.01 before 55) are level on them, placed in that order."""
+    out = []
+    for tables in rounds_tables:
+        read_tables = []
+        for table in tables:
+            values = {i: float(s["points"]) for i, s in enumerate(table) if 0 < float(s["points"] or 0) < 100}
+            read = [dict(s) for s in table]
+            for whole in {int(v) for v in values.values()}:
+                group = [i for i, v in values.items() if int(v) == whole]
+                if len(group) > 1 and any(values[i] != whole for i in group):
+                    for i in group:
+                        read[i]["points"] = whole
+                        read[i]["place"] = 1 + sum(1 for v in values.values() if v > values[i])
+            read_tables.append(read)
+        out.append(read_tables)
+    return out
+
+
 def gestione_written(rounds_tables, national_ids=None, slots=300, kind=None):
     """{sheet: rows} of ModuloTorneo as GestioneTorneo fills it: TORNEO, Iscritti (two title rows, the
     header on row 3, the template's IDs 1 to `slots` already written, the members' names beside the first

@@ -123,3 +123,14 @@ def test_a_download_gestionetorneo_reads_whole_comes_at_once(tournament, organis
     round_close(user=organiser, rnd=rnd)
     client.force_login(organiser)
     assert download(client, tournament)["Content-Type"].startswith("application/vnd.openxmlformats")
+
+
+def test_a_tie_settled_by_place_comes_back_from_the_download_as_it_was(tied, organiser, client):
+    """55.01 and 55 in the download are read back as level on 55, placed 1 and 2: the same game."""
+    from transfer.workbooks.services import past_tournament_read
+
+    client.force_login(organiser)
+    past = past_tournament_read(data=download(client, tied, "?ok=1").content, filename="back.xlsx")
+    assert past.errors == []
+    first = sorted((float(s.table_points), s.place) for s in past.rounds[0].tables[0].seats)
+    assert first == [(0.0, None), (20.0, None), (55.0, 1), (55.0, 2)]
