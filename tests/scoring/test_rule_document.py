@@ -47,10 +47,12 @@ def test_every_worked_case_scores_the_same_through_a_rule_document(case):
         assert through_rule[1] == "" and through_rule[2]
 
 
-def test_the_published_rules_are_the_seven_of_section_13_12_and_read_back_unchanged():
+def test_the_published_rules_are_the_seven_of_section_13_12_and_gestionetorneos_and_read_back_unchanged():
+    """The seven of SCORING.md 13.12, then GestioneTorneo's own scoring of its types, for its workbooks."""
     rules = published_rules()
     assert [r.key for r in rules] == ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024",
-                                      "finale_2004", "campionato_squadre"]
+                                      "finale_2004", "campionato_squadre", "gt_raduno", "gt_master", "gt_gufo",
+                                      "gt_nazionale"]
     raw = json.loads((HERE.parent.parent / "scoring" / "data" / "club_rules.json").read_text(encoding="utf-8"))
     assert [rule_to_json(r) for r in rules] == raw
     assert all(r.published and r.name.get("it") and r.name.get("en") for r in rules)

@@ -21,7 +21,8 @@ AGREED_FORMATS = {"", "raduno", "master", "team_championship"}
 def test_each_preset_sets_what_section_13_12_names():
     settings = {key: preset.tournament_settings for key, preset in CLUB_PRESETS.items()}
     assert list(settings) == ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024",
-                              "finale_2004", "campionato_squadre"]
+                              "finale_2004", "campionato_squadre", "gt_raduno", "gt_master", "gt_gufo",
+                              "gt_nazionale"]
     changed = {key: {name: value for name, value in s.items() if name == "formula" or BASE_SETTINGS[name] != value}
                for key, s in settings.items()}
     assert changed == {
@@ -34,6 +35,12 @@ def test_each_preset_sets_what_section_13_12_names():
         "maialino_2024": {"formula": "maialino_2024", "best_of": 6, "rounds_planned": 8},
         "finale_2004": {"formula": "bonus50", "bonus": Decimal("20"), "risiko_total": Decimal("110")},
         "campionato_squadre": {"formula": "standard"},
+        # GestioneTorneo's own scoring of its types (its code, where its manual says otherwise)
+        "gt_raduno": {"formula": "bonus50", "tiebreak": "best_results,previous_round"},
+        "gt_master": {"formula": "millesimi", "tiebreak": "best_results,previous_round"},
+        "gt_gufo": {"formula": "standard", "standard_eliminated": "position", "como_reference": 4,
+                    "corrective_scope": "table_points"},
+        "gt_nazionale": {"formula": "bonus50"},
     }
     assert {key: p.format for key, p in CLUB_PRESETS.items() if p.format} == {
         "raduno_open": "raduno", "master": "master", "campionato_squadre": "team_championship"}

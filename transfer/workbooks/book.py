@@ -13,12 +13,12 @@ import openpyxl
 import xlrd
 from django.utils.translation import gettext as _
 from odf import opendocument
-from odf.namespaces import OFFICENS, TABLENS, TEXTNS
+from odf.namespaces import OFFICENS, STYLENS, TABLENS, TEXTNS
 
-from transfer.workbooks import bounds
+from transfer.workbooks import bounds, formulas
 from transfer.workbooks.bounds import check as check_bounds
 from transfer.workbooks.budget import within_budget
-from transfer.workbooks.model import WorkbookError
+from transfer.workbooks.model import WorkbookError, column_letter
 
 MAX_BYTES = 10 * 1024 * 1024            # a file as uploaded
 MAX_UNPACKED = 200 * 1024 * 1024        # what a zipped workbook may unpack to
@@ -33,6 +33,10 @@ class Sheet:
     name: str
     rows: list = field(default_factory=list)   # lists of values: None, str, int, Decimal, bool, date
     text: bool = False                          # read from a text file (CSV)
+    hidden: bool = False                        # hidden in the workbook (an old draft, the template's lists)
+    # {(row from 1, column letter): formula} of the cells holding a formula whose value the file does not
+    # hold and that is no simple arithmetic: their value is None, the reader refuses the ones it needs.
+    formulas: dict = field(default_factory=dict)
 
 
 def read_book(data, filename=""):
@@ -126,7 +130,9 @@ def _xlsx(data):
                         raise _too_long(sheet.title)
                     continue
                 rows.append([_number(v) for v in row])
-            sheets.append(Sheet(sheet.title, _trimmed(rows)))
+            sheets.append(Sheet(sheet.title, _trimmed(rows), hidden=sheet.sheet_state != "visible"))
+        if _has_formulas(data):
+            _formulas_without_values(data, sheets)
     except (WorkbookError, MemoryError):
         raise
     except Exception:
@@ -134,6 +140,48 @@ def _xlsx(data):
     finally:
         book.close()
     return sheets
+
+
+def _has_formulas(data):
+    """Whether a worksheet of the .xlsx holds a formula (its <f> element), read part by part."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in archive.namelist():
+            if name.startswith("xl/worksheets/") and name.endswith(".xml"):
+                with archive.open(name) as part:
+                    tail = b""
+                    while chunk := part.read(1 << 16):
+                        if b"<f>" in tail + chunk or b"<f " in tail + chunk:
+                            return True
+                        tail = chunk[-3:]
+    return False
+
+
+def _formulas_without_values(data, sheets):
+    """The formulas of the cells whose value is missing: simple arithmetic computed (formulas.py), any other
+    kept in the sheet's `formulas` for the reader to refuse where it needs the cell."""
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    try:
+        for sheet, read in zip(book.worksheets, sheets):
+            for r, row in enumerate(sheet.iter_rows(values_only=True, max_row=MAX_ROWS)):
+                for c, value in enumerate(row[:MAX_COLUMNS]):
+                    if isinstance(value, str) and value.startswith("=") and \
+                            (r >= len(read.rows) or c >= len(read.rows[r]) or read.rows[r][c] is None):
+                        _formula_cell(read, r, c, value)
+    finally:
+        book.close()
+
+
+def _formula_cell(sheet, r, c, formula):
+    """A formula without its value at row `r`, column `c` (from 0): computed into the row, or kept."""
+    value = formulas.evaluate(formula)
+    if value is None:
+        sheet.formulas[(r + 1, column_letter(c))] = formulas.written(formula)
+        return
+    while len(sheet.rows) <= r:
+        sheet.rows.append([])
+    row = sheet.rows[r]
+    row.extend([None] * (c + 1 - len(row)))
+    row[c] = int(value) if value == value.to_integral_value() else value
 
 
 def _xls(data):
@@ -151,7 +199,7 @@ def _xls(data):
             sheet = _xls_sheet(book, index, totals)
             rows = [[_xls_value(sheet.cell(r, c), book.datemode) for c in range(min(sheet.row_len(r), MAX_COLUMNS))]
                     for r in range(sheet.nrows)]
-            sheets.append(Sheet(sheet.name, _trimmed(rows)))
+            sheets.append(Sheet(sheet.name, _trimmed(rows), hidden=sheet.visibility != 0))
             book.unload_sheet(index)
     except (WorkbookError, MemoryError):
         raise
@@ -231,7 +279,14 @@ def _ods(data):
     try:
         document = opendocument.load(_content_only(data))
         tables = [node for node in document.spreadsheet.childNodes if node.qname == (TABLENS, "table")]
-        return [Sheet(table.getAttrNS(TABLENS, "name") or "", _trimmed(_ods_rows(table))) for table in tables]
+        hidden = _ods_hidden_styles(document)
+        sheets = []
+        for table in tables:
+            sheet = Sheet(table.getAttrNS(TABLENS, "name") or "",
+                          hidden=(table.getAttrNS(TABLENS, "style-name") or "") in hidden)
+            sheet.rows = _trimmed(_ods_rows(table, sheet))
+            sheets.append(sheet)
+        return sheets
     except (WorkbookError, MemoryError):
         raise
     except Exception:  # odfpy and the XML parser raise many kinds on a damaged file
@@ -248,13 +303,30 @@ def _ods_children(node, *names):
             yield from _ods_children(child, *names)
 
 
-def _ods_rows(table):
+def _ods_hidden_styles(document):
+    """The names of the table styles that hide a sheet (style:table-properties table:display="false")."""
+    hidden = set()
+    for style in document.automaticstyles.childNodes:
+        for child in getattr(style, "childNodes", ()):
+            if child.qname[1] == "table-properties" and child.getAttrNS(TABLENS, "display") == "false":
+                hidden.add(style.getAttrNS(STYLENS, "name") or "")
+    return hidden
+
+
+def _ods_rows(table, sheet):
     rows = []
     name = table.getAttrNS(TABLENS, "name") or ""
     for row in _ods_children(table, "table-row"):
         cells = []
         for cell in _ods_children(row, "table-cell", "covered-table-cell"):
             value = _ods_value(cell)
+            formula = cell.getAttrNS(TABLENS, "formula") if cell.qname[1] == "table-cell" else None
+            if formula and not cell.getAttrNS(OFFICENS, "value-type"):
+                computed = formulas.evaluate(formula)     # no value saved with the formula
+                if computed is None:
+                    sheet.formulas[(len(rows) + 1, column_letter(len(cells)))] = formulas.written(formula)
+                else:
+                    value = int(computed) if computed == computed.to_integral_value() else computed
             repeat = int(cell.getAttrNS(TABLENS, "number-columns-repeated") or 1)
             # A sheet ends in a run of thousands of empty cells: a run is spelled out up to the limit.
             cells.extend([value] * min(repeat, MAX_COLUMNS))

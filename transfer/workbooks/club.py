@@ -55,10 +55,25 @@ ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "
 DATE_TAIL = re.compile(r"(?:\s+|\s*[-–,:(]\s*)(?:(?:del|il)\s+)?\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\)?\s*$")
 FINAL_NAME = re.compile(r"^(?:semi)?finale?s?(?:\s*(?:n\.?|n°)?\s*\d{1,2})?$|^final\s*table$|^tavolo\s+finale$")
 FINAL = "final"
-HEADER_SEARCH = 15   # the header row is among the first rows of a sheet
+# The header row is among the first rows of a sheet: below a title, or a page of the tournament's rules.
+HEADER_SEARCH = 100
 TABLE_CELL = re.compile(r"^(?:tavolo|tav|t|table|n)?\s*(?:n\s*[°º.]?|nr\.?|numero|#)?\s*[.°]?\s*(\d{1,4})\s*[°º]?$")
 TABLE_HEADING = re.compile(r"^(?:tavolo|tav\.?|table)\s*(?:n\s*[°º.]?|nr\.?|numero|#)?\s*(\d{1,4})$")
 TOTAL_WORDS = re.compile(r"^(?:totale|totali|total|tot\.?|somma|subtotale)\b")
+# A cell naming a total however it is written ("Totale punti", "Punti totali", "Tot. tavolo 3", "Somma"):
+# a word of these, the others words of the total's own.
+TOTALS = {"totale", "totali", "total", "totals", "tot", "somma", "subtotale", "subtot", "complessivo",
+          "complessivi", "complessiva"}
+TOTAL_FILLERS = {"punti", "punteggio", "punteggi", "pt", "pti", "tavolo", "tavoli", "tav", "turno", "generale",
+                 "del", "dei", "di", "della", "al", "parziale", "finale"}
+
+
+def names_a_total(text):
+    """Whether a cell's text (folded) names a total row, its words only those of a total."""
+    if TOTAL_WORDS.match(text):
+        return True
+    words = re.findall(r"[a-z]+|\d+", text)
+    return any(w in TOTALS for w in words) and all(w in TOTALS or w in TOTAL_FILLERS or w.isdigit() for w in words)
 
 
 def _roman(word):
@@ -99,6 +114,38 @@ def table_number(value):
     return values.whole(value)
 
 
+def _is_subsequence(short, long):
+    letters = iter(long)
+    return all(letter in letters for letter in short)
+
+
+def abbreviated(value):
+    """The alias a header written short with a dot stands for ("Pen." penalità, "P.ti tav." punti tavolo,
+    "Elimin." eliminato, "Posiz." posizione): its first word begins an alias and its other letters follow
+    in order; of several, the shortest (no field is guessed between two of one length). None when it is
+    no abbreviation."""
+    if "." not in value:
+        return None
+    key = values.header_key(value)
+    first = values.header_key(re.split(r"[.\s]+", value.strip())[0])
+    if len(key) < 3 or not first:
+        return None
+    found = sorted((len(alias), alias) for alias in HEADERS
+                   if len(alias) > len(key) and alias.startswith(first) and _is_subsequence(key, alias))
+    if not found or len(found) > 1 and found[0][0] == found[1][0] and \
+            HEADERS[found[0][1]] != HEADERS[found[1][1]]:
+        return None
+    return found[0][1]
+
+
+def header_alias(value):
+    """The alias a header cell names (see HEADERS), written whole or short with a dot; "" for none."""
+    alias = values.header_key(value)
+    if alias in HEADERS:
+        return alias
+    return abbreviated(value) or ""
+
+
 def _header_fields(row):
     """{field: (column, preference)} of the headers a row names, and the other columns naming a field
     already found ({field: [column]})."""
@@ -106,7 +153,7 @@ def _header_fields(row):
     for column, value in enumerate(row):
         if not isinstance(value, str):
             continue
-        alias = values.header_key(value)
+        alias = header_alias(value)
         name = HEADERS.get(alias)
         if name is None:
             continue
@@ -143,7 +190,7 @@ def read_club_layout(sheets):
     rounds = [(round_number(sheet.name), sheet) for sheet in sheets]
     named = [(number, sheet) for number, sheet in rounds if number is not None and number != FINAL]
     if named:
-        seen = {}
+        seen, finals = {}, []
         for number, sheet in rounds:
             if number is None:
                 if find_header(sheet) is not None:
@@ -152,9 +199,14 @@ def read_club_layout(sheets):
                                   "gives no round number: name it “Turno N”, or remove it"), Cell(sheet.name))
                 continue
             if number == FINAL:
-                if find_header(sheet, need_table=False) is not None or _heads_of_tables(sheet):
-                    past.refuse(_("the sheet holds a final: a past tournament is imported round by round; rename "
-                                  "the sheet “Turno N” to count it as a round, or remove it"), Cell(sheet.name))
+                if find_header(sheet, need_table=False) is None and not _heads_of_tables(sheet):
+                    continue
+                if fold(sheet.name).strip().startswith("semi") or finals:
+                    past.refuse(_("the sheet holds a semifinal or a second final: a past tournament is imported "
+                                  "round by round with at most its final; rename the sheet “Turno N” to count "
+                                  "it as a round, or remove it"), Cell(sheet.name))
+                else:
+                    finals.append(sheet)   # read after the rounds: the tournament's last
                 continue
             if number in seen:
                 past.refuse(_("round %(round)d is already on the sheet “%(sheet)s”") % {
@@ -162,6 +214,11 @@ def read_club_layout(sheets):
                 continue
             seen[number] = sheet.name
             _read_sheet(past, collector, sheet, number)
+        for sheet in finals:
+            past.final_round = max(seen, default=0) + 1
+            past.note(_("the final, imported as the tournament's final after its %(n)d rounds: its table is checked "
+                        "against the standings' top players") % {"n": len(seen)}, Cell(sheet.name))
+            _read_sheet(past, collector, sheet, past.final_round, final=True)
         return collector.finish()
     headed = [sheet for sheet in sheets if find_header(sheet) is not None]
     if not headed:
@@ -186,7 +243,7 @@ def _filled(row):
     return [(c, v) for c, v in enumerate(row) if v not in (None, "") and not (isinstance(v, str) and not v.strip())]
 
 
-def _read_sheet(past, collector, sheet, number):
+def _read_sheet(past, collector, sheet, number, final=False):
     header = find_header(sheet, need_table=False)
     if header is None:
         past.refuse(_("no header row with the columns Tavolo and Giocatore (or Nome and Cognome) in its first "
@@ -204,6 +261,7 @@ def _read_sheet(past, collector, sheet, number):
             "chosen": column_letter(columns["table_points"]), "title": titles["table_points"],
             "other": column_letter(column), "other_title": values.text(sheet.rows[index][column])},
             Cell(sheet.name, index + 1))
+    _note_unread(past, sheet, index, columns, passed)
     header_keys = {values.header_key(v) for v in sheet.rows[index] if isinstance(v, str)}
     last_table, last_round, heading = None, number, None
     for r, row in enumerate(sheet.rows[index + 1:], start=index + 2):
@@ -225,10 +283,14 @@ def _read_sheet(past, collector, sheet, number):
             continue
         if sum(1 for _c, v in filled if isinstance(v, str) and values.header_key(v) in header_keys) >= 2:
             continue   # the header written again above a table
-        if texts and any(TOTAL_WORDS.match(t) for t in texts):
+        if texts and any(names_a_total(t) for t in texts):
             past.note(_("a total, left out"), Cell(sheet.name, r))
             continue
         name = _names(value, columns)
+        if name is None and any((r, column_letter(columns[f])) in sheet.formulas for f in NAME_FIELDS if f in columns):
+            field = next(f for f in NAME_FIELDS if f in columns and (r, column_letter(columns[f])) in sheet.formulas)
+            past.refuse(unread_formula(sheet.formulas[(r, column_letter(columns[field]))]), cell(field))
+            continue
         if name is None:
             if any(v not in (None, "") for v in (value("table_points"), value("eliminated"), value("place"))):
                 past.note(_("no player's name: the row is left out"), Cell(sheet.name, r))
@@ -245,6 +307,8 @@ def _read_sheet(past, collector, sheet, number):
             continue
         if table is None:
             table = last_table if last_table is not None else heading  # merged cells: the number on the first row
+        if table is None and final:
+            table = 1   # a final's one table needs no number
         rnd = rnd if rnd is not None else (last_round or 1)
         if table is None:
             past.refuse(_("which table? The row has no table number"), cell("table"))
@@ -256,7 +320,7 @@ def _read_sheet(past, collector, sheet, number):
         key = collector.person(first_name=first, last_name=last, other_reading=other, cell=player_cell,
                                club=values.text(value("club")),
                                nickname=values.text(value("nickname")) or nickname,
-                               national_id=values.identifier(value("national_id")))
+                               national_id=values.national_id(value("national_id")))
         if key is None:
             continue
         seat = new_seat(key, Cell(sheet.name, r))
@@ -266,6 +330,32 @@ def _read_sheet(past, collector, sheet, number):
         seat.cells.setdefault("table", cell("table"))
         read_result(past, seat, {field: value(field) for field in seat.cells})
         collector.seat(round_number=rnd, sheet=sheet.name, table_number=table, table_cell=cell("table"), seat=seat)
+
+
+def _note_unread(past, sheet, index, columns, passed):
+    """Every other column with a heading is named in the preview as left out: a column the reader does not
+    know (a running total, notes, a heading it cannot read) is never dropped without a word."""
+    read = set(columns.values()) | set(passed.get("table_points", ()))
+    others = {column: name for name, found in passed.items() if name != "table_points" for column in found}
+    for column, value in enumerate(sheet.rows[index]):
+        title = values.text(value)
+        if column in read or not title:
+            continue
+        where = Cell(sheet.name, index + 1, column_letter(column), title)
+        if column in others:
+            name = others[column]
+            past.note(_("the column is not read: column %(chosen)s gives the %(field)s") % {
+                "chosen": column_letter(columns[name]), "field": HEADER_NAMES.get(name, name)}, where)
+        else:
+            past.note(_("the column is not read: Torneo does not know its heading"), where)
+
+
+NAME_FIELDS = ("player", "player_surname_first", "first_name", "last_name")
+
+
+def unread_formula(formula):
+    return _("the cell holds the formula “%(formula)s” and not its value: open the file in Excel or LibreOffice and "
+             "save it again (only simple arithmetic such as =30+15 is computed here)") % {"formula": formula[:60]}
 
 
 def _names(value, columns):

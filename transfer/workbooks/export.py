@@ -5,10 +5,13 @@ GestioneTorneo's (the sheet "Iscritti" with "ID NAZIONALE", a sheet "N° Turno" 
 standings under every formula. Only reported tables are written; a points penalty on a game is its
 row's "Penalità" (other penalties, such as a disqualification, are kept by the JSON export alone)."""
 import io
+import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 import openpyxl
+from django.utils import timezone
 from openpyxl.styles import Font
 
 from tables.models import Penalty, Seat
@@ -111,32 +114,147 @@ GESTIONE_MEMBERS = ("ID", "Nome", "Cognome", "Nickname", "Club", "Partecipa Torn
                     "ID NAZIONALE")
 
 
+GESTIONE_SEATS = 5          # its round sheets hold five triplets a table (`loadPartite`)
+GESTIONE_TYPE = "Torneo Open"   # a label of its form's "Tipologia di Torneo" (`SchedaTorneo.TipoTorneo`)
+GESTIONE_ID = re.compile(r"^[1-9]\d{0,8}$")   # what its `(int) getNumericCellValue()` holds as written
+TIE_STEP = Decimal("0.01")
+
+
 def _gestione_points(seat):
     """A seat's points as GestioneTorneo keeps them: a RisiKo! 100, a player out 0, else the table points."""
     if seat.risiko:
-        return 100
+        return Decimal(100)
     if seat.eliminated:
-        return 0
-    return _plain(seat.table_points) or 0
+        return Decimal(0)
+    return Decimal(seat.table_points or 0)
 
 
-def gestione_workbook(tournament):
-    """GestioneTorneo's own layout, as its `scriviPartite` writes it and `loadPartite` reads it: bytes of an
-    .xlsx file. "TORNEO" (the name in D4, the rounds in D6); "Iscritti" with two title rows, the header
-    on row 3 and a member a row from row 4 (A ID, B Nome, C Cognome, D Nickname, E Club, F Partecipa
-    Torneo "SI", G Regione, H Data di nascita, I ID NAZIONALE); a sheet "N° Turno" a round, in pairs of
-    rows from the first: "Tavolo N°k" merged over the table's columns, then a triplet a seat (the numeric
-    ID, "Nome Cognome" and the club on a second line, the points). GestioneTorneo keeps points only: the
-    order of elimination, places and penalties stay in Torneo."""
-    book = openpyxl.Workbook()
+def _gestione_table_points(seats):
+    """{seat id: points} of a table as GestioneTorneo writes it: players level on points told apart by
+    decimals added to their points (`Partita` orders a table by its points: the first is its winner, two
+    level at the top are "più di un vincitore"), the better placed (`place`) the more;
+    its scoring keeps the whole points (`setScale(0, ROUND_DOWN)`). Levels Torneo did not settle stay level."""
+    points = {seat.pk: _gestione_points(seat) for seat in seats}
+    levels = defaultdict(list)
+    for seat in seats:
+        levels[points[seat.pk]].append(seat)
+    for level in levels.values():
+        if len(level) < 2:
+            continue
+        if not all(seat.place for seat in level) or len({seat.place for seat in level}) < len(level) or \
+                any(seat.eliminated or seat.risiko for seat in level):
+            continue   # players out stay at 0: GestioneTorneo's 0 is a player out
+        order = sorted(level, key=lambda seat: seat.place)
+        for index, seat in enumerate(order):
+            points[seat.pk] += TIE_STEP * (len(order) - 1 - index)
+    return points
+
+
+def gestione_id(value):
+    """A national ID as GestioneTorneo reads it (a number): the number, or None when it cannot hold it
+    (letters, leading zeros, more than nine digits)."""
+    return int(value) if value and GESTIONE_ID.match(value) else None
+
+
+@dataclass
+class GestioneCheck:
+    """What the download in GestioneTorneo's layout holds that GestioneTorneo cannot read as Torneo keeps it:
+    national IDs it cannot hold (written as text, which it leaves out), and tables of six (its sheets hold five
+    seats: the download is refused unless the organiser splits them)."""
+    ids: list = field(default_factory=list)      # [(player, national ID)]
+    six: list = field(default_factory=list)      # [(round, table, players)]
+
+    @property
+    def clean(self):
+        return not self.ids and not self.six
+
+
+def gestione_check(tournament):
+    rounds, _penalties = _games(tournament)
+    check = GestioneCheck()
+    for registration in tournament.registrations.select_related("player").order_by("pk"):
+        national_id = _national_id(registration.player, tournament)
+        if national_id and gestione_id(national_id) is None:
+            check.ids.append((registration.player, national_id))
+    for number, tables in sorted(rounds.items()):
+        for table_number, seats in sorted(tables.items()):
+            if len(seats) > GESTIONE_SEATS:
+                check.six.append((number, table_number, [seat.registration.player for seat in seats]))
+    return check
+
+
+class TooManySeats(Exception):
+    """A table with more seats than GestioneTorneo's sheet holds, and no split chosen."""
+
+
+def _split(tables):
+    """{table: seats} with each table of more than five seats split in two halves, the second half at a
+    table numbered after the round's last: (the tables, [(table, new table)])."""
+    out, moved = dict(tables), []
+    last = max(tables)
+    for table_number, seats in sorted(tables.items()):
+        if len(seats) > GESTIONE_SEATS:
+            last += 1
+            half = (len(seats) + 1) // 2
+            out[table_number], out[last] = seats[:half], seats[half:]
+            moved.append((table_number, last))
+    return out, moved
+
+
+def _round_date(rnd, tournament):
+    """The day a round was played: its publication when that falls within the tournament's days, else the
+    first day (an imported tournament's rounds were published on the day of the import)."""
+    last = tournament.end_date or tournament.start_date
+    day = timezone.localdate(rnd.published_at) if rnd is not None and rnd.published_at else None
+    return day if day is not None and tournament.start_date <= day <= last else tournament.start_date
+
+
+def _torneo_sheet(book, tournament, rounds):
+    """The sheet TORNEO as its template lays it out (`leggiSchedaTorneo`): the labels in C, the values in D
+    (D2 venue, D3 organiser, D4 name, D5 type, D6 rounds, D7 notes), a round's date from D8 (B its number),
+    all that its checks before "Pubblica online" ask for."""
     info = book.active
     info.title = "TORNEO"
+    info.cell(1, 3, "SCHEDA DATI TORNEO").font = BOLD
+    organiser = tournament.club.name if tournament.club_id else \
+        (tournament.organiser.get_full_name() or tournament.organiser.get_username())
+    for row, (label, value) in enumerate((("Sede Torneo", tournament.venue or None), ("Organizzatore", organiser),
+                                          ("Nome Torneo", tournament.name), ("Tipologia di Torneo", GESTIONE_TYPE),
+                                          ("Numero Turni Previsti", len(rounds)), ("Note", None)), start=2):
+        info.cell(row, 3, label)
+        info.cell(row, 4, value)
+    played = {rnd.number: rnd for rnd in tournament.rounds.filter(number__in=list(rounds))}
+    for index, number in enumerate(sorted(rounds)):
+        info.cell(8 + index, 2, number)
+        day = info.cell(8 + index, 4, _round_date(played.get(number), tournament))
+        day.number_format = "DD/MM/YYYY"
+
+
+def _reduced_standings(book, tournament, ids):
+    """"Classifica Ridotta" as its `scriviClassificaRidotta` writes it: Pos., Nome, Cognome, pt_tot, id."""
+    sheet = book.create_sheet("Classifica Ridotta")
+    sheet.append(["Pos.", "Nome", "Cognome", "pt_tot", "id"])
+    for cell in sheet[1]:
+        cell.font = BOLD
+    for row in tournament_standings(tournament).rows:
+        member = ids.get(row.registration_id)
+        sheet.append([row.rank, row.player.first_name, row.player.last_name, _plain(row.total),
+                      str(member) if member is not None else None])
+
+
+def gestione_workbook(tournament, split=False):
+    """GestioneTorneo's own layout, as its `scriviPartite` writes it and `loadPartite` reads it: bytes of an
+    .xlsx file. "TORNEO" (see `_torneo_sheet`); "Iscritti" with two title rows, the header on row 3 and a
+    member a row from row 4 (A ID, B Nome, C Cognome, D Nickname, E Club, F Partecipa Torneo "SI", G
+    Regione, H Data di nascita, I ID NAZIONALE, a number as it reads it; an ID it cannot hold is written as
+    text and named by `gestione_check`); a sheet "N° Turno" a round, in pairs of rows from the first:
+    "Tavolo N°k" merged over the table's columns, then a triplet a seat (the numeric ID, "Nome Cognome"
+    and the club on a second line, the points, levels told apart by decimals); "Classifica Ridotta".
+    GestioneTorneo keeps points only: the order of elimination, places and penalties stay in Torneo. A
+    table of six raises TooManySeats unless `split` (two tables of three)."""
+    book = openpyxl.Workbook()
     rounds, _penalties = _games(tournament)
-    for row, (label, value) in enumerate((("Sede", None),
-                                          ("Organizzatore", None), ("Nome torneo", tournament.name),
-                                          ("Tipo torneo", None), ("Numero turni", len(rounds))), start=2):
-        info.cell(row, 1, label)
-        info.cell(row, 4, value or None)
+    _torneo_sheet(book, tournament, rounds)
     members = book.create_sheet("Iscritti")
     members.append([tournament.name])
     members.append([])
@@ -148,22 +266,29 @@ def gestione_workbook(tournament):
     for member_id, registration in enumerate(registrations, start=1):
         player = registration.player
         ids[registration.pk] = member_id
+        national_id = _national_id(player, tournament)
         members.append([member_id, player.first_name, player.last_name, player.nickname or None,
                         player.club.name if player.club_id else None, "SI", None, None,
-                        _national_id(player, tournament)])
+                        gestione_id(national_id) or national_id])
     for number, tables in sorted(rounds.items()):
+        if any(len(seats) > GESTIONE_SEATS for seats in tables.values()):
+            if not split:
+                raise TooManySeats(number)
+            tables, _moved = _split(tables)
         sheet = book.create_sheet(f"{number}° Turno")
         row = 1
         for table_number, seats in sorted(tables.items()):
             sheet.cell(row, 1, f"Tavolo N°{table_number}").font = BOLD
             sheet.merge_cells(start_row=row, start_column=1, end_row=row, end_column=3 * len(seats))
+            points = _gestione_table_points(seats)
             for index, seat in enumerate(seats):
                 player = seat.registration.player
                 name = player.full_name + (f"\n{player.club.name}" if player.club_id else "")
                 sheet.cell(row + 1, 3 * index + 1, ids[seat.registration_id])
                 sheet.cell(row + 1, 3 * index + 2, name)
-                sheet.cell(row + 1, 3 * index + 3, _gestione_points(seat))
+                sheet.cell(row + 1, 3 * index + 3, _plain(points[seat.pk]))
             row += 2
-        for index in range(5):
+        for index in range(GESTIONE_SEATS):
             sheet.column_dimensions[openpyxl.utils.get_column_letter(3 * index + 1)].hidden = True
+    _reduced_standings(book, tournament, ids)
     return _save(book)

@@ -9,6 +9,7 @@ looks up) and, under it, their results, each row named in the block's first colu
 numbers under the players. A block laid out the other way (a header row, then one row a player) is
 read too."""
 import re
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
@@ -24,6 +25,24 @@ ID_HEADERS = ("id", "idgiocatore", "codice", "n", "num", "numero")
 # The rows of a horizontal block, by the label in its first column.
 ROW_LABELS = {**HEADERS, **{alias: "id" for alias in ID_HEADERS}}
 RESULT_FIELDS = ("table_points", "eliminated", "risiko", "place", "penalty")
+# GestioneTorneo's type of tournament as its sheet TORNEO writes it in D5: the labels of its form
+# (`SchedaTorneo.TipoTorneo`) and the names of the types it scores by (`utils.TipoTorneo`), compared as
+# header keys. A Torneo a Squadre is scored as a Torneo Gufo (`scriviClassifica`).
+KINDS = {"torneoopen": "open", "open": "open", "santeufemia": "open",
+         "radunonazionale": "raduno", "raduno": "raduno", "radunonazionaleconquarti": "raduno",
+         "torneomaster": "master", "master": "master", "masterrisiko": "master", "masterrisiko2015": "master",
+         "campionatonazionale": "nazionale", "nazionalerisiko": "nazionale",
+         "torneogufo": "gufo", "gufo": "gufo", "torneoasquadre": "gufo"}
+KIND_NAMES = {"open": "Open", "raduno": "Raduno", "master": "Master", "nazionale": "NazionaleRisiKo",
+              "gufo": "Torneo Gufo"}
+# The published rule (scoring/data/club_rules.json) a type is imported under, changeable in the preview:
+# GestioneTorneo's own scoring of it. Its Open (ScorePlayerOpen) counts a 5-player table's winner above 80
+# table points as 100 before the bonus, which no rule says yet: the closest rule, and those tables named.
+KIND_RULES = {"raduno": "gt_raduno", "master": "gt_master", "gufo": "gt_gufo", "nazionale": "gt_nazionale",
+              "open": "raduno_open"}
+OPEN_CAP = 80        # ScorePlayerOpen: a winner above 80 at a table of five counts 100
+TYPE_CELL = (4, 3)   # TORNEO!D5 (`leggiSchedaTorneo`)
+GUFO_OUT = 4         # -1 to -4: the order of the players out at a table of five
 
 
 def is_gestione(sheets):
@@ -85,7 +104,7 @@ class Members:
                 continue
             key = self.collector.person(first_name=first, last_name=last, cell=cell,
                                         club=values.text(value("club")), nickname=values.text(value("nickname")),
-                                        national_id=values.identifier(value("national_id")))
+                                        national_id=values.national_id(value("national_id")))
             if key is None:
                 continue
             self.by_id[member_id] = key
@@ -132,8 +151,38 @@ def _id(value):
     return text if re.fullmatch(r"\d{1,9}", text) else ""
 
 
+def _kind(past, sheets):
+    """The type written in TORNEO!D5, kept in `past.kind` (and as written, for the preview)."""
+    sheet = next((s for s in sheets if values.header_key(s.name) == "torneo"), None)
+    if sheet is None:
+        return
+    row, column = TYPE_CELL
+    cells = sheet.rows[row] if row < len(sheet.rows) else []
+    written = values.text(cells[column]) if column < len(cells) else ""
+    past.kind_written = written
+    past.kind = KINDS.get(values.header_key(written), "")
+    if written and not past.kind:
+        past.note(_("the type “%(type)s” is not one whose scoring Torneo knows: choose the rule") % {"type": written},
+                  Cell(sheet.name, row + 1, column_letter(column), "Tipo torneo"))
+
+
+def note_open_cap(past):
+    """A GestioneTorneo Open's tables the rule offered scores otherwise than GestioneTorneo did: a table of
+    five won with more than 80 table points (its Open counts 100, ×1.25 makes more)."""
+    if past.kind != "open":
+        return
+    for rnd in past.rounds:
+        for table in rnd.tables:
+            if len(table.seats) == 5 and any(not seat.risiko and seat.table_points is not None and
+                                             seat.table_points > OPEN_CAP for seat in table.seats):
+                past.note(_("table %(table)d: GestioneTorneo's Open counts a winner above 80 table points at a "
+                            "table of five as 100, not ×1.25: the rule chosen scores this table otherwise")
+                          % {"table": table.number}, table.cell)
+
+
 def read_gestione_layout(sheets):
     past = PastTournament(layout=LAYOUT_GESTIONE)
+    _kind(past, sheets)
     collector = Collector(past)
     members = Members(past, collector, _enrolled_sheet(sheets))
     seen = {}
@@ -156,7 +205,13 @@ def read_gestione_layout(sheets):
             past.refuse(_("no table: each table is a block headed “Tavolo N°1”, “Tavolo N°2”..."), Cell(sheet.name))
         for head in heads:
             Block(past, collector, members, sheet, number, head, heads).read()
-    return collector.finish()
+    collector.finish()
+    note_open_cap(past)
+    if past.kind == "master":
+        for rnd, phase in zip(past.rounds[2:4], (_("the semifinals"), _("the final"))):
+            past.note(_("a Master's round %(round)d is %(phase)s: imported as that phase, its tables checked against "
+                        "the format's plan") % {"round": rnd.number, "phase": phase}, Cell(rnd.sheet))
+    return past
 
 
 class Block:
@@ -221,18 +276,87 @@ class Block:
                 continue
             seats.append((c, key, where, points))
         hundreds = [c for c, _key, _where, points in seats if _is(points, 100)]
+        outs = {c: self.gufo_out(points, self.cell(r, c + 2, "Punti")) for c, _key, _where, points in seats}
+        if any(out is False for out in outs.values()):
+            return
+        written = sorted(out for out in outs.values() if out)
+        if written != list(range(1, len(written) + 1)):
+            self.past.refuse(_("the players out of a Torneo Gufo are written -1, -2... one each: this table has "
+                               "%(values)s") % {"values": ", ".join(f"-{n}" for n in written)}, head_cell)
+            return
+        levels = self.levels(seats, head_cell)
         for c, key, where, points in seats:
             cells = {"player": where, "table_points": self.cell(r, c + 2, "Punti")}
             raw = {"table_points": points}
+            if c in levels:
+                raw["table_points"], raw["place"] = levels[c]
+                cells["place"] = cells["table_points"]
+            out = outs[c]
+            if out:
+                # Torneo Gufo: GestioneTorneo places a table by its points, -1 above -2 (Partita.getPosizione,
+                # ScorePlayerTorneoGufo): -1 is the best placed of the players out, the last one out. They
+                # hold nothing.
+                raw = {"table_points": 0, "eliminated": len(written) + 1 - out}
+                cells["eliminated"] = cells["table_points"]
+                self.seat(key, where, cells, raw, head_cell)
+                continue
             if hundreds == [c]:
                 raw["risiko"] = True
                 cells["risiko"] = cells["table_points"]
-            if _is(points, 0):
+            if _is(points, 0) and self.past.kind != "gufo":
                 raw["eliminated"] = "x"
                 cells["eliminated"] = cells["table_points"]
             self.seat(key, where, cells, raw, head_cell)
         if hundreds and len(hundreds) == 1:
             self.past.note(_("table %(table)d: 100 points read as a RisiKo!") % {"table": self.table}, head_cell)
+
+    def levels(self, seats, head_cell):
+        """{column: (points, place)} of the players GestioneTorneo wrote level on points told apart by
+        decimals (55.01 before 55: its `Partita` orders a table by its points, its scoring keeps the whole
+        points): read as level on the whole points, placed by the decimals. Other points stay as written."""
+        value = {}
+        for c, _key, _where, points in seats:
+            try:
+                number = values.number(points)
+            except ValueError:
+                continue
+            if number is not None and 0 < number < 100:
+                value[c] = number
+        groups = {}
+        for c, number in value.items():
+            groups.setdefault(int(number), []).append(c)
+        found = {}
+        for whole, columns in groups.items():
+            told = sorted(value[c] for c in columns)
+            if len(columns) < 2 or all(v == whole for v in told) or len(set(told)) < len(told):
+                continue
+            for c in columns:
+                found[c] = (Decimal(whole), 1 + sum(1 for other in value.values() if other > value[c]))
+            self.past.note(_("table %(table)d: %(points)s are level on %(whole)d, told apart by their decimals "
+                             "(GestioneTorneo's way): read as %(whole)d each, placed in that order") % {
+                "table": self.table, "points": ", ".join(str(v) for v in sorted(told, reverse=True)),
+                "whole": whole}, head_cell)
+        return found
+
+    def gufo_out(self, points, cell):
+        """The number k of a player out written -k in a Torneo Gufo, None for other points, False after
+        refusing the cell (negative points in a file of another type, or not a whole number)."""
+        try:
+            number = values.number(points)
+        except ValueError:
+            return None
+        if number is None or number >= 0:
+            return None
+        if self.past.kind != "gufo":
+            self.past.refuse(_("negative points: GestioneTorneo writes the players out so (-1, -2...) only in a "
+                               "Torneo Gufo, and the sheet TORNEO (D5) says “%(type)s”") % {
+                "type": self.past.kind_written or "—"}, cell)
+            return False
+        if number != number.to_integral_value() or -number > GUFO_OUT:
+            self.past.refuse(_("“%(value)s” is not a player out of a Torneo Gufo (-1, -2...)") % {
+                "value": values.shown(points)}, cell)
+            return False
+        return int(-number)
 
     def read_horizontal(self, head_cell):
         labels = {}

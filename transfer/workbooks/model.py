@@ -113,6 +113,11 @@ class PastTournament:
     errors: list = field(default_factory=list)
     notes: list = field(default_factory=list)          # what was left out or read by a rule, for the preview
     not_a_tournament: bool = False                      # no sheet of rounds at all (a season's other files)
+    # GestioneTorneo's type of tournament, from its sheet TORNEO (cell D5): "open", "raduno", "master",
+    # "nazionale", "gufo" (see transfer.workbooks.gestione.KINDS), "" when the file does not say.
+    kind: str = ""
+    kind_written: str = ""                              # the cell as written, for the preview
+    final_round: int = 0                                # the round that is the tournament's final (a "Finale")
 
     def note(self, message, cell=None):
         text = str(WorkbookError(message, cell))
@@ -150,7 +155,9 @@ def to_document(past):
         if isinstance(value, (list, tuple)):
             return [plain(v) for v in value]
         return value
-    return plain({"layout": past.layout, "notes": list(past.notes), "people": [asdict(p) for p in past.people.values()],
+    return plain({"layout": past.layout, "kind": past.kind, "kind_written": past.kind_written,
+                  "final_round": past.final_round,
+                  "notes": list(past.notes), "people": [asdict(p) for p in past.people.values()],
                   "rounds": [asdict(r) for r in past.rounds]})
 
 
@@ -171,4 +178,6 @@ def from_document(doc):
     rounds = [RoundEntry(number=r["number"], sheet=r["sheet"], tables=[
         TableEntry(number=t["number"], cell=cell(t["cell"]), seats=[seat(s) for s in t["seats"]])
         for t in r["tables"]]) for r in doc["rounds"]]
-    return PastTournament(layout=doc["layout"], people=people, rounds=rounds, notes=list(doc.get("notes", [])))
+    return PastTournament(layout=doc["layout"], people=people, rounds=rounds, notes=list(doc.get("notes", [])),
+                          kind=doc.get("kind", ""), kind_written=doc.get("kind_written", ""),
+                          final_round=doc.get("final_round", 0))

@@ -18,17 +18,19 @@ from tables.arbitration.services import penalty_give
 from tables.engine import ResultError
 from tables.models import Penalty
 from tables.results.services import ResultLine, table_result_submit
+from phases.draw import phase_draw
+from phases.services import format_apply
 from tables.rounds.services import round_close, round_create, round_publish, standings_publish
 from tournaments import services as core
 from tournaments import versions
 from tournaments.audit.services import audit
-from tournaments.models import Player
+from tournaments.models import Phase, Player
 from tournaments.rules import may_change_player
 from transfer.workbooks.book import BOOK_SUFFIXES, not_a_workbook, read_book
 from transfer.workbooks.checks import check_tables, formulas_needing_order, match_people
-from transfer.workbooks.club import read_club_layout
+from transfer.workbooks.club import find_header, read_club_layout, round_number, unread_formula
 from transfer.workbooks.gestione import is_gestione, read_gestione_layout
-from transfer.workbooks.model import SETTINGS, PastTournament, WorkbookError
+from transfer.workbooks.model import LAYOUT_GESTIONE, SETTINGS, Cell, PastTournament, WorkbookError
 
 
 
@@ -40,7 +42,10 @@ def past_tournament_read(*, data, filename=""):
         past = PastTournament(layout="")
         past.errors.append(exc)
         return past
-    past = read_gestione_layout(sheets) if is_gestione(sheets) else read_club_layout(sheets)
+    visible = [sheet for sheet in sheets if not sheet.hidden]
+    past = read_gestione_layout(visible) if is_gestione(visible) else read_club_layout(visible)
+    _note_hidden(past, sheets)
+    _refuse_formulas(past, sheets)
     if not past.rounds and sheets and sheets[0].text and filename.lower().endswith(BOOK_SUFFIXES[:-1]):
         # A workbook's name on a text that holds no table either: a letter, a saved web page...
         past.errors, past.not_a_tournament = [not_a_workbook()], False
@@ -50,6 +55,28 @@ def past_tournament_read(*, data, filename=""):
     past.errors.sort(key=lambda e: (-1, 0, 0, "") if e.cell is None else (
         order.get(e.cell.sheet, -1), e.cell.row, len(e.cell.column), e.cell.column))
     return past
+
+
+def _note_hidden(past, sheets):
+    """A hidden sheet (an old draft beside the real round) is left out, and named in the preview when it
+    looks like a round; GestioneTorneo's template hides its own lists ("Dati", "GIOCATORI")."""
+    for sheet in sheets:
+        if sheet.hidden and (round_number(sheet.name) is not None or find_header(sheet) is not None):
+            past.note(_("the sheet is hidden: left out (show it in the workbook to import it)"), Cell(sheet.name))
+
+
+def _refuse_formulas(past, sheets):
+    """A cell the tournament reads that holds a formula without its value (book.py) is refused at its cell."""
+    formulas = {(sheet.name, row, column): formula for sheet in sheets for (row, column), formula in
+                sheet.formulas.items()}
+    if not formulas:
+        return
+    cells = [cell for _rnd, _table, seat in past.seats() for cell in (seat.row, *seat.cells.values())]
+    cells += [person.cell for person in past.people.values()]
+    for cell in dict.fromkeys(cells):
+        formula = formulas.get((cell.sheet, cell.row, cell.column))
+        if formula is not None:
+            past.refuse(unread_formula(formula), cell)
 
 
 def past_tournament_check(past, *, user, picks=None, ask=False, formula=None, new_players=False, shown=False):
@@ -101,8 +128,13 @@ def _import(user, past, name, start_date, settings, published, picks, source, ne
                                  data={"national_id": person.national_id})
         registration = core.registration_add(user=user, tournament=tournament, player=player)
         registrations[key] = core.registration_check_in(user=user, registration=registration, present=True)
-    for entry in past.rounds:
-        _play_round(user, tournament, entry, registrations)
+    if _is_master(past):
+        _play_master(user, tournament, past, registrations)
+    elif past.final_round:
+        _play_with_final(user, tournament, past, registrations)
+    else:
+        for entry in past.rounds:
+            _play_round(user, tournament, entry, registrations)
     audit(user=user, action="tournament.import_workbook", obj=tournament, tournament=tournament, after={
         "file": source, "layout": past.layout, "rounds": len(past.rounds), "registrations": len(registrations),
         "players_created": created, "clubs_created": sorted(clubs_before)})
@@ -134,14 +166,101 @@ def _new_player(user, person, tournament, clubs_created):
         "club": club, "city": "", "email": "", "national_id": national_id})
 
 
-def _play_round(user, tournament, entry, registrations):
-    """One round of the workbook: drawn as its fixed plan, published, every table's result saved, its
-    penalties given, closed and its standings published."""
+SCORING_FIELDS = ("formula", "tiebreak", "bonus", "spartaco_malus", "como_reference", "discard_worst", "best_of",
+                  "risiko_total", "spartaco_risiko_losers", "standard_eliminated", "corrective_scope", "club_preset")
+MASTER_GAMES = 2    # GestioneTorneo's Master: 2 games, "3° Turno" the semifinals, "4° Turno" the final
+
+
+def _is_master(past):
+    """A GestioneTorneo Master with its semifinals or final: its rounds after the second are the phases."""
+    return past.layout == LAYOUT_GESTIONE and past.kind == "master" and len(past.rounds) > MASTER_GAMES
+
+
+def _play_master(user, tournament, past, registrations):
+    """A Master as its phases (the tournament format "master"): the 2 games as the qualifying rounds, then
+    the semifinals and the final, each drawn by the format's own plan from the standings and checked
+    against the workbook's tables: a table the plan does not give is refused at its sheet, never imported
+    as an ordinary round."""
+    if len(past.rounds) > MASTER_GAMES + 2:
+        raise WorkbookError(_("a Master has 2 games, the semifinals and the final: this file has %(n)d rounds")
+                            % {"n": len(past.rounds)}, Cell(past.rounds[MASTER_GAMES + 2].sheet))
+    tournament = _with_format(user, tournament, preset="master", games=MASTER_GAMES)
+    later = _play_qualifying(user, tournament, past.rounds[:MASTER_GAMES], registrations)
+    _play_phases(user, tournament, zip(past.rounds[MASTER_GAMES:], later), registrations)
+
+
+def _with_format(user, tournament, **kwargs):
+    """The tournament with its phases (`format_apply`); the scoring the organiser chose stands over the
+    format's own."""
+    chosen = {name: getattr(tournament, name) for name in SCORING_FIELDS}
+    tournament = format_apply(user=user, tournament=tournament, **kwargs)
+    if any(getattr(tournament, name) != value for name, value in chosen.items()):
+        tournament = core.tournament_save(user=user, tournament=tournament, data=chosen)
+    return tournament
+
+
+def _play_qualifying(user, tournament, entries, registrations):
+    """The workbook's rounds as the qualifying rounds, drawn as written; the later phases, in order."""
+    phases = list(tournament.phases.order_by("order"))
+    for entry in entries:
+        rnd = _draw_round(user, tournament, entry, registrations)
+        rnd.phase = phases[0]
+        rnd.save(update_fields=["phase"])
+        _play_drawn(user, tournament, rnd, entry, registrations)
+    return [phase for phase in phases if phase.kind in (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL)]
+
+
+def _play_with_final(user, tournament, past, registrations):
+    """A club's rounds and its "Finale": the rounds qualify (a composed format whose final of 4 or 5 takes
+    the top of the standings), the final is drawn by the format and checked against the sheet's table."""
+    final = next(entry for entry in past.rounds if entry.number == past.final_round)
+    games = [entry for entry in past.rounds if entry is not final]
+    size = len(final.tables[0].seats)
+    if len(final.tables) != 1 or size not in (4, 5) or not games:
+        raise WorkbookError(_("a final is one table of 4 or 5 players after the rounds"), Cell(final.sheet))
+    composition = {"tiers": [{"up_to": None, "direct": size, "semifinal": None,
+                              "repechage": {"seats": 0, "min_games": 1}}], "final_size": size}
+    tournament = _with_format(user, tournament, preset="composed", games=len(games), discards=0,
+                              composition=composition)
+    later = _play_qualifying(user, tournament, games, registrations)
+    _play_phases(user, tournament, [(final, later[0])], registrations)
+
+
+def _play_phases(user, tournament, pairs, registrations):
+    """Each (workbook round, phase): drawn by the format's plan, checked against the workbook's tables."""
+    for entry, phase in pairs:
+        try:
+            rnd = phase_draw(user=user, phase=phase, seed=0)
+        except ValidationError as exc:
+            raise WorkbookError(" ".join(exc.messages), Cell(entry.sheet)) from None
+        drawn = sorted(sorted(s.registration_id for s in table.seats.all()) for table in rnd.tables.all())
+        written = sorted(sorted(registrations[seat.person].pk for seat in table.seats) for table in entry.tables)
+        if drawn != written:
+            raise WorkbookError(_("the tables of the %(phase)s are not those the format gives from the standings "
+                                  "after the rounds (under the formula chosen): check the sheet, the formula, or "
+                                  "import its rounds as ordinary rounds") % {"phase": phase.label},
+                                Cell(entry.sheet))
+        _play_drawn(user, tournament, rnd, entry, registrations)
+
+
+def _draw_round(user, tournament, entry, registrations):
     plan = [[str(registrations[seat.person].pk) for seat in table.seats] for table in entry.tables]
-    rnd = _refused_at(entry.tables[0].cell, round_create, user=user, tournament=tournament, method="fixed",
-                      fixed_plan=plan, partial_plan=True, seed=0)
+    return _refused_at(entry.tables[0].cell, round_create, user=user, tournament=tournament, method="fixed",
+                       fixed_plan=plan, partial_plan=True, seed=0)
+
+
+def _play_round(user, tournament, entry, registrations):
+    """One round of the workbook: drawn as its fixed plan, then played (`_play_drawn`)."""
+    _play_drawn(user, tournament, _draw_round(user, tournament, entry, registrations), entry, registrations)
+
+
+def _play_drawn(user, tournament, rnd, entry, registrations):
+    """A round drawn with the workbook's tables: published, every table's result saved, its penalties given,
+    closed and its standings published."""
     round_publish(user=user, rnd=rnd)
-    for table, read in zip(rnd.tables.order_by("number"), entry.tables):
+    by_players = {frozenset(s.registration_id for s in table.seats.all()): table for table in rnd.tables.all()}
+    for read in entry.tables:
+        table = by_players[frozenset(registrations[seat.person].pk for seat in read.seats)]
         seats = {s.registration_id: s for s in table.seats.select_related("registration")}
         lines = []
         for seat in read.seats:

@@ -91,6 +91,30 @@ def identifier(value):
     return " ".join(str(value).split())[:40]
 
 
+NOT_AN_ID = {"nd", "na", "no", "none", "nessuno", "nessuna", "non tesserato", "non tesserata", "nt", "x", "n/d", "n/a",
+             "#n/d", "#n/a", "#nd", "#na", "-", "--", "?"}
+
+
+def national_id(value):
+    """A national ID, or "" when the cell holds none: empty, 0 (LibreOffice stores an empty formula result of
+    GestioneTorneo's template as 0, and GestioneTorneo itself ignores an ID <= 0), a negative number, a
+    placeholder ("n.d.", "-", "non tesserato") or a text with no digit in it. "00123" and "RM123" are IDs."""
+    if value is None or isinstance(value, bool) or isinstance(value, datetime.date):
+        return ""
+    if isinstance(value, (int, Decimal, float)):
+        return identifier(value) if value > 0 and value == int(value) else ""
+    written = identifier(value)
+    folded = fold(written).strip().rstrip(".")
+    if folded.replace(".", "") in NOT_AN_ID or folded in NOT_AN_ID or not re.search(r"\d", written):
+        return ""
+    try:
+        if Decimal(written.replace(",", ".")) <= 0:
+            return ""
+    except InvalidOperation:
+        pass
+    return written
+
+
 def header_key(value):
     """A column's header compared case, accents, spaces and punctuation aside: "Punti  Tavolo." -> "puntitavolo"."""
     return re.sub(r"[^0-9a-z]", "", fold(text(value)))

@@ -8,9 +8,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
+from tournaments.club_presets import club_preset_name
 from tournaments.rules import require_organiser, tournament_for_organiser
 from tournaments.models import Formula
-from transfer.workbooks.export import club_workbook, gestione_workbook
+from transfer.workbooks.export import club_workbook, gestione_check, gestione_workbook
+from transfer.workbooks.gestione import KIND_NAMES, KIND_RULES
 from transfer.workbooks.forms import PastTournamentForm, WorkbookUploadForm, sign_preview, unsign_preview
 from transfer.workbooks.match import picks_of
 from transfer.workbooks.model import WorkbookError
@@ -38,7 +40,8 @@ def past_import(request):
     filename = upload.cleaned_data["file"].name
     past = past_tournament_read(data=upload.cleaned_data["file"].read(), filename=filename)
     matching = None if past.errors else match_people(past, viewer=request.user, ask=True)
-    form = PastTournamentForm(initial={"name": name_from_file(filename), "start_date": date_in_name(filename)})
+    form = PastTournamentForm(initial={"name": name_from_file(filename), "start_date": date_in_name(filename),
+                                       "preset": KIND_RULES.get(past.kind, "")})
     return _preview(request, past, filename, form, matching)
 
 
@@ -81,6 +84,7 @@ def _preview(request, past, filename, form, matching, status=None):
     needing_order = formulas_needing_order(past, Formula.values) if ready else []
     return render(request, TEMPLATE, {
         "order_formulas": [Formula(f).label for f in needing_order],
+        "kind": KIND_NAMES.get(past.kind, past.kind_written), "kind_rule": club_preset_name(KIND_RULES.get(past.kind)),
         "past": past, "filename": filename, "form": form, "rounds": preview_rounds(past),
         "people": preview_people(past, matching), "ready": ready, "upload": WorkbookUploadForm(),
         "preview": sign_preview(past, filename) if ready else "",
@@ -104,6 +108,14 @@ def tournament_workbook(request, pk):
 @login_required
 @require_safe
 def tournament_workbook_gestione(request, pk):
-    """The tournament in GestioneTorneo's layout: Iscritti (with ID NAZIONALE) and a sheet a round."""
+    """The tournament in GestioneTorneo's layout: Iscritti (with ID NAZIONALE) and a sheet a round. When
+    GestioneTorneo cannot read all of it as Torneo keeps it (a national ID it cannot hold, a table of six
+    in its sheets of five seats), a page says so first: the organiser downloads (`?ok=1`), splitting the
+    tables of six in two (`six=split`), or not at all; a player is never dropped."""
     tournament = tournament_for_organiser(request.user, pk)
-    return _download(tournament, gestione_workbook(tournament), "-gestionetorneo")
+    check = gestione_check(tournament)
+    split = request.GET.get("six") == "split"
+    if check.clean or request.GET.get("ok") == "1" and (split or not check.six):
+        return _download(tournament, gestione_workbook(tournament, split=split), "-gestionetorneo")
+    return render(request, "transfer/gestione_download.html", {"tournament": tournament, "check": check},
+                  status=409 if request.GET.get("ok") == "1" else 200)

@@ -78,13 +78,16 @@ def test_side_by_side_adds_a_column_per_club_rule_scored_on_an_unsaved_copy(clie
     columns = response.context["columns"]
     presets = [c.key for c in columns if c.preset]
     assert presets == ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024",
-                       "finale_2004", "campionato_squadre"]
+                       "finale_2004", "campionato_squadre", "gt_raduno", "gt_master", "gt_gufo", "gt_nazionale"]
     as_numbers = {c.key: [Decimal(r.total) for r in c.standings.rows] for c in columns if c.preset}
     assert as_numbers["raduno_open"] == [Decimal("125"), Decimal("60"), Decimal("37.5"), Decimal("15"), 0]
     # exact totals; the page shows 5.38 (SCORING.md 13.6.4)
     assert as_numbers["torneo_gufo"] == [Decimal("12.75"), Decimal("7.60"), Decimal("5.375"), Decimal("3.15"), 0]
     assert as_numbers["master"] == [Decimal("1.075"), Decimal("0.060"), Decimal("0.038"), Decimal("0.015"), 0]
     assert as_numbers["finale_2004"] == [Decimal("80"), Decimal("48"), Decimal("30"), Decimal("12"), 0]
+    # GestioneTorneo's Raduno as its code scores it: no ×1.25 at a table of five
+    assert as_numbers["gt_raduno"] == [Decimal("110"), Decimal("48"), Decimal("30"), Decimal("12"), 0]
+    assert as_numbers["gt_master"] == as_numbers["master"] and as_numbers["gt_gufo"] == as_numbers["torneo_gufo"]
     assert as_numbers["maialino_2024"] == [Decimal("200"), Decimal("88"), Decimal("70"), Decimal("52"), 0]
     header = select(response, "table.compare thead th[data-column^='preset:']")
     assert [th["data-column"] for th in header] == [f"preset:{k}" for k in presets]

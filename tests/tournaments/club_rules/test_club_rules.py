@@ -35,7 +35,7 @@ def own_rule(organiser):
         "params": {"bonus": 20, "tiebreak": ["wins"]}, "tournament": {"rounds_planned": 4}})
 
 
-def test_the_seven_published_rules_are_rows_published_by_their_clubs_owned_by_nobody():
+def test_the_published_rules_are_rows_published_by_their_clubs_owned_by_nobody():
     rows = ClubRule.objects.filter(published=True).order_by("pk")
     assert [r.key for r in rows] == [r.key for r in published_rules()]
     assert {r.owner_id for r in rows} == {None}
@@ -93,7 +93,7 @@ def test_another_organiser_never_sees_nor_changes_a_rule_of_mine(client, other_o
     client.force_login(other_organiser)
     listed = client.get(reverse("manage:club_rules"))
     assert not select(listed, f'[data-club-rule="{own_rule.pk}"]')
-    assert len(select(listed, "[data-published-rules] [data-club-rule]")) == 7
+    assert len(select(listed, "[data-published-rules] [data-club-rule]")) == len(published_rules())
     for name in ("manage:club_rule", "manage:club_rule_download"):
         assert client.get(reverse(name, args=[own_rule.pk])).status_code == 404
     assert client.post(reverse("manage:club_rule_delete", args=[own_rule.pk])).status_code == 404
@@ -248,4 +248,4 @@ def test_the_published_rules_come_back_to_an_emptied_database_after_migrate():
     call_command("flush", interactive=False, verbosity=0)   # empties every table, then says so as migrate does
     assert sorted(ClubRule.objects.filter(published=True, owner=None).values_list("key", flat=True)) == sorted(
         ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024", "finale_2004",
-         "campionato_squadre"])
+         "campionato_squadre", "gt_raduno", "gt_master", "gt_gufo", "gt_nazionale"])

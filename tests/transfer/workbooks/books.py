@@ -188,7 +188,27 @@ def gestione_rounds():
     ]
 
 
-def gestione_written(rounds_tables, national_ids=None, slots=300):
+def gestione_as_read(rounds_tables):
+    """The games as Torneo reads GestioneTorneo's points: players level on the whole points told apart by
+    decimals (55.01 before 55) are level on them, placed in that order."""
+    out = []
+    for tables in rounds_tables:
+        read_tables = []
+        for table in tables:
+            values = {i: float(s["points"]) for i, s in enumerate(table) if 0 < float(s["points"] or 0) < 100}
+            read = [dict(s) for s in table]
+            for whole in {int(v) for v in values.values()}:
+                group = [i for i, v in values.items() if int(v) == whole]
+                if len(group) > 1 and any(values[i] != whole for i in group):
+                    for i in group:
+                        read[i]["points"] = whole
+                        read[i]["place"] = 1 + sum(1 for v in values.values() if v > values[i])
+            read_tables.append(read)
+        out.append(read_tables)
+    return out
+
+
+def gestione_written(rounds_tables, national_ids=None, slots=300, kind=None):
     """{sheet: rows} of ModuloTorneo as GestioneTorneo fills it: TORNEO, Iscritti (two title rows, the
     header on row 3, the template's IDs 1 to `slots` already written, the members' names beside the first
     ones, F "SI", I the national ID), Dati, GIOCATORI, and a sheet "N° Turno" a round in pairs of rows:
@@ -212,7 +232,7 @@ def gestione_written(rounds_tables, national_ids=None, slots=300):
         else:
             members.append([member_id])
     sheets = {"TORNEO": [[], [None, None, "Sede", "Como"], [None, None, "Organizzatore", "Club Lariano"],
-                         [None, None, "Nome Torneo", "Torneo di prova"]],
+                         [None, None, "Nome Torneo", "Torneo di prova"], [None, None, "Tipo Torneo", kind]],
               "Iscritti": members, "Dati": [["Regioni"], ["Lombardia"]],
               "GIOCATORI": [["ID", "Nome", "Cognome"], [1, "Ada", "Lovelace"]]}
     for number, tables in enumerate(rounds_tables, start=1):

@@ -6,8 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.html import tr
-from tests.transfer.workbooks.books import (club_habits, gestione_rounds, gestione_written, gestione_xls,
-                                            gestione_xlsx, ods, scoring_standings, season_rounds, xls, xlsx)
+from tests.transfer.workbooks.books import (club_habits, gestione_as_read, gestione_rounds, gestione_written,
+                                            gestione_xls, gestione_xlsx, ods, scoring_standings, season_rounds, xls,
+                                            xlsx)
 from tests.transfer.workbooks.test_import_results import app_standings, import_file, refusal
 from transfer.workbooks.club import FINAL, round_number
 from transfer.workbooks.services import past_tournament_read
@@ -98,12 +99,14 @@ def test_a_sheet_laid_out_as_a_round_but_not_named_one_is_refused_by_name(organi
                   "number: name it “Turno N”, or remove it")
 
 
-def test_a_final_is_refused_by_name_never_ignored(organiser, tmp_path):
+def test_a_final_that_is_not_the_standings_top_is_refused_by_name_never_ignored(organiser, tmp_path):
+    """A "Finale" is imported as the final (test_sheet_habits.py); one whose players are not those the
+    standings put there is refused at its sheet."""
     sheets = club_habits(season_rounds() + [season_rounds()[0][:1]], sheet_names=("Turno 1", "Turno 2", "Finale"),
                          words_in_cells=False, table_cells="{n}")
-    assert refusal(tmp_path, "a.xlsx", xlsx(sheets)) == "a.xlsx: " + tr("sheet “%(sheet)s”", sheet="Finale") + \
-        ": " + tr("the sheet holds a final: a past tournament is imported round by round; rename the sheet "
-                  "“Turno N” to count it as a round, or remove it")
+    message = refusal(tmp_path, "a.xlsx", xlsx(sheets))
+    assert message.startswith("a.xlsx: " + tr("sheet “%(sheet)s”", sheet="Finale") + ": ")
+    assert "(Tavolo, Giocatore, Punti)" not in message
 
 
 def crosses_sheet():
@@ -134,11 +137,12 @@ def test_two_crosses_are_asked_for_their_order_only_when_the_formula_needs_it(or
 def test_gestionetorneos_own_workbook_gives_the_standings_of_python_m_scoring(writer, name, formula, organiser,
                                                                                tmp_path):
     """The template's 300 pre-written IDs, the header on row 3, the rounds in pairs of rows with the
-    club under each name: read whole, 100 as the RisiKo! and 0 as the one player out."""
+    club under each name: read whole, 100 as the RisiKo!, 0 as the one player out, 55.01 and 55 as level
+    on 55 placed in that order."""
     data = writer(gestione_written(gestione_rounds()))
     tournament = import_file(tmp_path, name, data, formula=formula)
     assert tournament.registrations.count() == 8
-    assert app_standings(tournament, formula) == scoring_standings(gestione_rounds(), formula)
+    assert app_standings(tournament, formula) == scoring_standings(gestione_as_read(gestione_rounds()), formula)
 
 
 def test_gestionetorneos_clubs_and_national_ids_come_with_the_members(organiser):
