@@ -67,13 +67,32 @@ def _channel(pk):
 
 
 _publisher = {}
+PUBLISH_RETRY_SECONDS = 5  # after a failed publication, none is tried for this long (Redis down)
+_publishing = {"down_since": None, "tried_at": 0.0}
 
 
 def _publish(url, pk, payload):
+    """The message published on Redis. While Redis is down: one log line when the outage starts and one
+    when it ends (not a traceback per announcement), no try for PUBLISH_RETRY_SECONDS after a failure
+    (each would wait for its timeout); the screens' heartbeats and the hub's rechecks carry the changes."""
+    now = time.monotonic()
+    down_since = _publishing["down_since"]
+    if down_since is not None and now - _publishing["tried_at"] < PUBLISH_RETRY_SECONDS:
+        return
     client = _publisher.get(url)
     if client is None:
         client = _publisher[url] = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-    client.publish(_channel(pk), payload)
+    _publishing["tried_at"] = now
+    try:
+        client.publish(_channel(pk), payload)
+    except redis.RedisError as exc:
+        if down_since is None:
+            _publishing["down_since"] = now
+            logger.warning("live: Redis does not answer (%s); changes are not published until it does", exc)
+        return
+    if down_since is not None:
+        _publishing["down_since"] = None
+        logger.warning("live: Redis answers again after %.0f s; changes are published", now - down_since)
 
 
 def announce(pk, version=None, pages=None):

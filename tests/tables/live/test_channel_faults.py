@@ -133,3 +133,26 @@ def test_after_the_connection_died_the_next_read_opens_another(tournament):
     assert channel.trouble.now() is not None
     assert channel.still_published(tournament.pk) is True
     assert channel.trouble.now() is None
+
+
+def test_redis_down_is_one_line_when_it_goes_and_one_when_it_comes_back(monkeypatch, caplog):
+    import redis
+
+    answers = {"up": False}
+
+    class Client:
+        def publish(self, name, payload):
+            if not answers["up"]:
+                raise redis.ConnectionError("Connection refused")
+
+    monkeypatch.setitem(channel._publisher, "redis://127.0.0.1:1/0", Client())
+    monkeypatch.setattr(channel, "PUBLISH_RETRY_SECONDS", 0)
+    monkeypatch.setattr(channel, "_publishing", {"down_since": None, "tried_at": 0.0})
+    caplog.set_level("WARNING", logger="torneo.live")
+    for _ in range(20):
+        channel._publish("redis://127.0.0.1:1/0", 1, "{}")
+    answers["up"] = True
+    channel._publish("redis://127.0.0.1:1/0", 1, "{}")
+    channel._publish("redis://127.0.0.1:1/0", 1, "{}")
+    lines = [(r.getMessage().split(" (")[0].split(" after")[0], r.exc_info) for r in caplog.records]
+    assert lines == [("live: Redis does not answer", None), ("live: Redis answers again", None)]
