@@ -17,7 +17,7 @@ Both follow one `_Pace`. A heartbeat (`event: beat`) at the start and every LIVE
 keeps proxies from closing an idle stream, tells the page that the channel works and carries the
 results version now: a screen whose announcements stopped (the worker stopped, Redis down) still
 learns of a change by the next heartbeat. With Redis, the hub also reads each tournament's version
-every RECHECK_SECONDS: a version left unannounced for that long goes out as a plain event (the screens
+every HUB_RECHECK_SECONDS: a version left unannounced for that long goes out as a plain event (the screens
 ask for their pages). Each event's id is `<version>@<generation>`, the generation naming the database
 and release of the shared cache: a client coming back with an id of another generation (a restored
 database, whose versions start lower again) is sent the last message at once. Every read of the
@@ -53,6 +53,9 @@ logger = logging.getLogger("torneo.live")
 # message published while Redis restarted is sent late rather than never; and a public stream checks
 # this often that its tournament is still published.
 RECHECK_SECONDS = 5
+# With Redis, the hub's look at each of its tournaments (one per process and tournament, not per stream):
+# its last message and its version, a version unannounced at two looks in a row handed on as a plain event.
+HUB_RECHECK_SECONDS = 2
 RETRY_MS = 1000  # how soon EventSource reconnects after a stream ended
 
 
@@ -263,10 +266,10 @@ slots = Slots()
 
 class _Hub:
     """One Redis subscription per process and event loop, handing each message to the queues of the
-    streams of its tournament; every RECHECK_SECONDS one read of each such tournament's last message,
+    streams of its tournament; every HUB_RECHECK_SECONDS one read of each such tournament's last message,
     handed on when the hub has not handed it on (a message missed while Redis restarted), and of its
     results version (what the heartbeats carry): a version newer than the last handed on, seen at two
-    reads in a row (no announcement came for it within RECHECK_SECONDS: the worker stopped, Redis
+    reads in a row (no announcement came for it within HUB_RECHECK_SECONDS: the worker stopped, Redis
     down), is handed on as a plain message, the screens asking for their pages themselves."""
 
     def __init__(self):
@@ -310,7 +313,7 @@ class _Hub:
 
     async def _recheck(self):
         while True:
-            await asyncio.sleep(RECHECK_SECONDS)
+            await asyncio.sleep(HUB_RECHECK_SECONDS)
             await self.recheck_once()
 
     async def recheck_once(self):
