@@ -179,9 +179,12 @@ class _Trouble:
     def worked(self):
         self.worked_at = time.monotonic()
 
+    KEPT_SECONDS = 60  # a failure no stream read has followed since (no stream open) is forgotten after this
+
     def now(self):
         """Why the streams cannot read the database, or None."""
-        if self.failed_at is not None and (self.worked_at is None or self.worked_at < self.failed_at):
+        if (self.failed_at is not None and (self.worked_at is None or self.worked_at < self.failed_at)
+                and time.monotonic() - self.failed_at < self.KEPT_SECONDS):
             return f"the live streams cannot read the database: {self.why}"
         return None
 
@@ -268,9 +271,9 @@ class _Hub:
     """One Redis subscription per process and event loop, handing each message to the queues of the
     streams of its tournament; every HUB_RECHECK_SECONDS one read of each such tournament's last message,
     handed on when the hub has not handed it on (a message missed while Redis restarted), and of its
-    results version (what the heartbeats carry): a version newer than the last handed on, seen at two
-    reads in a row (no announcement came for it within HUB_RECHECK_SECONDS: the worker stopped, Redis
-    down), is handed on as a plain message, the screens asking for their pages themselves."""
+    results version (what the heartbeats carry): a version newer than the last handed on at two reads in
+    a row (no announcement came within HUB_RECHECK_SECONDS: the worker stopped, Redis down; the version
+    may have moved again between them, saves going on) is handed on as a plain message, the screens asking for their pages themselves."""
 
     def __init__(self):
         self.queues, self.latest, self.versions, self.unannounced, self.tasks, self.loop = {}, {}, {}, {}, (), None
@@ -334,10 +337,10 @@ class _Hub:
             handed = self.latest.get(pk)
             if version == handed or (handed and results_through(version) < results_through(handed)):
                 self.unannounced.pop(pk, None)
-            elif self.unannounced.get(pk) == version:
+            elif self.unannounced.get(pk, 0) >= 1:  # ahead at the last look too (saves going on: another version)
                 self.hand_on(pk, {"version": version, "what": ""})
             else:
-                self.unannounced[pk] = version
+                self.unannounced[pk] = 1
 
     def hand_on(self, pk, message):
         self.latest[pk] = message["version"]

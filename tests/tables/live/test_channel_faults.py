@@ -156,3 +156,20 @@ def test_redis_down_is_one_line_when_it_goes_and_one_when_it_comes_back(monkeypa
     channel._publish("redis://127.0.0.1:1/0", 1, "{}")
     lines = [(r.getMessage().split(" (")[0].split(" after")[0], r.exc_info) for r in caplog.records]
     assert lines == [("live: Redis does not answer", None), ("live: Redis answers again", None)]
+
+
+def test_the_hub_hands_on_the_version_when_saves_go_on_unannounced(monkeypatch, tournament):
+    """Saves going on while nothing is announced: each look finds another version; the second look in a
+    row ahead of the last handed on hands the newest on (it does not wait for the version to settle)."""
+    hub = channel._Hub()
+    queue = asyncio.Queue(maxsize=8)
+    hub.queues[tournament.pk] = {queue}
+    seen = iter(["5-5-1:0", "7-7-1:0", "9-9-1:0"])
+    monkeypatch.setattr(channel, "version_now", lambda pk: next(seen))
+    monkeypatch.setattr(channel, "last_announced", lambda pk: {"version": "3-3-1:0", "what": "result"})
+    asyncio.run(hub.recheck_once())
+    assert queue.get_nowait()["version"] == "3-3-1:0" and queue.empty()
+    asyncio.run(hub.recheck_once())
+    assert queue.get_nowait() == {"version": "7-7-1:0", "what": ""}
+    asyncio.run(hub.recheck_once())
+    assert queue.empty()  # 9 is ahead of 7 at one look only
