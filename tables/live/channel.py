@@ -208,6 +208,19 @@ def _checked(function):
     return run
 
 
+def _in_executor(function):
+    """`function` run on an executor thread of the event loop (sync_to_async, not thread-sensitive); with
+    no persistent connections (make run, the tests) that thread's connection is closed after it, as a
+    request's would be."""
+    def run(*args):
+        try:
+            return function(*args)
+        finally:
+            if not settings.DATABASES["default"].get("CONN_MAX_AGE"):
+                close_old_connections()
+    return sync_to_async(run, thread_sensitive=False)
+
+
 def still_published(pk):
     """Whether a public stream goes on: its tournament is still published, or the database does not
     answer now (a stream is not cut for that: the check is made again later)."""
@@ -324,13 +337,13 @@ class _Hub:
         unannounced since the last look as a plain message."""
         for pk in list(self.queues):
             try:
-                message = await sync_to_async(last_announced, thread_sensitive=False)(pk)
+                message = await _in_executor(last_announced)(pk)
             except Exception:  # the cache out of reach: the next message, or the next look
                 logger.warning("live: reading the last message of tournament %s failed", pk)
                 message = None
             if newer(message, self.latest.get(pk)):
                 self.hand_on(pk, message)
-            version = await sync_to_async(version_now, thread_sensitive=False)(pk)
+            version = await _in_executor(version_now)(pk)
             if version is None:
                 continue
             self.versions[pk] = version
@@ -407,8 +420,8 @@ async def stream(pk, sent, page=None, public=False, gen=""):
     LIVE_POLL_SECONDS."""
     url = redis_url()
     queue = _hub.subscribe(pk, url) if url else None
-    read = sync_to_async(last_announced, thread_sensitive=False)
-    version = sync_to_async(version_now, thread_sensitive=False)
+    read = _in_executor(last_announced)
+    version = _in_executor(version_now)
     pace = _Pace(sent, page, public, gen)
     try:
         yield _opening(await version(pk))
@@ -422,7 +435,7 @@ async def stream(pk, sent, page=None, public=False, gen=""):
             if text:
                 yield text
             if pace.over() or (pace.check_due()
-                               and not await sync_to_async(still_published, thread_sensitive=False)(pk)):
+                               and not await _in_executor(still_published)(pk)):
                 return
             if queue is None:
                 await asyncio.sleep(min(pace.wait(), settings.LIVE_POLL_SECONDS))
