@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 BACKUP_DIR ?= backups
 
 .PHONY: lock run install migrate demo test test-sqlite test-browser bites bench messages backup restore-check \
-	restore-drill proxy-check env check-deploy docs clean
+	restore-drill proxy-check faults env check-deploy docs clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -130,6 +130,15 @@ restore-drill: install
 proxy-check: install
 	@command -v caddy >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy >/dev/null)
 	PG_URL=$(PG_URL) $(PY) deploy/proxy_check.py
+
+# The faults of a bad day (docs/admin/faults.md) under saves, polls and live screens, the set-up as compose
+# runs it (both pools, the live server, the worker, Caddy) on a PostgreSQL cluster and a Redis of its own
+# (this restarts and freezes them; the shared server is never touched): deploy/faults.py. Needs caddy,
+# redis-server and PostgreSQL's server binaries (installed when missing).
+faults: install
+	@command -v caddy >/dev/null && command -v redis-server >/dev/null || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy redis-server >/dev/null)
+	$(PY) deploy/faults.py
 
 # .env for docker-compose.yml: asks the domain and an e-mail (or DOMAIN=... EMAIL=...), random secrets;
 # never overwrites an existing .env.

@@ -9,9 +9,26 @@ connection (kept for DB_CONN_MAX_AGE seconds, health-checked).
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Three processes of four threads per pool (WEB_CONCURRENCY, GUNICORN_THREADS): twelve requests at once, on
+# a server of two cores, each process about 120 MB (two pools within the compose file's 1 GB each). More
+# than one process because one that dies (killed, out of memory) takes only its own requests down while
+# the others answer, and the proxy sends a poll it held to another (Caddyfile, pool_retries); more threads
+# than processes because a request mostly waits on the database or the cache (each thread holds one
+# database connection: 12 a pool).
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# A worker that does not report to the master for this long is killed and replaced (gthread: its main
+# loop, not a request: a request is bounded by the database's own limits, DB_STATEMENT_TIMEOUT_MS and
+# DB_LOCK_TIMEOUT_MS, a few seconds). 30 s is gunicorn's default, said here so that it is a choice.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# On a restart (an upgrade) a worker finishes the requests it holds within this long: a save's few
+# seconds at most.
+graceful_timeout = 10
+# An idle connection from the proxy is kept 75 s, longer than the proxy keeps it (60 s, Caddyfile): the
+# proxy closes it first, so it never sends a request on a connection gunicorn is closing (gunicorn's
+# default, 2 s, under Caddy's default 2 minutes, made the proxy answer 502 now and then).
+keepalive = 75
 
 
 def post_worker_init(worker):

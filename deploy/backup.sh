@@ -19,6 +19,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/pgpass.sh"  # the password in the environment, never on a command line
 dir=${BACKUP_DIR:-/backups}
 keep_days=${BACKUP_KEEP_DAYS:-30}
 at=${BACKUP_AT:-03:30}
@@ -48,6 +49,17 @@ failed() {
     return 1
 }
 
+# What failed, said as it is: a full disk as a full disk, else the tools' last error line.
+why() {
+    if grep -qi "no space left on device" "$errors" 2>/dev/null; then
+        echo "the disk of $dir is full (No space left on device: $(df -h "$dir" 2>/dev/null | awk 'NR==2 {print $4 " free of " $2}')); make room, e.g. move old dumps off it"
+    elif [ -s "$errors" ]; then
+        echo "$1: $(grep -v '^$' "$errors" | tail -n 1)"
+    else
+        echo "$1${2:-}"
+    fi
+}
+
 backup_once() {
     umask 077
     mkdir -p "$dir" || { failed "cannot create $dir"; return 1; }
@@ -56,7 +68,9 @@ backup_once() {
     rm -f "$partial" "$partial.done" "$partial.manifest"
     # The dump and the manifest of one snapshot (a transaction exported to pg_dump), written aside and
     # renamed when complete: a dump cut short is never taken for the newest.
-    if ! psql -X -q -v ON_ERROR_STOP=1 -A -t -F "$tab" --dbname="$DATABASE_URL" -o "$partial.manifest" <<SQL
+    # Their errors kept aside (not beside the dump: a full disk takes that too) to say what failed.
+    errors=$(mktemp)
+    if ! psql -X -q -v ON_ERROR_STOP=1 -A -t -F "$tab" --dbname="$DATABASE_URL" -o "$partial.manifest" 2>"$errors" <<SQL
 BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;
 SELECT pg_export_snapshot() AS snapshot \gset
 \setenv TORNEO_SNAPSHOT :snapshot
@@ -65,13 +79,16 @@ SELECT pg_export_snapshot() AS snapshot \gset
 COMMIT;
 SQL
     then
+        cat "$errors" >&2
         rm -f "$partial" "$partial.done" "$partial.manifest"
-        failed "pg_dump or the manifest of $DATABASE_URL_SHOWN failed (the database does not answer?)"; return 1
+        failed "$(why "pg_dump or the manifest of $DATABASE_URL_SHOWN failed" " (the database does not answer?)")"; rm -f "$errors"; return 1
     fi
+    cat "$errors" >&2
     if [ ! -f "$partial.done" ]; then
         rm -f "$partial" "$partial.manifest"
-        failed "pg_dump failed"; return 1
+        failed "$(why "pg_dump failed")"; rm -f "$errors"; return 1
     fi
+    rm -f "$errors"
     rm -f "$partial.done"
     mv "$partial.manifest" "$dir/$name.manifest" && mv "$partial" "$dir/$name" || { failed "cannot write $dir/$name"; return 1; }
     find "$dir" -maxdepth 1 -name 'torneo-*.dump' ! -name "$name" -mmin +$((keep_days * 24 * 60)) \

@@ -156,8 +156,9 @@ class Run:
             "HTTP_PORT": str(self.http_port),
             "CADDY_ADMIN": "off", "CADDY_GLOBAL_OPTIONS": "default_bind 127.0.0.1",
             "PUBLIC_POOL": f"127.0.0.1:{self.pools['public']}", "STAFF_POOL": f"127.0.0.1:{self.pools['staff']}",
-            # No uvicorn here: the public pool serves the live channel too (a thread per stream).
-            "LIVE_POOL": f"127.0.0.1:{self.pools['public']}",
+            # No uvicorn here: the public pool serves the live channel too (a thread per stream);
+            # deploy/faults.py gives its own live server.
+            "LIVE_POOL": getattr(self, "live_pool", None) or f"127.0.0.1:{self.pools['public']}",
             "REQUEST_BODY_MAX_BYTES": str(BODY_LIMIT_BYTES), "READ_HEADER_TIMEOUT": f"{HEADER_TIMEOUT_S}s",
         })
         self.start("caddy", [shutil.which("caddy") or "caddy", "run", "--config", str(ROOT / "Caddyfile"),

@@ -18,6 +18,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/pgpass.sh"  # the password in the environment, never on a command line
 dir=${BACKUP_DIR:-backups}
 scratch=${SCRATCH_DB:-torneo_restore_check}
 python=${PYTHON:-python}

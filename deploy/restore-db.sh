@@ -21,6 +21,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/pgpass.sh"  # the password in the environment, never on a command line
 python=${PYTHON:-python}
 dump=${1:-}
 live=${DATABASE_URL:?DATABASE_URL: the live database}

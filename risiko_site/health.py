@@ -3,7 +3,8 @@
 
 It answers "ok" only when the database answers a real query over every table of the application
 (a table gone fails, as every page would), every migration of this release is applied (the question
-of `migrate --check`), and the shared cache keeps what it is given. The checks run in a thread of
+of `migrate --check`), the shared cache keeps what it is given, and (the live server) the live
+streams' last read of the database worked. The checks run in a thread of
 their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs;
 requests arriving meanwhile get the last answer at once, a failure is answered from memory for a few
 seconds, and while a run hangs past its deadline no other starts (ten monitors asking a hung database
@@ -24,6 +25,8 @@ from django.db import connection, connections
 from django.db.migrations.loader import MigrationLoader
 from django.http import HttpResponse
 from django.views.decorators.http import require_safe
+
+from tables.live.channel import trouble as live_trouble
 
 logger = logging.getLogger("torneo.health")
 
@@ -87,7 +90,16 @@ def cache_answers(cache=None):
     return answered
 
 
-CHECKS = (("database", database_answers), ("cache", cache_answers))
+def live_streams_answer(cache=None):
+    """The live channel's streams read the database (the live server: after a database restart its
+    streams' own connections must follow, as the page's check's does); elsewhere no stream reads it."""
+    why = live_trouble.now()
+    if why:
+        raise Unhealthy(why)
+    return True
+
+
+CHECKS = (("database", database_answers), ("cache", cache_answers), ("live channel", live_streams_answer))
 
 
 def failing_part(cache=None):

@@ -106,10 +106,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # within DB_CONNECT_TIMEOUT_S, a statement (or its wait for a lock) not done within
     # DB_STATEMENT_TIMEOUT_MS is an error (the last rendered page, else the 503 page), so no worker
     # thread is held by a hung database. 0 turns the statement limit off (the compose file's migrate).
+    # A wait for a lock is cut sooner, DB_LOCK_TIMEOUT_MS (a table locked by a long transaction: a poll's
+    # few statements each waiting the whole statement limit made 28 s). The server enforces both limits;
+    # a server that cannot (gone from the network, its host frozen) is found out by the client: TCP
+    # keepalives on an idle connection, and data sent but not acknowledged within DB_TCP_USER_TIMEOUT_MS
+    # ends the connection (tcp_user_timeout, Linux).
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT_S", 3, minimum=1))
     _statement_ms = env_int("DB_STATEMENT_TIMEOUT_MS", 5000, minimum=0)
-    _options["options"] = f"{_options.get('options', '')} -c statement_timeout={_statement_ms}".strip()
+    _lock_ms = env_int("DB_LOCK_TIMEOUT_MS", min(_statement_ms, 2000) if _statement_ms else 0, minimum=0)
+    _options["options"] = (f"{_options.get('options', '')} -c statement_timeout={_statement_ms}"
+                           f" -c lock_timeout={_lock_ms}").strip()
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", env_int("DB_KEEPALIVES_IDLE_S", 10, minimum=1))
+    _options.setdefault("keepalives_interval", 2)
+    _options.setdefault("keepalives_count", 3)
+    _options.setdefault("tcp_user_timeout", env_int("DB_TCP_USER_TIMEOUT_MS", 10000, minimum=0))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Waiting on the write lock instead of failing at once when two arbiters save together.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

@@ -38,7 +38,7 @@ def without_statement_timeout(connection):
     options = connection.settings_dict.get("OPTIONS", {})
     before = options.get("options")
     if before is not None:
-        options["options"] = re.sub(r"-c statement_timeout=\d+", "-c statement_timeout=0", before)
+        options["options"] = re.sub(r"-c (statement|lock)_timeout=\d+", r"-c \1_timeout=0", before)
     connection.close()
     try:
         yield

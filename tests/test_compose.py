@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 
 
@@ -204,3 +205,20 @@ def test_the_background_jobs_wait_in_the_database_for_their_workers():
         assert command[:3] == ["python", "manage.py", "db_worker"]
         assert command[command.index("--backend") + 1] == backend
         assert SERVICES[name]["healthcheck"]["test"] == ["CMD", "python", "manage.py", "queue_health", backend]
+
+
+def test_the_offsite_credentials_never_reach_the_application_image():
+    ignored = {line.strip().strip("/") for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {"rclone", ".env", "backups"} <= ignored
+
+
+def test_the_database_is_ready_only_once_it_answers_over_tcp():
+    test = SERVICES["db"]["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL" and test[1].split()[:3] == ["pg_isready", "-h", "127.0.0.1"]
+
+
+def test_the_sender_has_room_for_its_health_check():
+    """The worker (~120 MB) and its health check, a second Python with Django (~118 MB)."""
+    limit = SERVICES["sender"]["deploy"]["resources"]["limits"]["memory"]
+    assert int(limit.rstrip("M")) >= 384

@@ -284,3 +284,38 @@ def test_upgrade_pulls_builds_starts_and_checks_health(tmp_path, fake_compose):
     assert proc.returncode == 0, proc.stderr
     assert log.read_text().splitlines() == ["git rev-parse --short HEAD", "git pull --ff-only", "git rev-parse --short HEAD",
                                             "build --pull", "up -d", "exec -T web python deploy/healthcheck.py"]
+
+
+def test_the_database_password_is_never_on_a_command_line(tmp_path, fake_pg_dump):
+    """`ps` during a backup showed pg_dump's and psql's arguments: the password goes in the environment."""
+    bin_dir = tmp_path / "bin"
+    argv = tmp_path / "argv.log"
+    _fake(bin_dir, "pg_dump", f'echo "pg_dump $*" >> {argv}\n'
+          'for a; do case "$a" in --file=*) f=${a#--file=};; --dbname=*) d=${a#--dbname=};; esac; done\n'
+          'printf "%s %s" "$d" "$PGPASSWORD" > "$f"\n')
+    psql = (bin_dir / "psql").read_text().replace("#!/bin/sh\n", f'#!/bin/sh\necho "psql $*" >> {argv}\n')
+    (bin_dir / "psql").write_text(psql)
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder), DATABASE_URL="postgres://torneo:s3cret@db:5432/torneo")
+    assert proc.returncode == 0, proc.stderr
+    [dump] = folder.glob("torneo-*.dump")
+    assert dump.read_text() == "postgres://torneo@db:5432/torneo s3cret"
+    calls = argv.read_text()
+    assert "pg_dump --format=custom" in calls and "psql -X" in calls and "s3cret" not in calls
+
+
+def test_a_percent_encoded_password_is_refused_by_name(tmp_path, fake_pg_dump):
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(tmp_path), DATABASE_URL="postgres://torneo:a%40b@db/torneo")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("DATABASE_URL: its password holds a percent-encoded character")
+
+
+def test_a_full_backup_disk_is_said_to_be_one(tmp_path, fake_pg_dump):
+    bin_dir = tmp_path / "bin"
+    _fake(bin_dir, "psql", 'echo "psql: error: could not write to file \\"x\\": No space left on device" >&2\nexit 1\n')
+    folder = tmp_path / "backups"
+    proc = _backup(fake_pg_dump, "once", BACKUP_DIR=str(folder))
+    assert proc.returncode == 1
+    assert re.search(rf"^backup: FAILED at [-\d: ]+: the disk of {folder} is full \(No space left on device: ", proc.stderr,
+                     re.M)
+    assert "does not answer" not in proc.stderr

@@ -79,20 +79,23 @@ def test_the_redis_cache_builds_one_client_per_connection_pool():
     assert second.get_client() is not client
 
 
-@pytest.mark.parametrize("extra, connect, statement", [
-    ({}, 3, 5000),
-    ({"DB_CONNECT_TIMEOUT_S": "2", "DB_STATEMENT_TIMEOUT_MS": "8000"}, 2, 8000),
-    ({"DB_STATEMENT_TIMEOUT_MS": "0"}, 3, 0),  # the compose file's migrate
+@pytest.mark.parametrize("extra, connect, statement, lock, user", [
+    ({}, 3, 5000, 2000, 10000),
+    ({"DB_CONNECT_TIMEOUT_S": "2", "DB_STATEMENT_TIMEOUT_MS": "8000", "DB_LOCK_TIMEOUT_MS": "1000",
+      "DB_TCP_USER_TIMEOUT_MS": "4000"}, 2, 8000, 1000, 4000),
+    ({"DB_STATEMENT_TIMEOUT_MS": "1500"}, 3, 1500, 1500, 10000),
+    ({"DB_STATEMENT_TIMEOUT_MS": "0"}, 3, 0, 0, 10000),  # the compose file's migrate
 ])
-def test_a_hung_database_is_given_seconds_not_minutes(extra, connect, statement):
+def test_a_hung_database_is_given_seconds_not_minutes(extra, connect, statement, lock, user):
     code = ("from django.conf import settings; o = settings.DATABASES['default']['OPTIONS']; "
-            "print(o['connect_timeout'], o['options'])")
+            "print(o['connect_timeout'], o['options'], o['keepalives'], o['tcp_user_timeout'])")
     full_env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     proc = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT,
                           env={**full_env, **PROD_ENV, "DJANGO_SETTINGS_MODULE": "risiko_site.settings", **extra},
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == [str(connect), "-c", f"statement_timeout={statement}"]
+    assert proc.stdout.split() == [str(connect), "-c", f"statement_timeout={statement}", "-c",
+                                   f"lock_timeout={lock}", "1", str(user)]
 
 
 def test_a_statement_timeout_that_is_not_a_number_is_refused():

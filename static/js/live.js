@@ -11,7 +11,9 @@
    event still means "ask for it". A browser without DecompressionStream does not ask for the page:
    it gets plain events.
    The channel counts as working while its events, heartbeats included (each names how often it
-   comes), keep arriving. While it works, a page's own poll (hx-trigger "every Ns") is let through
+   comes), keep arriving. A heartbeat also names the results version now: one other than the page's
+   (a change whose announcement never came: the worker or Redis down) makes the page refresh itself
+   as an event would. While it works, a page's own poll (hx-trigger "every Ns") is let through
    once a minute only (the dispute window closing by the clock changes a page without an event).
    Without it (no EventSource, refused, held back by a buffering proxy, or lost and reconnecting),
    the pages polling by themselves poll as before, and the elements marked data-live-poll (pages with
@@ -51,7 +53,7 @@
   }
 
   function announced(data, event) {
-    want = data.version || event.lastEventId || null;
+    want = data.version || (event.lastEventId || "").split("@")[0] || null;
     tries = {};
     changed({ version: want, what: data.what || "" });
   }
@@ -93,10 +95,18 @@
     source.addEventListener("error", function () {
       if (!opened) { source.close(); source = null; }  // no channel here: the polls carry on
     });
+    var known = null;  // the version the page shows, as the channel last named it
     source.addEventListener("beat", function (event) {
       heard = Date.now();
-      var every = parseInt(read(event).every, 10);
+      var data = read(event);
+      var every = parseFloat(data.every);
       if (every > 0) beatMs = every * 1000;
+      if (!data.version) return;
+      if (known !== null && data.version !== known && data.version !== want) {
+        announced({ version: data.version, what: "" }, event);
+        trigger("[data-live]");
+      }
+      known = data.version;
     });
     source.addEventListener("message", function (event) {
       heard = Date.now();

@@ -20,9 +20,14 @@ import logging
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django_tasks import task
+from django_tasks_db import DatabaseBackend
+from django_tasks_db.compat import TaskResultStatus
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from tables.live.channel import announce
 from tables.standings import cache as pages
@@ -77,11 +82,29 @@ def _enqueue(pk, at):
         return False
 
 
+def _queued_in_database(pk, at):
+    """Whether a snapshot of tournament `pk` is already waiting to run by `at` in the queue itself (the
+    database backend): the cache remembers the queued job, and while the cache is down (Redis) it
+    remembers nothing, and every save queued one more (230 copies in a minute)."""
+    if not isinstance(take_snapshot.get_backend(), DatabaseBackend):
+        return False
+    try:
+        return (DBTaskResult.objects.filter(backend_name=take_snapshot.backend, status=TaskResultStatus.READY,
+                                            task_path=take_snapshot.module_path,
+                                            args_kwargs={"args": [pk], "kwargs": {}})
+                .filter(Q(run_after=get_date_max()) | Q(run_after__lte=datetime.datetime.fromtimestamp(at, datetime.UTC)))
+                .exists())
+    except DatabaseError:
+        return False
+
+
 def schedule(pk, closes_at=None):
     """Queue the snapshot of tournament `pk` after a change committed (`closes_at`: when its dispute
     window closes, or None)."""
     at = max(pages.now(), (cache.get(_started_key(pk)) or 0) + settings.PUBLIC_PAGE_REFRESH_SECONDS)
     queued = cache.get(_queued_key(pk))
+    if queued is None and _queued_in_database(pk, at):
+        queued = at
     if queued is None or queued > at:  # the earliest wins: a job for later never delays this one
         cache.set(_queued_key(pk), at, QUEUED_SECONDS)  # before: the job may run at once, and clears it
         if not _enqueue(pk, at):

@@ -51,8 +51,9 @@ def test_the_event_carries_the_page_rendered_for_the_new_version(client, tournam
     fragment = _fragment(client, tournament)
     version = results_version(tournament.pk)
     [beat, carried] = blocks(response)
-    assert beat == {"event": "beat", "id": None, "data": {"every": 60}}
-    assert carried["event"] == "page" and carried["id"] == version == fragment["X-Results-Version"]
+    assert beat == {"event": "beat", "id": None, "data": {"every": 60, "version": version}}  # read as the stream opens
+    assert carried["event"] == "page" and carried["id"] == f"{version}@{channel.generation()}"
+    assert version == fragment["X-Results-Version"]
     assert carried["data"]["version"] == version and carried["data"]["what"] == "result"
     assert gzip.decompress(base64.b64decode(carried["data"]["gzip"])) == fragment.content
     assert one(fragment.content, f'tr[data-reg="{seated.tables.get().seats.first().registration_id}"]') is not None
@@ -82,7 +83,8 @@ def test_a_client_coming_back_gets_the_current_page_at_once(client, tournament, 
         report(seated.tables.get(), [(62,), (48,), (30,), (0, 1)])
     fragment = _fragment(client, tournament)
     back = blocks(_stream(client, tournament, _standings(tournament), headers={"Last-Event-ID": before}))
-    assert [(b["event"], b["id"]) for b in back] == [("beat", None), ("page", fragment["X-Results-Version"])]
+    assert [(b["event"], b["id"]) for b in back] == [
+        ("beat", None), ("page", f'{fragment["X-Results-Version"]}@{channel.generation()}')]
 
 
 def test_a_quiet_stream_sends_a_heartbeat_event(client, settings, tournament):
@@ -129,4 +131,4 @@ def test_under_asgi_the_stream_carries_the_page_too(settings, tournament, seated
         return version, await task
 
     version, text = asyncio.run(scenario())
-    assert f"id: {version}\nevent: page\n" in text.decode()
+    assert f"id: {version}@{channel.generation()}\nevent: page\n" in text.decode()

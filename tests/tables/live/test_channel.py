@@ -35,8 +35,14 @@ def _url(tournament):
 
 
 def events(response):
-    """The events naming a version: [(id, data), ...]."""
-    return [(b["id"], b["data"]) for b in blocks(response) if b["id"]]
+    """The events naming a version: [(the id's version, data), ...], every id of this generation."""
+    found = []
+    for block in blocks(response):
+        if block["id"]:
+            version, _, gen = block["id"].partition("@")
+            assert gen == channel.generation()
+            found.append((version, block["data"]))
+    return found
 
 
 def test_the_channel_is_an_event_stream_that_ends_by_itself(client, tournament):
@@ -122,7 +128,7 @@ def test_under_asgi_the_stream_is_asynchronous(tournament, seated):
     response, chunks = asyncio.run(scenario())
     assert response["Content-Type"] == "text/event-stream"
     text = b"".join(chunks).decode()
-    assert f"id: {results_version(tournament.pk)}\n" in text
+    assert f"id: {results_version(tournament.pk)}@{channel.generation()}\n" in text
 
 
 def test_a_change_is_published_on_redis_when_the_cache_is_redis(monkeypatch, tournament):

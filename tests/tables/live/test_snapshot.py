@@ -159,3 +159,24 @@ def test_a_page_the_job_rendered_stands_in_up_to_the_stale_bound(clock, tourname
     clock.now = rendered_at + STALE + 0.01  # the job did not come (its worker stopped): a request renders
     after = Client().get(_url(tournament), headers=POLL)
     assert after.content != before.content and _through(after) >= saved
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_cache_down_the_queue_itself_dedupes_the_snapshot_jobs(settings, tournament, monkeypatch):
+    """Redis down: the cache remembers no queued job, yet a hundred changes queue one snapshot (the
+    database backend is asked), and one more once that one has started."""
+    from django_tasks_db.compat import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {**settings.TASKS, "pages": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["pages"]}}
+    monkeypatch.setattr(snapshot.cache, "get", lambda *args, **kwargs: None)  # an empty cache, all the time
+    monkeypatch.setattr(snapshot.cache, "set", lambda *args, **kwargs: None)
+    for _ in range(100):
+        snapshot.schedule(tournament.pk)
+    jobs = DBTaskResult.objects.filter(task_path="tables.live.snapshot.take_snapshot")
+    assert list(jobs.values_list("args_kwargs", "status")) == [({"args": [tournament.pk], "kwargs": {}},
+                                                                TaskResultStatus.READY)]
+    jobs.update(status=TaskResultStatus.RUNNING)
+    snapshot.schedule(tournament.pk)
+    snapshot.schedule(tournament.pk)
+    assert sorted(jobs.values_list("status", flat=True)) == [TaskResultStatus.READY, TaskResultStatus.RUNNING]
