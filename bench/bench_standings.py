@@ -14,7 +14,7 @@ p95 latency, and each page's ratio to the static file.
 folder, same database, same cache under its own generation) and loads each address on both, one
 after the other, printing both columns: a change to the public path shows what it did in one run.
 
-`--growth` then fills tournaments of 50, 200, 1,000 and 2,000 players (4 rounds) and prints, for each,
+`--growth` then fills tournaments of 50, 200, 1,000 and 2,000 players (2 rounds) and prints, for each,
 one standings computation (no cache), the page's size, and the standings page's and its poll's
 requests/s: the page must not fall with the players.
 
@@ -127,7 +127,7 @@ def growth(base, pgid, seconds, script):
     rows = []
     for players in GROWTH:
         started = time.perf_counter()
-        info = harness.fill(players=players, rounds=4, prefix=f"growth{players}")
+        info = harness.fill(players=players, rounds=2, prefix=f"growth{players}")
         filled = time.perf_counter() - started
         tournament = Tournament.objects.get(pk=info["tournament"])
         started = time.perf_counter()
