@@ -96,6 +96,7 @@ def test_the_early_answer_carries_the_headers_of_the_chain(tournament, played):
     early = Client().get(url, headers=GZIP)
     assert chain.status_code == early.status_code == 200
     assert "X-Frame-Options" in early and "Content-Security-Policy" in early and "Content-Language" in early
+    assert sorted(chain.cookies) == sorted(early.cookies) == []  # no CSRF cookie, no session: nothing of a visitor
     skip = {"Date"}
     assert ({k: v for k, v in chain.headers.items() if k not in skip}
             == {k: v for k, v in early.headers.items() if k not in skip})
