@@ -77,12 +77,15 @@ bench: install
 	@missed=""; \
 	$(PY) bench/bench_scoring.py || missed="$$missed scoring"; \
 	$(PY) bench/bench_seating.py || missed="$$missed seating"; \
-	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py || missed="$$missed standings"; \
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings.py --growth || missed="$$missed standings"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_standings_cost.py || missed="$$missed standings_cost"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_what_if.py || missed="$$missed what_if"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_load.py --seconds 60 --servers 2 --quiet-baseline --split-pools \
 		|| missed="$$missed load"; \
 	DATABASE_URL=$(PG_URL) $(PY) bench/bench_live.py --clients 1000 --seconds 30 || missed="$$missed live"; \
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_national_day.py --tournaments 10 --phones 100 --seconds 30 \
+		|| missed="$$missed national_day"; \
+	DATABASE_URL=$(PG_URL) $(PY) bench/bench_import.py || missed="$$missed import"; \
 	if [ -n "$$missed" ]; then echo "targets missed:$$missed" >&2; exit 1; fi
 
 messages: install

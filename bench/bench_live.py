@@ -377,12 +377,14 @@ def run(args):
                                                             log=logs / f"server-{pool}.log", TORNEO_POOL=pool,
                                                             STANDINGS_LOG_LEVEL="INFO"))
                        for pool in ("staff", "public")]
-            stack.enter_context(harness.worker(bench_url, log=logs / "server-worker.log", STANDINGS_LOG_LEVEL="INFO"))
+            worker = stack.enter_context(harness.worker(bench_url, log=logs / "server-worker.log",
+                                                        STANDINGS_LOG_LEVEL="INFO"))
             # Every phone comes from this machine's one address: the per-client cap is lifted.
             live = stack.enter_context(harness.live_server(bench_url, workers=args.live_workers,
                                                            log=logs / "live.log",
                                                            LIVE_STREAMS_PER_CLIENT=str(args.clients + 10)))
             memory = stack.enter_context(PeakMemory(live.proc.pid))
+            args.pgids = [server.proc.pid for server in servers] + [worker.proc.pid, live.proc.pid]
             context = multiprocessing.get_context("fork")
             control, theirs = context.Pipe()
             clients = context.Process(target=_phones_process, daemon=True, args=(
@@ -407,10 +409,10 @@ def run(args):
         counts = bench_load.computations(sorted(logs.glob("server-*.log")))
         delivered, missed = deliveries(tournament, storm.acks, phones["holds"])
     return report(args, connected, phones, delivered, missed, memory,
-                  bench_load.report(args, storm, quiet, delays, never, counts, lost, doubled, stale))
+                  bench_load.report(args, storm, quiet, delays, never, counts, lost, doubled, stale), (quiet, storm))
 
 
-def report(args, connected, phones, delivered, missed, memory, storm_missed):
+def report(args, connected, phones, delivered, missed, memory, storm_missed, loads=()):
     workers = args.live_workers or harness.compose_command("live")[harness.compose_command("live").index("--workers") + 1]
     print(f"bench_live: {args.clients} phones on the live channel (uvicorn, {workers} worker(s)) and "
           f"{bench_load.PHONES} polling every {args.poll_seconds:g} s, {bench_load.ARBITERS} arbiters saving "
@@ -430,6 +432,13 @@ def report(args, connected, phones, delivered, missed, memory, storm_missed):
     print(f"  fragments asked {len(fetches)} ({len(fetches) / max(1, 2 * args.seconds):.0f}/s over both loads), "
           f"statuses {dict(sorted(statuses.items(), key=str))}, p50 {ms(harness.percentile([s for _st, s in fetches], 50))}"
           f", p95 {ms(harness.percentile([s for _st, s in fetches], 95))}")
+    if loads:
+        cpu, seconds = sum(load.cpu for load in loads), sum(load.elapsed for load in loads)
+        requests = sum(len(load.log) for load in loads) + len(fetches)
+        print(f"  throughput over both loads: {requests / seconds:.0f} requests/s (polls, saves, fragments) and "
+              f"{sum(phones['events']) / seconds:.0f} events/s; servers' CPU (gunicorn, worker, live server) "
+              f"{cpu / seconds * 100:.0f}% of a core, {cpu * 1000 / max(1, requests):.1f} ms a request, "
+              f"{cpu * 1000 / max(1, sum(phones['events'])):.2f} ms an event")
     parts = ", ".join(f"{rss / 2**20:.0f}" for _pid, rss in sorted(memory.parts.items()))
     print(f"  live server memory: peak {memory.peak / 2**20:.0f} MB VmRSS ({parts} MB by process; "
           f"goal {MEMORY_GOAL / 2**20:.0f} MB)")

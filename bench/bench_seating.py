@@ -33,6 +33,8 @@ INSTANCES = [
     (200, 4, [5] * 20 + [4] * 25, 10, 40, 5),
 ]
 QUICK = {16, 25, 40}
+# How a round's time grows with the players (a Raduno, a national Raduno, the contract's cap): 3 rounds each.
+GROWTH = [(120, 4, None, 3, 24, 5), (500, 4, None, 3, 100, 5), (1000, 4, None, 3, 200, 5)]
 
 
 def players_for(n, clubs, club_size):
@@ -96,7 +98,15 @@ def main(argv=None):
         club_text = f"{clubs}x{club_size}" if clubs else "none"
         print(f"{n:>4} {size_text:>6} {rounds:>3} {club_text:>8} | {repeats:>7} {meet:>8} {club:>9} "
               f"{slowest:>9.2f} | {b_rep:>15} {b_meet:>8} {b_club:>9}", flush=True)
+    if args.quick:
+        return 0
+    print("growth (3 rounds each, clubs of 5): players, slowest round, ms per player, repeats, same club")
+    for inst in GROWTH:
+        repeats, _meet, club, slowest = run(*inst)
+        print(f"  {inst[0]:>5} players: slowest round {slowest:.2f} s ({slowest * 1000 / inst[0]:.1f} ms a player), "
+              f"repeats {repeats}, same club {club}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

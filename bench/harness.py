@@ -126,7 +126,7 @@ def random_result(rng, seats):
     return lines
 
 
-def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
+def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124, prefix="bench"):
     """A published tournament: `rounds` played and closed (results saved through the service, so
     validated and audited), then `open_rounds` published rounds without results.
 
@@ -145,14 +145,14 @@ def fill(*, players=200, rounds=10, open_rounds=0, arbiters=0, seed=20260124):
     rng = random.Random(seed)
     User = get_user_model()
     hashed = make_password(PASSWORD)  # once: hashing per user would dominate the set-up
-    organiser = User.objects.create(username="bench-organiser", password=hashed)
+    organiser = User.objects.create(username=f"{prefix}-organiser", password=hashed)
     grant_organiser(organiser)
-    staff = [User.objects.create(username=f"bench-arbiter-{i:02d}", password=hashed) for i in range(arbiters)]
+    staff = [User.objects.create(username=f"{prefix}-arbiter-{i:02d}", password=hashed) for i in range(arbiters)]
     tournament = Tournament.objects.create(name="Torneo di prova (benchmark)", start_date="2026-01-24",
                                            organiser=organiser, published=True, rounds_planned=rounds + open_rounds,
                                            discard_worst=1, tiebreak="best_results,wins")
     tournament.arbiters.set(staff)
-    clubs = Club.objects.bulk_create([Club(name=f"Club {i:02d}", city="Como") for i in range(20)])
+    clubs = Club.objects.bulk_create([Club(name=f"Club {i:02d}" if prefix == "bench" else f"{prefix} {i:02d}", city="Como") for i in range(20)])
     people = Player.objects.bulk_create([Player(first_name=f"Nome{i:03d}", last_name=f"Cognome{i:03d}",
                                                 club=clubs[i % len(clubs)]) for i in range(players)])
     regs = Registration.objects.bulk_create([Registration(tournament=tournament, player=p, present=True)
@@ -187,9 +187,9 @@ def free_port():
 class Server:
     """One gunicorn instance on a loopback port; start() waits until it answers."""
 
-    def __init__(self, env, workers, port=None, log=None, threads=None):
+    def __init__(self, env, workers, port=None, log=None, threads=None, root=ROOT):
         self.env, self.workers, self.port, self.log = env, workers, port or free_port(), log
-        self.threads = threads
+        self.threads, self.root = threads, Path(root)
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
@@ -204,7 +204,7 @@ class Server:
     def start(self):
         output = open(self.log, "ab") if self.log else None
         self.proc = subprocess.Popen(self.command(),
-                                     cwd=ROOT, env=self.env, start_new_session=True, stderr=output)
+                                     cwd=self.root, env=self.env, start_new_session=True, stderr=output)
         if output:
             output.close()
         deadline = time.monotonic() + 30
@@ -233,32 +233,78 @@ class Server:
                 self.kill()
 
 
-def collect_static(env):
+def collect_static(env, root=ROOT):
     """Collected static files, compressed as production's storage writes them (whitenoise serves
     those); returns whether this run created the folder (and so removes it at the end)."""
-    static_root = ROOT / "staticfiles"  # settings.STATIC_ROOT
+    static_root = Path(root) / "staticfiles"  # settings.STATIC_ROOT
     collected = not static_root.exists()
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=root, env=env,
                    check=True)
     subprocess.run([sys.executable, "-m", "whitenoise.compress", "--quiet", str(static_root)], cwd=ROOT, check=True)
     return collected
 
 
 @contextmanager
-def gunicorn(bench_url, workers=2, log=None, server=None, threads=None, **extra_env):
+def gunicorn(bench_url, workers=2, log=None, server=None, threads=None, root=ROOT, **extra_env):
     """gunicorn on a free loopback port with whitenoise serving the collected static files (compressed
     as in production); yields the base URL (or, with `server=True`, the Server, to kill and start it
-    again) and stops the server (and its workers) at the end. `log`: a file for its stderr."""
+    again) and stops the server (and its workers) at the end. `log`: a file for its stderr. `root`:
+    the code it serves (another commit's checkout, see `checkout`)."""
     env = server_env(bench_url, **extra_env)
-    collected = collect_static(env)
-    instance = Server(env, workers, log=log, threads=threads)
+    if Path(root) != ROOT:
+        env["PYTHONPATH"] = str(root)
+    collected = collect_static(env, root)
+    instance = Server(env, workers, log=log, threads=threads, root=root)
     try:
         instance.start()
         yield instance if server else instance.base
     finally:
         instance.stop()
         if collected:
-            shutil.rmtree(ROOT / "staticfiles", ignore_errors=True)
+            shutil.rmtree(Path(root) / "staticfiles", ignore_errors=True)
+
+
+@contextmanager
+def checkout(commit):
+    """Another commit's code in a temporary folder (`git worktree add --detach`), for a benchmark that
+    serves it beside this one's; removed at the end."""
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="torneo-bench-before-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(folder), commit], cwd=ROOT, check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+        shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+def commit_name(ref="HEAD"):
+    """A commit's short hash (and "+changes" when the working tree differs from it)."""
+    name = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    if ref == "HEAD" and subprocess.run(["git", "diff", "--quiet", "HEAD"], cwd=ROOT).returncode:
+        name += "+changes"
+    return name
+
+
+def group_cpu(pgid):
+    """CPU seconds (user + system) the processes of group `pgid` have used so far (a server started with its
+    own session: its master and workers; a worker that ended meanwhile is not counted)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                total += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th fields)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / ticks
+
+
+def machine_speed():
+    """The machine's `sum(range(10**6))` time in ms (best of 5), printed beside every figure."""
+    import timeit
+    return min(timeit.repeat("sum(range(10**6))", number=1, repeat=5)) * 1000
 
 
 def compose_command(service):

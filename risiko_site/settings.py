@@ -56,6 +56,9 @@ MIDDLEWARE = [
     "tournaments.accounts.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An anonymous visitor's public page (a 304, or its kept render) before the rest of the chain
+    # (tables/standings/cache.py).
+    "tables.standings.cache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -201,6 +201,8 @@ SEATING_MESSAGES = {
     "draft_twice": _("The draft seats %(player)s twice."),
     "como_too_few": _("Table 1 of the top five needs at least 9 players present: %(n)s are."),
     "como_top_size": _("Table 1 seats the top five of the standings: its size must be 5, not %(size)s."),
+    "too_many_players": _("At most %(limit)s players can be seated in one draw: %(n)s are present. Split the "
+                          "tournament into groups, or seat this round with the fixed method."),
 }
 SEATING_FALLBACK = _("These players cannot be seated this way: change the method or the table sizes.")
 

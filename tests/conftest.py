@@ -31,10 +31,13 @@ def empty_cache():
     from django.core.cache import caches
 
     from risiko_site import health
+    from tables.standings import cache as page_cache
     health._last = None  # a failed health check is answered from memory for a few seconds
     caches["default"].clear()
+    page_cache.forget_recent()
     yield
     caches["default"].clear()
+    page_cache.forget_recent()
 
 
 @pytest.fixture

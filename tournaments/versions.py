@@ -57,6 +57,16 @@ def results_version(pk):
     if entry is None:
         entry = _from_database(pk)
         cache.add(_key(pk), entry, None)  # a version written meanwhile by a commit wins
+    return _shown(entry)
+
+
+def cached_version(pk):
+    """The version of tournament `pk` when the cache holds it, else None (the database is not asked)."""
+    entry = cache.get(_key(pk))
+    return None if entry is None else _shown(entry)
+
+
+def _shown(entry):
     token, closes = entry
     closed = closes is not None and timezone.now() >= closes
     return f"{token}:{int(closed)}"

@@ -42,11 +42,11 @@ QUEUED_SECONDS = 60  # a job queued but never run (no worker) stops covering lat
 
 
 def _queued_key(pk):
-    return f"snapshot-queued:{pk}"
+    return pages.job_queued_key(pk)  # read by the page cache too: a page the job renders stands in
 
 
 def _started_key(pk):
-    return f"snapshot-started:{pk}"
+    return pages.job_started_key(pk)
 
 
 def _window_key(pk):

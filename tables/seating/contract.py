@@ -20,7 +20,9 @@ from .methods import seat_round
 from .model import Player, SeatingError, SeatingRequest
 from .reseat import reseat
 
-MAX_PLAYERS = 400
+# A draw of more players is refused by name (a national Raduno seats about 500; at 1,000 a round still
+# takes a few seconds, bench/bench_seating.py).
+MAX_PLAYERS = 1000
 MAX_TEXT = 200
 MAX_TABLES = 20000
 FIELDS = {"method", "table_size", "sizes", "seed", "time_limit_s", "rounds_left", "players", "history",
@@ -62,7 +64,11 @@ def parse(doc):
     unknown = sorted(set(doc) - FIELDS)
     if unknown:
         raise SeatingError(f"unknown field {unknown[0]!r}")
-    players = _list(doc.get("players"), "players", MAX_PLAYERS)
+    players = doc.get("players")
+    if isinstance(players, list) and len(players) > MAX_PLAYERS:
+        raise SeatingError(f"at most {MAX_PLAYERS} players can be seated in one draw, {len(players)} are present",
+                           code="too_many_players", n=len(players), limit=MAX_PLAYERS)
+    players = _list(players, "players", MAX_PLAYERS)
     parsed = []
     for i, p in enumerate(players):
         if not isinstance(p, dict):

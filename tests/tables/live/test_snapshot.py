@@ -180,3 +180,35 @@ def test_with_the_cache_down_the_queue_itself_dedupes_the_snapshot_jobs(settings
     snapshot.schedule(tournament.pk)
     snapshot.schedule(tournament.pk)
     assert sorted(jobs.values_list("status", flat=True)) == [TaskResultStatus.READY, TaskResultStatus.RUNNING]
+
+
+def test_the_polls_after_a_save_leave_the_render_to_the_job_coming(clock, tournament, played, organiser,
+                                                                   django_capture_on_commit_callbacks):
+    """Saves further apart than the stale bound: the job's last render is older than the bound when the next
+    save commits, yet the polls read it while that save's job is queued (up to the refresh interval past
+    its time) or running (up to the stale bound since it started), rather than render the page themselves."""
+    from tests.tables.standings.test_public_pages_freshness import STALE, _through
+    snapshot.take_snapshot.call(tournament.pk)
+    before = Client().get(_url(tournament), headers=POLL)
+    clock.now += STALE + 1  # a quiet moment, longer than the stale bound
+    saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)  # its job queued, not run
+    during = Client().get(_url(tournament), headers=POLL)
+    assert during.content == before.content and _through(during) < saved  # the job's page, nothing rendered
+    clock.now += 0.1
+    snapshot.take_snapshot.call(tournament.pk)  # the worker runs it
+    after = Client().get(_url(tournament), headers=POLL)
+    kept = pages.read(_key(tournament, after["Content-Language"]))
+    assert (kept.version, kept.on_write, kept.started) == (after[pages.VERSION_HEADER], True, clock.now)
+    assert _through(after) >= saved and after.content == kept.body  # the job's render, byte for byte
+
+
+def test_a_job_that_never_comes_leaves_the_render_to_the_polls(clock, tournament, played, organiser,
+                                                               django_capture_on_commit_callbacks):
+    from tests.tables.standings.test_public_pages_freshness import STALE, _through
+    snapshot.take_snapshot.call(tournament.pk)
+    before = Client().get(_url(tournament), headers=POLL)
+    clock.now += STALE + 1
+    saved = _save(tournament, 1, 77, organiser, django_capture_on_commit_callbacks)
+    clock.now += REFRESH + 0.01  # queued, due, and no worker took it
+    after = Client().get(_url(tournament), headers=POLL)
+    assert after.content != before.content and _through(after) >= saved

@@ -161,3 +161,15 @@ def test_every_code_the_optimiser_raises_has_a_message():
     source = "".join(p.read_text() for p in pathlib.Path(engine.__file__).parent.joinpath("seating").glob("*.py"))
     codes = set(re.findall(r'code="(\w+)"', source)) - {"invalid"}
     assert codes <= set(engine.SEATING_MESSAGES)
+
+
+def test_a_raduno_of_500_seats_and_a_draw_past_the_cap_is_told_why():
+    from tables.seating.contract import MAX_PLAYERS
+    players = [{"id": str(i), "rank": i} for i in range(1, 501)]
+    seated = engine.seat({"method": "snake", "players": players})
+    assert sorted(int(p) for table in seated["tables"] for p in table) == list(range(1, 501))
+    too_many = [{"id": str(i), "rank": i} for i in range(1, MAX_PLAYERS + 2)]
+    with pytest.raises(ValidationError) as exc:
+        engine.seat({"method": "snake", "players": too_many})
+    assert exc.value.messages == [str(engine.SEATING_MESSAGES["too_many_players"])
+                                  % {"limit": MAX_PLAYERS, "n": MAX_PLAYERS + 1}]
