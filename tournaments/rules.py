@@ -250,6 +250,12 @@ def may_read_email(user, player):
     return user is not None and user.is_authenticated and owns_record(user, player)
 
 
+def may_read_national_id(user, player):
+    """A player's national ID, like their e-mail, is read by their owner (and an administrator) alone; a
+    command or an import acting for nobody in particular (`user` None) may."""
+    return user is None or may_read_email(user, player)
+
+
 def may_merge_players(user, keep, drop):
     """Two records of one person become one by their owner, when one organiser owns both; records of
     different owners are merged by an administrator (the page offers to ask one)."""
