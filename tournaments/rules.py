@@ -325,6 +325,13 @@ def club_rules_visible_to(user, rules):
     return rules.filter(Q(published=True) | Q(owner_id=user.pk))
 
 
+def club_rules_usable_in(tournament, rules):
+    """`rules` narrowed to those `tournament` may name as the rule its settings came from (and its pages
+    show): the published ones and its organiser's own. Another organiser's own rule is never usable
+    there, whatever a form or a file posts."""
+    return rules.filter(Q(published=True) | Q(owner_id=tournament.organiser_id))
+
+
 def may_edit_club_rule(user, rule):
     """Only an organiser's own rule is edited (or deleted) and only by them; a published rule never."""
     return is_organiser(user) and not rule.published and rule.owner_id == user.pk

@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring.__main__ import run
 from scoring.rule_document import EXAMPLE_GAMES, parse_rule_document, published_rules
 from tests.factories import TournamentFactory
-from tests.html import field_errors, one, select, text
+from tests.html import alerts, field_errors, one, select, text, tr
 from tournaments.club_rules import services
 from tournaments.club_rules.forms import blank_initial
 from tournaments.models import AuditLog, ClubRule, Tournament
@@ -249,3 +249,34 @@ def test_the_published_rules_come_back_to_an_emptied_database_after_migrate():
     assert sorted(ClubRule.objects.filter(published=True, owner=None).values_list("key", flat=True)) == sorted(
         ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024", "finale_2004",
          "campionato_squadre"])
+
+
+def test_another_organisers_private_rule_posted_in_the_settings_hidden_field_is_refused(
+        client, other_organiser, own_rule):
+    mine = TournamentFactory(organiser=other_organiser, published=True)
+    client.force_login(other_organiser)
+    form = client.get(reverse("manage:tournament_edit", args=[mine.pk])).context["form"]
+    data = {f.name: ("" if f.value() is None else f.value()) for f in form if f.value() is not False}
+    data.update({"club_preset": own_rule.key, "confirm": "1"})
+    response = client.post(reverse("manage:tournament_edit", args=[mine.pk]), data)
+    assert response.status_code == 200
+    assert alerts(response)[-1:] == [tr("No club rule “%(key)s” is published or yours.", key=own_rule.key)]
+    mine.refresh_from_db()
+    assert mine.club_preset == ""
+    assert not AuditLog.objects.filter(tournament=mine, action="tournament.update").exists()
+
+
+def test_a_tournament_naming_another_organisers_private_rule_never_shows_its_name(client, other_organiser, own_rule):
+    mine = TournamentFactory(organiser=other_organiser, published=True)
+    Tournament.objects.filter(pk=mine.pk).update(club_preset=own_rule.key)   # as stored before the check
+    response = client.get(reverse("public:tournament", args=[mine.pk]))
+    assert response.status_code == 200 and not select(response, "#club-rule-name")
+    client.force_login(other_organiser)
+    assert not select(client.get(reverse("manage:formats", args=[mine.pk])), "#club-rule-name")
+
+
+def test_my_own_rule_and_a_published_rule_are_named_on_my_public_page(client, organiser, own_rule):
+    mine = TournamentFactory(organiser=organiser, published=True)
+    for key, name in ((own_rule.key, "Serata Gufo"), ("master", str(ClubRule.objects.get(key="master").name))):
+        Tournament.objects.filter(pk=mine.pk).update(club_preset=key)
+        assert text(one(client.get(reverse("public:tournament", args=[mine.pk])), "#club-rule-name")) == name
