@@ -5,6 +5,7 @@ import gc
 import time
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
@@ -116,3 +117,16 @@ def test_a_public_stream_ends_once_its_tournament_is_unpublished(monkeypatch, to
     rest = list(chunks)   # ends by itself
     assert time.monotonic() - start < 5   # not the stream's 20 seconds
     assert b"".join(rest) == b""
+
+
+def test_a_stream_whose_slot_the_live_server_took_takes_no_second_one(tournament, rf):
+    """risiko_site/asgi.py takes the slot before Django's handler (`live_slot` in the scope): the view
+    counts it once, not twice."""
+    from asgiref.sync import async_to_sync
+    request = rf.get(_live(tournament), REMOTE_ADDR="203.0.113.9")
+    request.scope = {"live_slot": "203.0.113.9"}
+    request.user = AnonymousUser()
+    response = async_to_sync(live_views.live)(request, tournament.pk)
+    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
+    assert (channel.slots.total, channel.slots.holding("203.0.113.9")) == (0, 0)
+    response.close()
