@@ -59,7 +59,7 @@ def formats_page(request, pk):
     return render(request, "formats/formats.html", {
         "tournament": tournament, "form": forms["format"], "roll_form": forms["endroll"],
         "continents_form": forms["continents"], "club_form": forms["club"], "phases": phases,
-        "club_rule": club_preset_name(tournament.club_preset), "advice": advice, "present": present,
+        "club_rule": club_preset_name(tournament), "advice": advice, "present": present,
         "plans": [(i, plan_label(p)) for i, p in enumerate(semifinal_plans(present))],
         "composition_fields": FormatForm.COMPOSITION_INPUTS, "composed": tournament.format_preset in COMPOSABLE,
         "composed_summary": selectors.composed_summary(tournament), "composable": sorted(EDITABLE),

@@ -38,6 +38,8 @@ def guide(request, path=""):
         response = serve(request, path, document_root=settings.DOCS_SITE_DIR)
     except SuspiciousFileOperation:  # an address climbing out of the site ("../")
         raise Http404("Not a page of the guide.")
+    except (OSError, ValueError):    # a name longer than the file system allows, a NUL: no file of the site
+        raise Http404("Not a page of the guide.")
     if path.endswith(".html") and response.status_code == 200:
         html = (Path(settings.DOCS_SITE_DIR) / path).read_text(encoding="utf-8", errors="replace")
         hashes = _script_hashes(html)

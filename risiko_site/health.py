@@ -4,8 +4,9 @@
 It answers "ok" only when the database answers a real query over every table of the application
 (a table gone fails, as every page would), every migration of this release is applied (the question
 of `migrate --check`), the shared cache keeps what it is given, and (the live server) the live
-streams' last read of the database worked. The checks run in a thread of
-their own, one at a time: the page answers within `TIMEOUT_SECONDS` however long the database hangs;
+streams' last read of the database worked. The checks run in a thread of their own (one per process,
+keeping its database connection as a request does), one at a time: the page answers within
+`TIMEOUT_SECONDS` however long the database hangs;
 requests arriving meanwhile get the last answer at once, a failure is answered from memory for a few
 seconds, and while a run hangs past its deadline no other starts (ten monitors asking a hung database
 hold one thread, never the threads that answer the pages).
@@ -15,6 +16,7 @@ watching the site through the proxy. It answers over plain HTTP too (SECURE_REDI
 check from inside the server speaks to gunicorn directly. Why it failed goes to the log, one line.
 """
 import logging
+import queue
 import threading
 import time
 import uuid
@@ -145,8 +147,29 @@ def _run(check, cache):
     try:
         check.failing = failing_part(cache)
     finally:
-        connections.close_all()  # this thread's own connection
+        # This thread's own connection, kept for the next run as a request's is (DB_CONN_MAX_AGE; one
+        # that failed is closed): monitors asking every second no longer open a session each time.
+        for conn in connections.all(initialized_only=True):
+            conn.close_if_unusable_or_obsolete()
         check.done.set()
+
+
+_runs = queue.SimpleQueue()
+_checker = None
+
+
+def _serve():
+    while True:
+        _run(*_runs.get())
+
+
+def _start(check, cache):
+    """Run `check` in the one thread of the checks (started at the first), which keeps its connection."""
+    global _checker
+    if _checker is None or not _checker.is_alive():
+        _checker = threading.Thread(target=_serve, name="health-check", daemon=True)
+        _checker.start()
+    _runs.put((check, cache))
 
 
 def checked_in_time(timeout=None):
@@ -168,7 +191,7 @@ def checked_in_time(timeout=None):
                 return last[1]  # a run is under way: the last answer at once, the thread stays free
         else:
             check = _current = _Check(now + (TIMEOUT_SECONDS if timeout is None else timeout))
-            threading.Thread(target=_run, args=(check, caches["default"]), name="health-check", daemon=True).start()
+            _start(check, caches["default"])
     if not check.done.wait(max(0.0, check.deadline - now)):
         _answered("timeout")
         logger.warning("health: no answer within %.0f s (the database hangs?)", TIMEOUT_SECONDS)

@@ -212,6 +212,9 @@ LIVE_POLL_SECONDS = env_int("LIVE_POLL_MS", 1000, minimum=50) / 1000
 # Streams one client address may hold open at once on one process of the live server: past it the
 # answer is 429 and the page polls instead (a club's hall behind one address polls, never fails).
 LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 50, minimum=1)
+# Streams one process of the live server holds open at once, from all addresses: past it the answer is
+# 503 and the page polls instead (each stream holds about 100 KB and two file descriptors).
+LIVE_STREAMS_MAX = env_int("LIVE_STREAMS_MAX", 1000, minimum=1)
 # The largest request body taken (a 10 MB workbook and its form): a larger one is answered 413 before it
 # is read (tournaments.accounts.middleware.RequestBodyLimitMiddleware); the Caddyfile has the same limit.
 REQUEST_BODY_MAX_MB = env_int("REQUEST_BODY_MAX_MB", 11, minimum=1)

@@ -14,7 +14,7 @@ from .circuit import (
     score_circuit,
     score_games_circuit,
 )
-from .contract import dumps, loads, parse_document, result_to_json
+from .contract import dumps, loads_bytes, parse_document, result_to_json
 from .engine import score_tournament
 from .errors import ScoringError
 from .finals import finals_standings, finals_to_json, parse_finals_document, semifinal_groups
@@ -74,13 +74,10 @@ def run(data: bytes, command: str | None = None) -> tuple[int, str, str]:
     try:
         if command is not None and command not in COMMANDS:
             return 2, "", _one_line(f"unknown command {command!r}: expected one of {', '.join(COMMANDS)}")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return 2, "", "invalid input: not UTF-8 text"
+        doc = loads_bytes(data)
         if command is not None:
-            return 0, dumps(COMMANDS[command](loads(text))), ""
-        formula, params, games, absences = parse_document(loads(text))
+            return 0, dumps(COMMANDS[command](doc)), ""
+        formula, params, games, absences = parse_document(doc)
         result = score_tournament(formula, params, games, absences=absences)
         return 0, dumps(result_to_json(result)), ""
     except ScoringError as exc:

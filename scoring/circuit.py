@@ -116,11 +116,18 @@ def _check_counting(best_of, min_tournaments) -> None:
                    code="circuit_min_tournaments", field="min_tournaments")
 
 
+# The largest number a weight, a season's points or factors may be: far above any club's, small
+# enough that their products and sums keep every digit the engine shows (40 significant digits).
+MAX_NUMBER = 1_000_000
+
+
 def _checked_weight(weight, where: str) -> Decimal:
     weight = coerce_number(ONE if weight is None else weight)
     if not _number(weight) or not weight.is_finite() or weight <= 0:
         raise _err("weight must be a number greater than 0", code="circuit_weight", field="weight",
                    location=where)
+    if weight > MAX_NUMBER:
+        raise _err(f"weight must be at most {MAX_NUMBER}", code="circuit_weight", field="weight", location=where)
     return weight
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-from .errors import InvalidDocument
+from .errors import InvalidDocument, InvalidParams
 from .formulas import get_formula
-from .model import CLUB_PARAMETERS, Absence, Game, Params, PlayerResult
+from .model import CLUB_PARAMETERS, TIEBREAKS, Absence, Game, Params, PlayerResult
 from .numeric import ZERO, as_float_for
 from .rule_document import is_rule_document, parse_rule_document
 
@@ -18,12 +18,25 @@ def _reject_constant(name):
     raise InvalidDocument(f"invalid JSON: {name} is not a valid number", code="not_finite")
 
 
+def _object(pairs):
+    """A JSON object whose keys are each given once: a key given twice would leave one value unread."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        twice = next(k for k, _v in pairs if k in seen or seen.add(k))
+        raise InvalidDocument(f"invalid JSON: the key {twice!r} is given twice in one object", code="json_key_twice",
+                              field=twice)
+    return obj
+
+
 def loads(text: str):
-    """JSON -> Python with exact decimals; NaN and Infinity are refused."""
+    """JSON -> Python with exact decimals; NaN and Infinity are refused, and so is a key given twice in
+    one object (JSON leaves it open; the last would silently win). Every document of `python -m scoring`
+    and every rule document the site reads goes through here."""
     if not text.strip():
         raise InvalidDocument("empty input: expected a JSON object", code="empty")
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant, object_pairs_hook=_object)
     except InvalidDocument:
         raise
     except json.JSONDecodeError as exc:
@@ -33,6 +46,16 @@ def loads(text: str):
         raise InvalidDocument("invalid JSON: nested too deeply", code="json") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
         raise InvalidDocument(f"invalid JSON: {exc}", code="json") from None
+
+
+def loads_bytes(data: bytes):
+    """A file's bytes -> Python, as `loads`: UTF-8 text, a byte-order mark before it allowed (as Windows'
+    editors write it). `python -m scoring` reads its input so, and the site an uploaded rule."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidDocument("invalid input: not UTF-8 text", code="not_utf8") from None
+    return loads(text)
 
 
 def is_whole(value) -> bool:
@@ -111,8 +134,22 @@ def _formula_and_params(doc):
     formula = get_formula(formula)
     kwargs = {k: raw_params[k] for k in _PARAM_KEYS if raw_params.get(k) is not None}
     if isinstance(kwargs.get("tiebreak"), list):
+        _each_once(kwargs["tiebreak"])
         kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
     return formula, Params(**kwargs)
+
+
+def _each_once(chain) -> None:
+    """A tie-break given twice is refused (as the tournament's form refuses it), in one pass: a list of
+    100,000 is refused at its second name, never compared with at every tie."""
+    seen = set()
+    for name in chain:
+        if isinstance(name, str) and name in seen:
+            raise InvalidParams(f"tiebreak names {name!r} twice: each tie-break is given once", field="tiebreak")
+        if isinstance(name, str):
+            seen.add(name)
+        if len(seen) > len(TIEBREAKS):
+            return   # an unknown name is among them: Params says which
 
 
 def parse_players(raw_players, round_, table, id_types: set) -> tuple[PlayerResult, ...]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from .engine import score_tournament
 from .errors import InvalidDocument, ScoringError
 from .formulas import get_formula
-from .model import Game, Params, PlayerResult
+from .model import TIEBREAKS, Game, Params, PlayerResult
 
 SCHEMA = "torneo.rule/1"
 LANGUAGES = ("it", "en")
@@ -29,6 +29,15 @@ TOURNAMENT = {"rounds_planned": (1, 30), "table_size": (4, 5), "dispute_window_m
 FIELDS = ("schema", "key", "name", "club", "source", "description", "published", "formula", "params",
           "tournament", "format")
 KEY = re.compile(r"^[a-z0-9_]{1,24}$")
+# The tournament formats a rule may name (`format.preset`): the keys of the formats the site builds
+# (tournaments.models.core.FORMAT_PRESETS; a test keeps the two lists one).
+FORMATS = ("sum3", "sum3_final", "semis16", "master", "evenings_final", "championship", "evenings_top2_repechage",
+           "evenings_top1_repechage", "composed", "knockout", "knockout_second_chance", "como", "teams_2vs2",
+           "team_championship", "raduno")
+# A text the site keeps and shows: a NUL or half of a surrogate pair is no character of one.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+# The fields of a rule document that plain parameters never have.
+RULE_ONLY = ("key", "name", "club", "source", "description", "published", "formula", "params", "tournament", "format")
 PUBLISHED_FILE = Path(__file__).resolve().parent / "data" / "club_rules.json"
 
 
@@ -66,11 +75,17 @@ def _texts(value, name: str, required: bool) -> dict:
     if value is None and not required:
         return {}
     if isinstance(value, str) and value.strip():
-        return {"it": value.strip()}
+        return {"it": _storable(value.strip(), name)}
     if isinstance(value, dict) and value and all(k in LANGUAGES and isinstance(v, str) and v.strip()
                                                  for k, v in value.items()):
-        return {k: v.strip() for k, v in value.items()}
+        return {k: _storable(v.strip(), name) for k, v in value.items()}
     raise _err(f"{name} must be a text, or an object of texts by language ({', '.join(LANGUAGES)})", name)
+
+
+def _storable(text: str, name: str) -> str:
+    if UNSTORABLE.search(text):
+        raise _err(f"{name} must not hold a NUL character or a lone surrogate", name)
+    return text
 
 
 def _flag(doc, name: str) -> bool:
@@ -84,13 +99,15 @@ def _string(doc, name: str) -> str:
     value = doc.get(name, "")
     if not isinstance(value, str):
         raise _err(f"{name} must be a string", name)
-    return value.strip()
+    return _storable(value.strip(), name)
 
 
 def parse_rule_document(doc) -> RuleDocument:
     """A rule document -> RuleDocument; raises InvalidDocument naming the field at fault."""
     if not isinstance(doc, dict):
         raise _err("a rule document must be a JSON object")
+    if "schema" not in doc:
+        raise _err(f"schema is missing: a rule document starts with \"schema\": \"{SCHEMA}\"", "schema")
     if doc.get("schema") != SCHEMA:
         raise _err(f"schema must be {SCHEMA!r} (got {doc.get('schema')!r})", "schema")
     unknown = sorted(set(doc) - set(FIELDS))
@@ -106,15 +123,14 @@ def parse_rule_document(doc) -> RuleDocument:
         get_formula(formula)
     except ScoringError as exc:
         raise _err(exc.detail, "formula") from None
-    params = doc.get("params") or {}
+    params = {} if doc.get("params") is None else doc["params"]
     if not isinstance(params, dict):
         raise _err("params must be an object", "params")
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
         raise _err(f"params has no field {unknown[0]!r}: a rule sets {', '.join(PARAMS)}", unknown[0])
-    if "tiebreak" in params and not (isinstance(params["tiebreak"], list)
-                                     and all(isinstance(t, str) for t in params["tiebreak"])):
-        raise _err("tiebreak must be a list of tie-break names", "tiebreak")
+    if "tiebreak" in params:
+        _tiebreaks(params["tiebreak"])
     rule = RuleDocument(
         key=key or "", name=_texts(doc.get("name"), "name", True), formula=formula, params=dict(params),
         tournament=_tournament(doc.get("tournament")), format=_format(doc.get("format")),
@@ -125,6 +141,22 @@ def parse_rule_document(doc) -> RuleDocument:
     except ScoringError as exc:
         raise _err(exc.detail, exc.field) from None
     return rule
+
+
+def _tiebreaks(chain) -> None:
+    """A list of tie-break names, each once (as the tournament's form asks): at most as many as there
+    are, checked in one pass however long the list."""
+    if not isinstance(chain, list):
+        raise _err("tiebreak must be a list of tie-break names", "tiebreak")
+    seen = set()
+    for name in chain:
+        if not isinstance(name, str):
+            raise _err("tiebreak must be a list of tie-break names", "tiebreak")
+        if name in seen:
+            raise _err(f"tiebreak names {name!r} twice: each tie-break is given once", "tiebreak")
+        seen.add(name)
+        if name not in TIEBREAKS:
+            raise _err(f"unknown tie-break {name!r} (known: {', '.join(TIEBREAKS)})", "tiebreak")
 
 
 def _tournament(value) -> dict:
@@ -151,6 +183,8 @@ def _format(value) -> dict:
         raise _err(f"format has no field {unknown[0]!r}: a rule sets {', '.join(FORMAT)}", unknown[0])
     if not isinstance(value.get("preset"), str) or not KEY.match(value["preset"]):
         raise _err('format must be an object {"preset": "<format key>"}', "format")
+    if value["preset"] not in FORMATS:
+        raise _err(f"unknown format {value['preset']!r} (known: {', '.join(FORMATS)})", "preset")
     return dict(value)
 
 
@@ -193,8 +227,9 @@ def published_rules() -> tuple:
 
 
 def is_rule_document(value) -> bool:
-    """A `params` object that is a rule document rather than plain parameters."""
-    return isinstance(value, dict) and "schema" in value
+    """A `params` object that is a rule document rather than plain parameters: it names its schema, or
+    holds a field only a rule document has (then it is read as one, and a missing schema is said so)."""
+    return isinstance(value, dict) and ("schema" in value or any(name in value for name in RULE_ONLY))
 
 
 def dumps_rule(rule: RuleDocument) -> str:

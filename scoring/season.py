@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .circuit import (
+    MAX_NUMBER,
     RULES as RANK_RULES,
     _check_player,
     _checked_weight,
@@ -143,6 +144,8 @@ def _amount(value, what: str, where: str, positive: bool = False) -> Decimal:
     if not _number(value) or not value.is_finite() or value < 0 or (positive and value == 0):
         need = "greater than 0" if positive else "of at least 0"
         raise _err(f"{what} must be a number {need}", code="season_number", field=what, location=where)
+    if value > MAX_NUMBER:
+        raise _err(f"{what} must be at most {MAX_NUMBER}", code="season_number", field=what, location=where)
     return value
 
 
@@ -244,6 +247,11 @@ def parse_rule(doc) -> SeasonRule:
         lists.append(SeasonList(raw_list["name"], tuple(raw_list["categories"])))
     if len({sl.name for sl in lists}) != len(lists):
         raise _err("two lists have one name", code="season_list", field="lists")
+    listed = {c for sl in lists for c in sl.categories}
+    unlisted = [name for name in categories if lists and name not in listed]
+    if unlisted:
+        raise _err(f"no list names the category {unlisted[0]!r}: its events would count in no ranking",
+                   code="season_category", field="lists")
     name = doc.get("name", "")
     if not isinstance(name, str):
         raise _err("name must be a string", code="shape", field="name")
@@ -255,6 +263,8 @@ def parse_rule(doc) -> SeasonRule:
 def _whole_or_none(value, what: str, where: str):
     if value is not None and (not _whole(value) or value < 0):
         raise _err(f"{what} must be a whole number of at least 0", code="shape", field=what, location=where)
+    if value is not None and value > MAX_NUMBER:
+        raise _err(f"{what} must be at most {MAX_NUMBER}", code="shape", field=what, location=where)
     return value
 
 
@@ -311,9 +321,7 @@ def _result(r: dict, where: str, needs: set) -> Result:
         raise _err("rank must be a whole number of at least 1", code="shape", field="rank", location=at)
     points = r.get("points")
     if points is not None:
-        points = coerce_number(points)
-        if not _number(points) or not points.is_finite():
-            raise _err("points must be a number", code="shape", field="points", location=at)
+        points = _amount(points, "points", at)   # a tournament's own points: never below 0
     games = r.get("games")
     games_played = None
     if isinstance(games, list):

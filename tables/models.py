@@ -190,6 +190,9 @@ class PushSubscription(models.Model):
     # The language of the page the phone subscribed from: its notifications are written in it.
     language = models.CharField(max_length=8, default="it")
     created_at = models.DateTimeField(auto_now_add=True)
+    # When a notification last reached the phone's push service (None: never): a new phone takes the
+    # place of one that never worked first (tables.push.services.subscription_save).
+    delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -68,3 +68,10 @@ def test_a_guide_page_may_run_its_own_inline_scripts_by_their_hashes_and_nothing
     # Any other page of the site keeps the policy as it is.
     other = client.get(reverse("public:formulas"))
     assert "sha256-" not in other["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("path", ["x" * 300, "a/" + "y" * 300 + ".html", "%s/" % ("z" * 300)])
+def test_an_address_no_file_of_the_guide_could_have_answers_not_found(client, settings, tmp_path, path):
+    (tmp_path / "index.html").write_text("<h1>Torneo</h1>")
+    settings.DOCS_SITE_DIR = tmp_path
+    assert client.get("/guida/" + path).status_code == 404

@@ -64,3 +64,36 @@ def test_the_answer_names_its_pool():
     body = with_pool_header(app, "staff")({}, lambda status, headers, exc_info=None: seen.append((status, headers)))
     assert body == [b"ok"]
     assert seen == [("200 OK", [("Content-Type", "text/plain"), (POOL_HEADER, "staff")])]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_checks_in_a_row_run_in_one_thread_on_one_database_session(monkeypatch):
+    """Monitors asking again and again: each run in the one thread of the checks, on the database session
+    it keeps as a request keeps its own (DB_CONN_MAX_AGE), not a new session each time (8 monitors for
+    20 s made 626)."""
+    import threading
+
+    from django.db import connection
+
+    from risiko_site import health
+    seen = []
+
+    def query(cache=None):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        seen.append((threading.get_ident(), id(connection.connection)))
+        return True
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    monkeypatch.setattr(health, "CHECKS", (("database", query),))
+    monkeypatch.setattr(health, "IN_THREAD", True)
+    for _ in range(5):
+        monkeypatch.setattr(health, "_last", None)   # each a run of its own, none answered from memory
+        assert health.checked_in_time() is None
+    assert len(seen) == 5 and len(set(seen)) == 1 and seen[0][0] != threading.get_ident()
+
+    def close(cache=None):   # the test's database is dropped at the end: the kept session goes first
+        connection.close()
+        return True
+    monkeypatch.setattr(health, "CHECKS", (("database", close),))
+    monkeypatch.setattr(health, "_last", None)
+    assert health.checked_in_time() is None

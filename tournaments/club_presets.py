@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 
 from scoring.rule_document import parse_rule_document, published_rules
 from tournaments.models import FORMAT_PRESETS, ClubRule, TieBreak, Tournament
+from tournaments.rules import club_rules_usable_in
 
 # The settings a preset fills, at the value they take when the club's rule does not name them: picking
 # a preset after another never leaves a setting of the first behind.
@@ -110,13 +111,16 @@ CLUB_PRESETS = {rule.key: _preset(rule) for rule in published_rules()}
 CLUB_PRESET_CHOICES = [(key, preset.name) for key, preset in CLUB_PRESETS.items()]
 
 
-def club_preset_name(key):
-    """The name of the club rule `key` ("" when none, or a key this application no longer knows): a
-    published rule, or an organiser's own (ClubRule, named "r<pk>")."""
+def club_preset_name(tournament):
+    """The name of the club rule the settings of `tournament` came from ("" when none, or a key this
+    application no longer knows): a published rule, or its organiser's own (ClubRule, named "r<pk>");
+    another organiser's own rule is never named (rules.club_rules_usable_in)."""
+    key = tournament.club_preset
     preset = CLUB_PRESETS.get(key or "")
     if preset:
         return preset.name
-    return ClubRule.objects.filter(key=key).values_list("name", flat=True).first() or "" if key else ""
+    return club_rules_usable_in(tournament, ClubRule.objects.filter(key=key)).values_list(
+        "name", flat=True).first() or "" if key else ""
 
 
 # --- the organisers' own rules (ClubRule rows): offered beside the published ones --------------------

@@ -250,6 +250,12 @@ def may_read_email(user, player):
     return user is not None and user.is_authenticated and owns_record(user, player)
 
 
+def may_read_national_id(user, player):
+    """A player's national ID, like their e-mail, is read by their owner (and an administrator) alone; a
+    command or an import acting for nobody in particular (`user` None) may."""
+    return user is None or may_read_email(user, player)
+
+
 def may_merge_players(user, keep, drop):
     """Two records of one person become one by their owner, when one organiser owns both; records of
     different owners are merged by an administrator (the page offers to ask one)."""
@@ -317,6 +323,13 @@ def club_rules_visible_to(user, rules):
     if not is_organiser(user):
         return rules.none()
     return rules.filter(Q(published=True) | Q(owner_id=user.pk))
+
+
+def club_rules_usable_in(tournament, rules):
+    """`rules` narrowed to those `tournament` may name as the rule its settings came from (and its pages
+    show): the published ones and its organiser's own. Another organiser's own rule is never usable
+    there, whatever a form or a file posts."""
+    return rules.filter(Q(published=True) | Q(owner_id=tournament.organiser_id))
 
 
 def may_edit_club_rule(user, rule):

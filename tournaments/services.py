@@ -9,10 +9,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.audit.services import audit, snapshot
-from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models import Club, ClubRule, Player, Registration, Tournament
 from tournaments.models.core import SCREEN_PANELS
 from tournaments.rules import (
     arbiter_accounts,
+    club_rules_usable_in,
     is_own_tournament,
     may_change_club,
     may_change_player,
@@ -180,12 +181,23 @@ def _check_discards(tournament):
                                                   "played so far.") % {"n": games}})
 
 
+def club_rule_refusal(tournament):
+    """Why `tournament` may not name the club rule in its `club_preset` ("" when it may): a rule it may
+    use (rules.club_rules_usable_in), else refused by its key, as if it did not exist."""
+    key = tournament.club_preset
+    if not key or club_rules_usable_in(tournament, ClubRule.objects.filter(key=key)).exists():
+        return ""
+    return _("No club rule “%(key)s” is published or yours.") % {"key": key}
+
+
 @transaction.atomic
 def tournament_save(*, user, data, tournament=None):
     before = snapshot(tournament, TOURNAMENT_FIELDS) if tournament else None
     if tournament is None:
         tournament = Tournament(organiser=user)
     _apply(tournament, data, TOURNAMENT_FIELDS)
+    if tournament.club_preset != (before or {}).get("club_preset") and club_rule_refusal(tournament):
+        raise ValidationError(club_rule_refusal(tournament))   # a hidden field: said at the form's top
     tournament.full_clean()
     _check_discards(tournament)
     tournament.save()

@@ -52,7 +52,7 @@ def tournament_public(request, pk):
     tournament = tournament_for_public(pk)
     return render(request, "tournaments/tournament_public.html", {
         "tournament": tournament, "registrations": confirmed_registrations(tournament),
-        "club_rule": club_preset_name(tournament.club_preset),
+        "club_rule": club_preset_name(tournament),
         "rounds": published_rounds(tournament), "phases": tournament_phases(tournament),
         "role": staff_role(request.user, tournament),
     })
@@ -172,5 +172,5 @@ def tournament_manage(request, pk):
     tournament = tournament_for_organiser(request.user, pk)
     return render(request, "tournaments/tournament_manage.html", {
         "tournament": tournament, "counts": registration_totals(tournament), "phases": tournament_phases(tournament),
-        "arbiters": arbiters_of(tournament), "club_rule": club_preset_name(tournament.club_preset)})
+        "arbiters": arbiters_of(tournament), "club_rule": club_preset_name(tournament)})
 

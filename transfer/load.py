@@ -7,6 +7,7 @@ from tables.standings.selectors import tournament_games, tournament_standings
 from tournaments.audit.services import audit
 from tournaments.forms import TournamentForm
 from tournaments.models import AuditLog, Tournament
+from tournaments.services import club_rule_refusal
 from transfer.importer import Importer
 from transfer.owned import FORMAT, VERSION, TransferError, owned_models
 from transfer.values import expect
@@ -27,6 +28,9 @@ def _check_tournament(tournament, where):
             for name in TournamentForm._meta.fields}
     data.update({f"tiebreak_{i}": name for i, name in enumerate(chain, start=1)})
     data = {k: v for k, v in data.items() if v is not None and v is not False}
+    refusal = club_rule_refusal(tournament)
+    if refusal:
+        raise TransferError(f"{where}.club_preset: {refusal}")
     form = TournamentForm(data=data)
     if not form.is_valid():
         name, errors = next(iter(form.errors.items()))

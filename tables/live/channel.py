@@ -250,22 +250,32 @@ def newer(message, sent):
 
 
 class Slots:
-    """The streams each client address holds open in this process: at most LIVE_STREAMS_PER_CLIENT; a
-    slot is given back when its stream ends, closes or is dropped unread."""
+    """The streams each client address holds open in this process: at most LIVE_STREAMS_PER_CLIENT, and
+    at most LIVE_STREAMS_MAX from all addresses together; a slot is given back when its stream ends,
+    closes or is dropped unread."""
+
+    CLIENT, PROCESS = "client", "process"
 
     def __init__(self):
         self.held = {}
+        self.total = 0
         self.lock = threading.Lock()
 
     def take(self, address):
+        """"" when a slot was taken; else who holds too many: CLIENT (this address) or PROCESS (all)."""
         with self.lock:
             if self.held.get(address, 0) >= settings.LIVE_STREAMS_PER_CLIENT:
-                return False
+                return self.CLIENT
+            if self.total >= settings.LIVE_STREAMS_MAX:
+                return self.PROCESS
             self.held[address] = self.held.get(address, 0) + 1
-            return True
+            self.total += 1
+            return ""
 
     def give(self, address):
         with self.lock:
+            if address in self.held:
+                self.total -= 1
             left = self.held.get(address, 0) - 1
             if left > 0:
                 self.held[address] = left

@@ -27,19 +27,33 @@ def _open(request, pk):
     return sent, page, anonymous, gen
 
 
+REFUSALS = {slots.CLIENT: (429, "Too many live streams from this connection.\n"),
+            slots.PROCESS: (503, "This server holds as many live streams as it may.\n")}
+
+
 @require_GET
 async def live(request, pk):
     """`text/event-stream` of tournament `pk`: an async iterator under ASGI (uvicorn), run one event at a
-    time under WSGI (runserver, the tests' server), which would otherwise read the whole stream first."""
-    sent, page, public, gen = await sync_to_async(_open)(request, pk)
+    time under WSGI (runserver, the tests' server), which would otherwise read the whole stream first.
+    The slot is taken first: an open past LIVE_STREAMS_PER_CLIENT (429) or LIVE_STREAMS_MAX (503) is
+    refused before it waits for the thread that reads the database, which the open streams share (on
+    the live server before Django's handler even starts: risiko_site/asgi.py)."""
     address = client_address(request)
-    if not slots.take(address):  # past LIVE_STREAMS_PER_CLIENT: the page polls instead (static/js/live.js)
-        response = HttpResponse("Too many live streams from this connection.\n", status=429,
-                                content_type="text/plain; charset=utf-8")
+    on_server = "live_slot" in getattr(request, "scope", {})   # the live server took it (risiko_site/asgi.py)
+    refused = "" if on_server else slots.take(address)
+    if refused:  # the page polls instead (static/js/live.js)
+        status, text = REFUSALS[refused]
+        response = HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = "60"
         return response
+    try:
+        sent, page, public, gen = await sync_to_async(_open)(request, pk)
+    except BaseException:   # a tournament the client may not follow (404), a client gone: the slot back
+        if not on_server:
+            slots.give(address)
+        raise
     events = (stream if isinstance(request, ASGIRequest) else sync_stream)(pk, sent, page, public=public, gen=gen)
-    response = StreamingHttpResponse(held(events, address), content_type="text/event-stream")
+    response = StreamingHttpResponse(events if on_server else held(events, address), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -8,7 +8,7 @@ never holds is refused before), https on port 443, no user or password, the host
 
 The connection itself (`public_session`) is made only to a public network address: a name of a push
 service that resolves to a private, loopback, link-local or reserved address is never connected to,
-whatever the name server answers between the check and the sending."""
+whatever the name server answers between the check and the sending, and a redirect is never followed."""
 import ipaddress
 import re
 
@@ -88,9 +88,21 @@ class PublicOnlyAdapter(HTTPAdapter):
         self.poolmanager.pool_classes_by_scheme = {"https": PublicOnlyPool}
 
 
+class NoRedirectSession(Session):
+    """A session that never follows a redirect: the message goes to the push service's address checked, and a
+    3xx is its answer (the sending logs it as a failure), never a second request elsewhere."""
+
+    max_redirects = 0
+
+    def request(self, *args, **kwargs):
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
 def public_session():
-    """A requests session that connects to public https addresses only, without proxies from the environment."""
-    session = Session()
+    """A requests session that connects to public https addresses only, without proxies from the environment,
+    and follows no redirect."""
+    session = NoRedirectSession()
     session.trust_env = False
     session.adapters.clear()
     session.mount("https://", PublicOnlyAdapter())

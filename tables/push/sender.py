@@ -16,9 +16,12 @@ from tables.push.keys import signer
 
 logger = logging.getLogger("torneo.push")
 
-SENT, EXPIRED, FAILED = "sent", "expired", "failed"
+SENT, EXPIRED, REFUSED, FAILED = "sent", "expired", "refused", "failed"
 TTL_SECONDS = 30 * 60
 GONE = (404, 410)  # the push service no longer knows the subscription: the phone unsubscribed or expired
+# The push service refuses this subscription itself (its keys, its address, the message it would carry):
+# sending again would fail again.
+REFUSED_BY_SERVICE = (400, 401, 403, 413)
 
 _local = threading.local()
 
@@ -39,8 +42,10 @@ def _session():
 
 def deliver(subscription, payload):
     """Hand `payload` to the push service of `subscription`: SENT, EXPIRED (404/410: forget the
-    phone) or FAILED (anything else, logged; the subscription is kept). An address that is not a push
-    service's as the sending reads it (stored before the check was what it is) is never posted to."""
+    phone), REFUSED (keys no message can be encrypted to, or the push service refusing the subscription:
+    400, 401, 403, 413; forget it too, logged) or FAILED (anything else: the network, a timeout, the
+    service busy; logged, the subscription is kept). An address that is not a push service's as the
+    sending reads it (stored before the check was what it is) is never posted to."""
     endpoint = push_address(subscription.endpoint)
     if endpoint is None:
         logger.warning("push to subscription %s refused: not a push service's address", subscription.pk)
@@ -53,8 +58,14 @@ def deliver(subscription, payload):
     except WebPushException as error:
         if error.status_code in GONE:
             return EXPIRED
+        if error.status_code in REFUSED_BY_SERVICE:
+            logger.warning("push to subscription %s refused: %s", subscription.pk, error.status_code or error.message)
+            return REFUSED
         logger.warning("push to subscription %s failed: %s", subscription.pk, error.status_code or error.message)
         return FAILED
+    except ValueError:  # keys that are no point of the curve: no message can ever be encrypted to them
+        logger.warning("push to subscription %s refused: its keys cannot be encrypted to", subscription.pk)
+        return REFUSED
     except Exception:  # the network, a timeout, a key the service refuses: this phone waits for the next round
         logger.warning("push to subscription %s failed", subscription.pk, exc_info=True)
         return FAILED

@@ -1,5 +1,5 @@
 """The writes of the push notifications, each in a transaction and logged (torneo.push, info): a
-phone following a player, a phone switching them off, a phone its push service says is gone. A
+phone following a player, a phone switching them off, a phone its push service says is gone or refuses. A
 phone's subscription is not tournament data: no audit entry.
 
 `round_published`, called by the round's publication (tables.rounds.services), queues the sending of
@@ -8,10 +8,14 @@ framework run by the push worker: queued in the database, a restart loses none);
 by a swap or a move in a published round, those of the players moved."""
 import logging
 from functools import partial
+
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tasks import task
 
@@ -25,7 +29,7 @@ from tournaments.models import Registration
 logger = logging.getLogger("torneo.push")
 
 ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
-PHONES_PER_PLAYER = 5  # a player's phone, tablet, a friend's...: past it a new phone is refused, none is dropped
+PHONES_PER_PLAYER = 5  # a player's phone, tablet, a friend's...: past it a new phone takes the place of another
 RATE_LIMIT, RATE_WINDOW_SECONDS = 20, 600  # subscriptions and switch-offs from one address
 
 
@@ -36,12 +40,22 @@ def _check_endpoint(endpoint):
 
 
 def _check_key(value, size):
+    """A key of `size` bytes; the phone's public key (65 bytes) a point of the curve messages are
+    encrypted on, as every browser's is: made-up bytes would never carry a message."""
     try:
         raw = b64url_decode(value) if isinstance(value, str) and len(value) < 100 else b""
     except ValueError:
         raw = b""
-    if len(raw) != size or (size == 65 and raw[0] != 4):
+    if len(raw) != size or (size == 65 and not _on_the_curve(raw)):
         raise ValidationError(_("This browser's push keys are not valid."))
+
+
+def _on_the_curve(raw):
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
 
 
 def _language(code):
@@ -65,10 +79,11 @@ def rate_take(address):
 @transaction.atomic
 def subscription_save(*, registration, endpoint, p256dh, auth, language):
     """This phone (its `endpoint`) follows `registration` from now on, in `language`; a phone that
-    followed someone else follows this player instead. ValidationError for what a browser never sends,
-    and for a new phone when PHONES_PER_PLAYER already follow the player: a phone that follows is never
-    dropped for another (strangers posting made-up subscriptions cannot push a player's own phone off;
-    the addresses their push service says are gone free their places)."""
+    followed someone else follows this player instead. ValidationError for what a browser never sends.
+    A new phone is never refused for want of a place (the player's own phone is never shut out by
+    strangers' subscriptions): when PHONES_PER_PLAYER already follow the player, it takes the place of
+    the oldest one no notification ever reached, else of the one reached longest ago. A subscription
+    its push service says is gone or refuses is forgotten at the first sending (notify_round)."""
     _check_endpoint(endpoint)
     _check_key(p256dh, 65)
     _check_key(auth, 16)
@@ -82,10 +97,12 @@ def subscription_save(*, registration, endpoint, p256dh, auth, language):
     # One player's phones are counted under a lock on the player's registration: two posts at once
     # cannot both take the last place.
     Registration.objects.select_for_update().filter(pk=registration.pk).first()
-    following = PushSubscription.objects.filter(registration=registration).exclude(endpoint=endpoint).count()
-    if following >= PHONES_PER_PLAYER:
-        raise ValidationError(_("This player is already followed by %(n)d phones: switch one of them off first.")
-                              % {"n": PHONES_PER_PLAYER})
+    following = PushSubscription.objects.filter(registration=registration).exclude(endpoint=endpoint)
+    if following.count() >= PHONES_PER_PLAYER:
+        given_up = following.order_by(F("delivered_at").asc(nulls_first=True), "created_at", "pk").first()
+        given_up.delete()
+        logger.info("push: subscription %s of registration %s gave its place to a new phone", given_up.pk,
+                    registration.pk)
     sub, created = PushSubscription.objects.update_or_create(endpoint=endpoint, defaults={
         "registration": registration, "p256dh": p256dh, "auth": auth, "language": _language(language)})
     logger.info("push: subscription %s %s registration %s (tournament %s)", sub.pk,
@@ -107,11 +124,18 @@ def subscription_delete(*, endpoint):
 
 
 @transaction.atomic
-def subscription_expired(*, subscription):
-    """The push service answered 404 or 410: the phone unsubscribed or its subscription expired."""
+def subscription_expired(*, subscription, why="expired"):
+    """The push service answered 404 or 410 (the phone unsubscribed or its subscription expired), or
+    refused the subscription (`why` "refused": its keys, its address): the phone is told nothing more."""
     PushSubscription.objects.filter(pk=subscription.pk).delete()
-    logger.info("push: subscription %s of registration %s expired: removed", subscription.pk,
-                subscription.registration_id)
+    logger.info("push: subscription %s of registration %s %s: removed", subscription.pk,
+                subscription.registration_id, why)
+
+
+def subscription_delivered(*, subscription):
+    """A notification reached the phone's push service: the subscription is one that works (a new
+    phone takes the place of those that never worked first)."""
+    PushSubscription.objects.filter(pk=subscription.pk).update(delivered_at=timezone.now())
 
 
 def notify_round(round_pk, registration_ids=None):
@@ -123,8 +147,10 @@ def notify_round(round_pk, registration_ids=None):
         return counts
     for note in round_notifications(round_pk, registration_ids):
         outcome = sender.deliver(note.subscription, note.payload)
-        if outcome == sender.EXPIRED:
-            subscription_expired(subscription=note.subscription)
+        if outcome in (sender.EXPIRED, sender.REFUSED):
+            subscription_expired(subscription=note.subscription, why=outcome)
+        elif outcome == sender.SENT:
+            subscription_delivered(subscription=note.subscription)
         counts[outcome] = counts.get(outcome, 0) + 1
     logger.info("push: round %s notified %s", round_pk, counts or "nobody")
     return counts

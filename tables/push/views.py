@@ -3,7 +3,7 @@
 
 The player's page is served from the cache and carries no CSRF token: its script asks the
 subscription's address for one (GET) before it posts. Both posts answer JSON: {"error": message}
-with 400 for what a browser never sends, 429 past the rate limit."""
+with 400 for what a browser never sends (a body that is not JSON included), 429 past the rate limit."""
 import json
 
 from django.contrib.staticfiles import finders
@@ -32,7 +32,7 @@ def worker(request):
 
 def _posted(request):
     """The JSON object a page posted, else None."""
-    if len(request.body) > BODY_MAX:
+    if request.content_type != "application/json" or len(request.body) > BODY_MAX:
         return None
     try:
         data = json.loads(request.body)
@@ -43,6 +43,13 @@ def _posted(request):
 
 def _refused(message, status=400):
     return JsonResponse({"error": str(message)}, status=status)
+
+
+def _not_json(request):
+    """The refusal of a body that is not JSON (a form's, whose fields the CSRF check may have read already)."""
+    if request.content_type == "application/json":
+        return None
+    return _refused(_("The subscription must be sent as JSON."))
 
 
 def _too_many(request):
@@ -62,7 +69,7 @@ def subscribe(request, pk, reg_pk):
     registration = registration_to_follow(pk, reg_pk)
     if request.method == "GET":
         return JsonResponse({"token": get_token(request)})
-    refused = _too_many(request)
+    refused = _too_many(request) or _not_json(request)
     if refused:
         return refused
     data = _posted(request) or {}
@@ -78,7 +85,7 @@ def subscribe(request, pk, reg_pk):
 @require_POST
 def unsubscribe(request):
     """POST {"endpoint"}: the phone of that push address is told nothing more."""
-    refused = _too_many(request)
+    refused = _too_many(request) or _not_json(request)
     if refused:
         return refused
     data = _posted(request) or {}

@@ -2,11 +2,14 @@
 `transfer.views`).
 
 CSV cells that a spreadsheet would run as a formula (OWASP "CSV injection": a text starting with
-= + - @, a tab or a carriage return) are written with a leading apostrophe, in every CSV export.
+= + - @, a tab or a carriage return) are written with a leading apostrophe, in every CSV export, and
+so is such a start after a comma, a semicolon or a tab inside a text: a file opened with the other
+format's separator splits the text there ("Mario;=1+1" in the comma file would give a cell "=1+1"; it
+is written "Mario;'=1+1"). A text holding a separator of either format is written between quotes.
 Two CSV formats: "csv" (comma, decimal point) and "excel-it" (semicolon, decimal comma: what a
 spreadsheet set to Italian opens in columns); ?format= chooses, else the page's language does.
 """
-import csv
+import re
 from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
@@ -24,8 +27,15 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 FORMATS = {"csv": {"delimiter": ",", "decimal": "."}, "excel-it": {"delimiter": ";", "decimal": ","}}
 
 
+# A separator of either format (or a tab) with a formula's start after it: where the other format's
+# reading begins a cell.
+FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t])(?=[=+\-@\t\r])")
+
+
 def safe_cell(text):
-    """A text cell a spreadsheet shows as text, never runs as a formula."""
+    """A text cell a spreadsheet shows as text, never runs as a formula, whichever separator it is
+    opened with."""
+    text = FORMULA_AFTER_SEPARATOR.sub(r"\1'", text)
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
@@ -36,12 +46,24 @@ def csv_format(request):
     return "excel-it" if (get_language() or "").startswith("it") else "csv"
 
 
+# A cell holding one of these is quoted in either format: the separators of both, and what csv quotes.
+QUOTED_WHEN = re.compile(r'[,;\t"\r\n]')
+
+
+def quoted(cell):
+    """The cell as a CSV field: between quotes (quotes doubled) when it holds a separator of either format."""
+    cell = str(cell)
+    return '"' + cell.replace('"', '""') + '"' if QUOTED_WHEN.search(cell) else cell
+
+
 class SafeCsvWriter:
-    """csv.writer that escapes formula-like text and writes decimals in the chosen format."""
+    """A CSV writer that escapes formula-like text, quotes a text holding either format's separator and
+    writes decimals in the chosen format (lines end with CRLF, as csv.writer's)."""
 
     def __init__(self, stream, fmt):
         self.decimal = FORMATS[fmt]["decimal"]
-        self.writer = csv.writer(stream, delimiter=FORMATS[fmt]["delimiter"])
+        self.delimiter = FORMATS[fmt]["delimiter"]
+        self.stream = stream
 
     def cell(self, value):
         if value is None:
@@ -55,7 +77,10 @@ class SafeCsvWriter:
         return value
 
     def writerow(self, row):
-        self.writer.writerow([self.cell(value) for value in row])
+        """Text quoted when it holds a separator of either format; a number never (its decimal comma
+        is no separator of the format that writes it)."""
+        self.stream.write(self.delimiter.join(quoted(self.cell(value)) if isinstance(value, str) else
+                                              str(self.cell(value)) for value in row) + "\r\n")
 
 
 def _csv_download(request, filename):

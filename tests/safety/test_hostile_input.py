@@ -11,6 +11,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.html import field_errors
 from tests.test_role_matrix import MATRIX, module_world, world  # noqa: F401 (fixtures)
 
 # Examples per form: 25 keeps the suite fast; HOSTILE_EXAMPLES=500 for a longer hunt.
@@ -115,3 +116,53 @@ def test_nul_character_is_a_bad_request(world, client, method, name, data):
     kwargs = {"pk": world["tournament"].pk} if name.startswith("manage:") else {}
     response = getattr(client, method)(reverse(name, kwargs=kwargs), data)
     assert response.status_code == 400
+
+
+# --- the third audit's hostile inputs (issue 59): each a 4xx, or the form again with its error -------------
+
+def _rule_file(body):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    return {"document": SimpleUploadedFile("regola.json", body)}
+
+
+def _push_form(w, client, settings):
+    from tests.tables.push.conftest import PRIVATE_KEY, PUBLIC_KEY
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = PUBLIC_KEY, PRIVATE_KEY
+    settings.VAPID_SUBJECT = "mailto:club@example.org"
+    url = reverse("public:push_subscribe", args=[w["tournament"].pk, w["registration"].pk])
+    token = client.get(url).json()["token"]
+    return url, {"csrfmiddlewaretoken": token, "endpoint": "https://fcm.googleapis.com/fcm/send/x"}
+
+
+THIRD_AUDIT = {
+    "a form posted to the push subscription": ("push", None),
+    "a rule nested 5,000 deep": ("rule", b'{"schema": "torneo.rule/1", "name": "R", "formula": "bonus50", "params": '
+                                         b'{"tiebreak": ' + b"[" * 5000 + b"]" * 5000 + b"}}"),
+    "a NUL in a rule's name": ("rule", b'{"schema": "torneo.rule/1", "name": "R\\u0000", "formula": "bonus50"}'),
+    "a lone surrogate in a rule's name": ("rule", b'{"schema": "torneo.rule/1", "name": "R\\udc00", "formula": "bonus50"}'),
+    "a key given twice in a rule": ("rule", b'{"schema": "torneo.rule/1", "name": "R", "name": "S", "formula": "bonus50"}'),
+    "a rule with a byte-order mark and no schema": ("rule", b'\xef\xbb\xbf{"name": "R", "formula": "bonus50"}'),
+    "/guida/ and 300 characters": ("guide", "x" * 300),
+    "/guida/ and 300 characters in a folder": ("guide", "y" * 300 + "/"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(THIRD_AUDIT))
+def test_the_third_audits_hostile_inputs_get_a_clear_answer(case, world, settings, tmp_path):
+    from django.test import Client
+    kind, value = THIRD_AUDIT[case]
+    if kind == "push":
+        client = Client(enforce_csrf_checks=True)
+        url, form = _push_form(world, client, settings)
+        response = client.post(url, form)   # multipart, its token in the form
+        assert response.status_code == 400 and set(response.json()) == {"error"}
+    elif kind == "rule":
+        client = Client()
+        client.force_login(world["users"]["organiser"])
+        response = client.post(reverse("manage:club_rule_upload"), _rule_file(value))
+        assert response.status_code == 200 and field_errors(response, "document")   # the form, its error said
+    else:
+        (tmp_path / "index.html").write_text("<h1>Guida</h1>")
+        settings.DOCS_SITE_DIR = tmp_path
+        response = Client().get("/guida/" + value)
+        assert response.status_code == 404

@@ -2,6 +2,7 @@
 are documents, `python -m scoring` takes a document as its params, and every worked case of
 scoring_cases.json gives the same result with its formula and parameters written as a club's rule."""
 import json
+import time
 
 import pytest
 
@@ -85,6 +86,14 @@ def test_a_rule_document_as_params_takes_its_formula_and_a_contradicting_formula
     ({"name": ""}, "name must be a text"),
     ({"key": "Master Roma"}, "key must be up to 24 lower-case letters"),
     ({"published": "sì"}, "published must be true or false"),
+    ({"format": {"preset": "torneo_di_natale"}}, "unknown format 'torneo_di_natale' (known: sum3, "),
+    ({"params": []}, "params must be an object"),
+    ({"params": False}, "params must be an object"),
+    ({"params": {"tiebreak": ["wins", "best_results", "wins"]}},
+     "tiebreak names 'wins' twice: each tie-break is given once"),
+    ({"name": "Coppa\x00"}, "name must not hold a NUL character or a lone surrogate"),
+    ({"club": "RCU \ud800"}, "club must not hold a NUL character or a lone surrogate"),
+    ({"description": {"en": "Our \x00 rule"}}, "description must not hold a NUL character or a lone surrogate"),
 ])
 def test_a_rule_document_the_engine_cannot_read_is_refused_by_its_field(change, words):
     doc = {"schema": SCHEMA, "name": "Regola", "formula": "bonus50", "params": {}, **change}
@@ -122,3 +131,42 @@ def test_a_text_in_one_language_is_read_as_italian_and_shown_in_either():
     rule = parse_rule_document({"schema": SCHEMA, "name": "Coppa del Gufo", "formula": "standard"})
     assert rule.name == {"it": "Coppa del Gufo"}
     assert (rule.text("name", "it"), rule.text("name", "en")) == ("Coppa del Gufo", "Coppa del Gufo")
+
+
+def test_a_rule_document_without_its_schema_is_said_to_miss_it_not_its_formula():
+    code, out, err = _scored({"params": {"name": "Regola", "formula": "bonus50"}, "games": []})
+    assert (code, out, err) == (2, "", 'rule: schema is missing: a rule document starts with "schema": "torneo.rule/1"')
+    code, out, err = _scored({"params": {"name": "Regola"}, "games": []})
+    assert err == 'rule: schema is missing: a rule document starts with "schema": "torneo.rule/1"'
+
+
+@pytest.mark.parametrize("params", [{"tiebreak": ["wins"] * 100_000},
+                                    {"schema": SCHEMA, "name": "R", "formula": "standard",
+                                     "params": {"tiebreak": ["wins", "best_results"] * 50_000}}])
+def test_a_hundred_thousand_tie_breaks_are_refused_at_once(params):
+    games = [{"round": r, "table": 1, "players": [{"id": p, "table_points": 50} for p in "ABCD"]} for r in (1, 2)]
+    document = {"params": params, "games": games, **({} if "schema" in params else {"formula": "standard"})}
+    started = time.perf_counter()
+    code, out, err = _scored(document)
+    assert time.perf_counter() - started < 1
+    where = "rule" if "schema" in params else "params"
+    assert (code, out, err) == (2, "", f"{where}: tiebreak names 'wins' twice: each tie-break is given once")
+
+
+def test_the_formats_a_rule_may_name_are_the_formats_the_site_builds():
+    from scoring.rule_document import FORMATS
+    assert sorted(FORMATS) == sorted(_site_formats())
+
+
+def _site_formats():
+    """The keys of tournaments.models.core.FORMAT_PRESETS, read from its source: this folder's tests run
+    without Django."""
+    import ast
+    source = (HERE.parents[1] / "tournaments" / "models" / "core.py").read_text(encoding="utf-8")
+    keys = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if getattr(target, "id", "") == "FORMAT_PRESETS":
+                keys += [element.elts[0].value for element in node.value.elts]
+    return keys

@@ -180,3 +180,39 @@ def test_the_season_command_runs_as_a_process(run_cli_args):
         {"id": "Club", "category": "club", "results": [{"player": "A", "rank": 1, "points": 450}]}]}))
     assert (code, err) == (0, "")
     assert json.loads(out)["rankings"][0]["standings"][0]["total"] == 450.0
+
+
+def _one_result(**result):
+    return {"season": {"categories": {"c": {"terms": [{"own_points": 1}, {"per_round": 5}]}}},
+            "events": [{"id": "M", "category": "c", "results": [{"player": "A", "rank": 1, "points": 10, "rounds": 3,
+                                                                 **result}]}]}
+
+
+@pytest.mark.parametrize("doc, words", [
+    # a category no list names would have its events dropped from every ranking
+    ({"season": {"categories": {"c": {"terms": [{"own_points": 1}]}, "d": {"terms": [{"own_points": 1}]}},
+                 "lists": [{"name": "x", "categories": ["c"]}]}, "events": []},
+     "no list names the category 'd': its events would count in no ranking"),
+    (_one_result(points=-5), "event M player A: points must be a number of at least 0"),
+    # numbers the engine reads but whose products no longer fit the digits it shows: the field is named
+    (_one_result(points=1e308), "event M player A: points must be at most 1000000"),
+    (_one_result(rounds=10 ** 4000), "event M player A: rounds must be at most 1000000"),
+    ({"season": {"categories": {"c": {"weight": 1e300, "terms": [{"own_points": 1}]}}}, "events": []},
+     "category c: weight must be at most 1000000"),
+    ({"season": {"categories": {"c": {"terms": [{"own_points": 1e300}]}}}, "events": []},
+     "category c: own_points must be at most 1000000"),
+])
+def test_a_season_number_or_category_the_engine_would_misread_is_refused_by_name(doc, words):
+    assert refusal(doc) == words
+
+
+def test_a_huge_number_written_in_the_file_is_refused_by_its_field_not_as_an_internal_error():
+    text = ('{"season": {"categories": {"c": {"terms": [{"own_points": 1e999999}]}}}, "events": [{"id": 1, '
+            '"category": "c", "weight": 1e999999, "results": [{"player": "A", "rank": 1, "points": 1e999999}]}]}')
+    assert run(text.encode(), "season") == (2, "", "category c: own_points must be at most 1000000")
+
+
+def test_a_key_given_twice_in_a_season_document_is_refused_not_the_last_taken():
+    text = ('{"season": {"categories": {"c": {"terms": [{"own_points": 1}]}}, '
+            '"categories": {"d": {"terms": [{"own_points": 2}]}}}, "events": []}')
+    assert run(text.encode(), "season") == (2, "", "invalid JSON: the key 'categories' is given twice in one object")

@@ -12,7 +12,9 @@ from django.urls import reverse
 from tables.models import Table
 from tables.standings.selectors import tournament_standings
 from tests.transfer.test_transfer import _counts, _empty_database, _export, _import, _rows, played  # noqa: F401
-from tournaments.models import Tournament
+from tests.html import tr
+from tournaments.accounts.services import grant_organiser
+from tournaments.models import ClubRule, Tournament
 from tournaments.rules import is_organiser
 
 
@@ -221,3 +223,20 @@ def test_import_refuses_a_user_name_that_looks_like_another(document, tmp_path):
     document["users"][1]["username"] = "opa"
     message = _refused(document, tmp_path)
     assert message == "users[1].username: The user name opa looks like one already taken: choose another one."
+
+
+def test_import_refuses_a_tournament_naming_another_organisers_private_rule(document, tmp_path):
+    path = tmp_path / "t.json"
+    _empty_database()
+    stranger = get_user_model().objects.create(username="straniero")
+    grant_organiser(stranger)
+    rule = ClubRule.objects.create(key="r999", owner=stranger, name="Regola privata", document={
+        "schema": "torneo.rule/1", "name": "Regola privata", "formula": "standard"})
+    _rows(document, "tournaments.tournament")[0]["fields"]["club_preset"] = rule.key
+    path.write_text(json.dumps(document), encoding="utf-8")
+    before = _counts()
+    with pytest.raises(CommandError) as exc:
+        _import(path)
+    assert _counts() == before and exc.value.returncode == 2
+    assert str(exc.value) == "tournaments.tournament[0].club_preset: " + tr(
+        "No club rule “%(key)s” is published or yours.", key=rule.key)

@@ -1,13 +1,13 @@
 """Every write of a club rule: in a transaction, with an audit-log entry (who changed what from what
 to what). A rule's document is read by scoring.rule_document before it is kept: a document the engine
 would refuse is refused here by the name of its field, and nothing is saved."""
-import json
 import uuid
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.contract import loads_bytes
 from scoring.errors import ScoringError
 from scoring.rule_document import parse_rule_document, rule_to_json
 from tournaments.audit.services import audit
@@ -98,15 +98,16 @@ def club_rule_delete(*, user, rule):
 
 
 def read_upload(upload):
-    """The JSON document of an uploaded file (at most MAX_UPLOAD_BYTES); ValidationError otherwise."""
+    """The JSON document of an uploaded file (at most MAX_UPLOAD_BYTES), read as the command line reads
+    one (scoring.contract.loads_bytes); ValidationError naming what is wrong otherwise."""
     if upload.size > MAX_UPLOAD_BYTES:
         raise ValidationError({"document": _("The file is larger than %(kb)s KB: a rule is a small document.")
                                % {"kb": MAX_UPLOAD_BYTES // 1024}}, code="too_large")
     raw = upload.read(MAX_UPLOAD_BYTES + 1)
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ValidationError({"document": _("The file is not a JSON document: %(detail)s") % {"detail": exc}},
+        return loads_bytes(raw)   # read as `python -m scoring` reads it: a byte-order mark, a key given twice...
+    except ScoringError as exc:
+        raise ValidationError({"document": _("The file is not a JSON document: %(detail)s") % {"detail": exc.detail}},
                               code="not_json") from None
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Club, Player
-from tournaments.rules import may_see_player, players_visible_to
+from tournaments.rules import may_read_national_id, may_see_player, players_visible_to
 from tournaments.text import fold, posted_id, search_words
 
 
@@ -203,8 +203,12 @@ class PersonMatcher:
                 here = [p for p in here if p not in other]
                 named = [p for p in named if not (p.national_id and p.national_id != national_id)]
                 if other and club is not None and not here:
-                    found.refusal = _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
-                        "player": known_label(other[0]), "known": other[0].national_id, "id": national_id}
+                    if may_read_national_id(self.viewer, other[0]):
+                        found.refusal = _("%(player)s is known with the national ID %(known)s, not %(id)s") % {
+                            "player": known_label(other[0]), "known": other[0].national_id, "id": national_id}
+                    else:   # another organiser's player: their national ID stays on their card
+                        found.refusal = _("%(player)s is known with another national ID, not %(id)s") % {
+                            "player": known_label(other[0]), "id": national_id}
                     return found
             if len(here) == 1:
                 found.player = here[0]

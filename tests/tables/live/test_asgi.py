@@ -66,3 +66,41 @@ def test_djangos_handler_still_enters_the_request_context_around_handle():
     source = inspect.getsource(ASGIHandler.__call__)
     assert "async with ThreadSensitiveContext():\n            await self.handle(scope, receive, send)" in source
     assert list(inspect.signature(ASGIHandler.handle).parameters) == ["self", "scope", "receive", "send"]
+
+
+def test_an_open_past_a_cap_is_answered_before_djangos_handler_and_a_slot_comes_back_at_the_end(
+        monkeypatch, settings):
+    """On the live server the slot is taken before Django's handler: a refused open never takes a turn on
+    the shared thread (each middleware takes one), and the stream's slot is given back when it ends."""
+    from tables.live.channel import Slots
+    fresh = Slots()
+    monkeypatch.setattr(asgi, "slots", fresh)
+    settings.LIVE_STREAMS_PER_CLIENT, settings.LIVE_STREAMS_MAX = 1, 2
+    handled, release = [], asyncio.Event()
+
+    async def handle(self, scope, receive, send):
+        handled.append(scope["live_slot"])
+        await release.wait()
+    monkeypatch.setattr(asgi.Handler, "handle", handle)
+
+    def scope(address):
+        return {"type": "http", "path": "/t/12/live/", "client": (address, 5000), "headers": []}
+
+    async def answered(address):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+        await asgi.application(scope(address), None, send)
+        return sent[0]["status"], dict(sent[0]["headers"])[b"retry-after"]
+
+    async def main():
+        streams = [asyncio.create_task(asgi.application(scope(a), None, None)) for a in ("203.0.113.9", "203.0.113.10")]
+        await asyncio.sleep(0)
+        refusals = [await answered("203.0.113.9"), await answered("198.51.100.7")]
+        release.set()
+        await asyncio.gather(*streams)
+        return refusals
+    assert asyncio.run(main()) == [(429, b"60"), (503, b"60")]
+    assert handled == ["203.0.113.9", "203.0.113.10"]   # the refused opens never reached Django's handler
+    assert fresh.total == 0 and fresh.holding("203.0.113.9") == 0

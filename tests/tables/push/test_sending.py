@@ -12,6 +12,8 @@ from pywebpush import WebPushException
 
 from tables.models import PushSubscription, Round
 from tables.push import sender
+from tables.push.address import public_session
+from tables.push.keys import b64url
 from tables.push.services import notify_round, subscription_save
 from tables.rounds import services as rounds
 from tests.factories import RegistrationFactory, TournamentFactory, seat_round
@@ -116,6 +118,70 @@ def test_a_phone_the_push_service_no_longer_knows_is_forgotten(vapid, pushed, or
     _publish(organiser, rnd, django_capture_on_commit_callbacks)
     assert len(pushed.sent) == 2
     assert list(PushSubscription.objects.values_list("pk", flat=True)) == [kept.pk]
+
+
+@pytest.mark.parametrize("refusal", [_answer(400), _answer(401), _answer(403), _answer(413)])
+def test_a_subscription_its_push_service_refuses_goes(vapid, pushed, organiser, draft, refusal,
+                                                       django_capture_on_commit_callbacks):
+    rnd, regs = draft
+    refused, kept = _follow(regs[0], 1), _follow(regs[1], 2)
+    pushed.answers[refused.endpoint] = refusal
+    _publish(organiser, rnd, django_capture_on_commit_callbacks)
+    assert list(PushSubscription.objects.values_list("pk", flat=True)) == [kept.pk]
+
+
+def test_a_subscription_with_keys_no_message_can_be_encrypted_to_goes_without_a_request(
+        vapid, organiser, draft, monkeypatch, django_capture_on_commit_callbacks):
+    """Stored before the keys were checked: the real sending fails before a byte leaves, and the place is freed."""
+    rnd, regs = draft
+    kept = _follow(regs[1], 2)
+    junk = PushSubscription.objects.create(registration=regs[0], endpoint=phone(1)["endpoint"],
+                                           p256dh=b64url(b"\x04" + b"\x01" * 64), auth=phone(1)["keys"]["auth"])
+    posted = []
+
+    class Offline:
+        def post(self, url, **kwargs):
+            posted.append(url)
+            raise requests.ConnectionError("offline")
+
+    monkeypatch.setattr(sender, "_session", Offline)
+    _publish(organiser, rnd, django_capture_on_commit_callbacks)
+    assert posted == [kept.endpoint]            # the junk keys' message never left
+    assert list(PushSubscription.objects.values_list("pk", flat=True)) == [kept.pk]
+
+
+def test_a_phone_a_notification_reached_is_marked_so(vapid, pushed, organiser, draft,
+                                                    django_capture_on_commit_callbacks):
+    rnd, regs = draft
+    reached, failing = _follow(regs[0], 1), _follow(regs[1], 2)
+    pushed.answers[failing.endpoint] = _answer(500)
+    _publish(organiser, rnd, django_capture_on_commit_callbacks)
+    reached.refresh_from_db()
+    failing.refresh_from_db()
+    assert reached.delivered_at is not None and failing.delivered_at is None
+
+
+def test_the_sending_never_follows_a_redirect(vapid):
+    """A push service's answer is its answer: a 3xx is never followed to another address."""
+    asked = []
+
+    class Redirecting(requests.adapters.BaseAdapter):
+        def send(self, request, **kwargs):
+            asked.append(request.url)
+            response = requests.Response()
+            response.status_code, response.url, response.request = 307, request.url, request
+            response.headers["Location"] = "https://169.254.169.254/latest/meta-data"
+            return response
+
+        def close(self):
+            pass
+
+    session = public_session()
+    session.mount("https://", Redirecting())
+    response = session.post("https://fcm.googleapis.com/fcm/send/x", data=b"x", timeout=2)
+    assert response.status_code == 307 and asked == ["https://fcm.googleapis.com/fcm/send/x"]
+    with pytest.raises(requests.TooManyRedirects):   # even asked to, it would not follow one
+        requests.Session.request(session, "POST", "https://fcm.googleapis.com/fcm/send/y", allow_redirects=True)
 
 
 @pytest.mark.parametrize("failure", [_answer(500), _answer(429), requests.Timeout("slow"),

@@ -8,11 +8,13 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import PushSubscription
 from tables.push.services import PHONES_PER_PLAYER, RATE_LIMIT
 from tests.factories import RegistrationFactory, TournamentFactory
 from tests.html import attr, one, parse, select, shown, tr
+from tables.push.keys import b64url
 from tests.tables.push.conftest import PUBLIC_KEY, phone
 
 NOT_A_PUSH_SERVICE = "This browser's push address is not one of the browsers' push services."
@@ -93,6 +95,7 @@ def test_an_address_outside_the_browsers_push_services_is_refused(vapid, reg, cl
     lambda d: d["keys"].update(p256dh="not a key"),
     lambda d: d["keys"].update(p256dh=d["keys"]["auth"]),          # 16 bytes, not a public key
     lambda d: d["keys"].update(p256dh="A" * 87),                   # 65 bytes, not an uncompressed point
+    lambda d: d["keys"].update(p256dh=b64url(b"\x04" + b"\x01" * 64)),  # a point, but not of the curve
     lambda d: d["keys"].update(auth=d["keys"]["p256dh"]),
     lambda d: d["keys"].update(auth=12),
     lambda d: d.pop("keys"),
@@ -144,17 +147,29 @@ def test_a_phone_follows_one_player_the_last_one_chosen(vapid, reg, client):
     assert list(PushSubscription.objects.values_list("registration", flat=True)) == [other.pk]
 
 
-def test_a_player_has_at_most_five_phones_and_strangers_cannot_push_the_players_own_off(vapid, reg, client):
-    assert _post(client, _url(reg), phone(0)).status_code == 201   # the player's own phone, first
-    for n in range(1, PHONES_PER_PLAYER):
+def _endpoints(reg):
+    return set(PushSubscription.objects.filter(registration=reg).values_list("endpoint", flat=True))
+
+
+def test_strangers_filling_the_five_places_never_shut_the_players_own_phone_out(vapid, reg, client):
+    for n in range(1, PHONES_PER_PLAYER + 1):                      # strangers, first
         assert _post(Client(), _url(reg), phone(n)).status_code == 201
-    stranger = _post(Client(), _url(reg), phone(PHONES_PER_PLAYER))
-    assert stranger.status_code == 400
-    assert stranger.json() == {"error": tr("This player is already followed by %(n)d phones: switch one of them "
-                                           "off first.", n=PHONES_PER_PLAYER)}
-    assert sorted(PushSubscription.objects.values_list("endpoint", flat=True)) == \
-        sorted(phone(n)["endpoint"] for n in range(PHONES_PER_PLAYER))
-    assert _post(client, _url(reg), phone(0)).status_code == 201   # a phone that follows may subscribe again
+    own = phone(0)
+    assert _post(client, _url(reg), own).status_code == 201       # the player's own phone is taken
+    assert _endpoints(reg) == {own["endpoint"]} | {phone(n)["endpoint"] for n in range(2, PHONES_PER_PLAYER + 1)}
+    assert _post(client, _url(reg), own).status_code == 201       # a phone that follows may subscribe again
+    assert PushSubscription.objects.filter(registration=reg).count() == PHONES_PER_PLAYER
+
+
+def test_a_phone_a_notification_reached_keeps_its_place_before_those_none_ever_reached(vapid, reg, client):
+    own = phone(0)
+    assert _post(client, _url(reg), own).status_code == 201
+    PushSubscription.objects.filter(endpoint=own["endpoint"]).update(delivered_at=timezone.now())
+    for n in range(1, 3 * PHONES_PER_PLAYER):                      # strangers keep posting
+        assert _post(Client(), _url(reg), phone(n)).status_code == 201
+    assert own["endpoint"] in _endpoints(reg)
+    assert _endpoints(reg) - {own["endpoint"]} == {phone(n)["endpoint"] for n in range(
+        3 * PHONES_PER_PLAYER - PHONES_PER_PLAYER + 1, 3 * PHONES_PER_PLAYER)}
 
 
 def test_one_connection_is_stopped_after_the_rate_limit(vapid, reg, client):
@@ -201,3 +216,14 @@ def test_the_players_worker_is_served_fresh_from_its_own_scope(client):
     assert "no-cache" in response["Cache-Control"]
     with open(finders.find("js/push-sw.js"), "rb") as source:
         assert response.content == source.read()
+
+
+@pytest.mark.parametrize("name", ["push_subscribe", "push_unsubscribe"])
+def test_a_form_posted_in_place_of_the_json_is_refused_by_name(vapid, reg, name):
+    client = _csrf_client()
+    token = client.get(_url(reg)).json()["token"]
+    url = _url(reg) if name == "push_subscribe" else reverse("public:push_unsubscribe")
+    response = client.post(url, {"csrfmiddlewaretoken": token, "endpoint": phone(1)["endpoint"]})   # multipart
+    assert response.status_code == 400
+    assert response.json() == {"error": tr("The subscription must be sent as JSON.")}
+    assert PushSubscription.objects.count() == 0

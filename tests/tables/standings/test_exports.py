@@ -50,6 +50,26 @@ def test_no_cell_of_a_csv_export_starts_like_a_formula(client_for, organiser, ho
     assert clubs == {"'=1+1", "'\tTab", "'\rReturn", "Club -1"}
 
 
+@pytest.mark.parametrize("fmt", ["csv", "excel-it"])
+@pytest.mark.parametrize("name", ["standings_csv", "results_csv"])
+def test_a_name_holding_the_other_formats_separator_never_splits_into_a_formula(client_for, organiser, tournament,
+                                                                               fmt, name):
+    """A spreadsheet opening the comma file with semicolons (or the other way round) splits such a name:
+    no cell read any way starts like a formula, and read with its own separator each text is one cell."""
+    people = [("Mario;=1+1", "Rossi", "Club;@SUM(1)"), ("Anna,=2+2", "Bianchi", "Club,+3"),
+              ("Ugo\t=3+3", "Verdi", "Club"), ("Eva", "Neri", 'Club "X";-1')]
+    regs = [RegistrationFactory(tournament=tournament, player__first_name=f, player__last_name=l,
+                                player__club=ClubFactory(name=c), player__nickname="") for f, l, c in people]
+    report(seat_round(tournament, [regs]).tables.get(), [(60,), (40,), (30,), (0, 1)])
+    for delimiter in (",", ";", "\t"):
+        cells = [cell for row in _rows(client_for(organiser), name, tournament, delimiter=delimiter, format=fmt)[1:]
+                 for cell in row]
+        assert not [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r")]
+    cells = [cell for row in _rows(client_for(organiser), name, tournament, format=fmt)[1:] for cell in row]
+    assert {"Mario;'=1+1 Rossi", "Anna,'=2+2 Bianchi", "Ugo\t'=3+3 Verdi", "Club;'@SUM(1)", "Club,'+3",
+            'Club "X";\'-1'} <= set(cells)   # read with its own separator: each text whole, one apostrophe more
+
+
 @pytest.mark.parametrize("fmt, value, expected", [
     ("csv", Decimal("-10.50"), "-10.50"), ("excel-it", Decimal("-10.50"), "-10,50"), ("csv", 3, 3),
     ("csv", None, ""), ("csv", True, 1), ("csv", "-10.50", "'-10.50"), ("csv", "Rossi", "Rossi"),

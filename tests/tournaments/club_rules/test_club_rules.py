@@ -2,6 +2,7 @@
 from a copy, composes it in a form whose worked example is computed as they type, saves it as their
 club's rule (audited), shares it as a JSON file, and fills a new tournament's settings from it."""
 import json
+import time
 from decimal import Decimal
 
 import pytest
@@ -12,7 +13,7 @@ from django.urls import reverse
 from scoring.__main__ import run
 from scoring.rule_document import EXAMPLE_GAMES, parse_rule_document, published_rules
 from tests.factories import TournamentFactory
-from tests.html import field_errors, one, select, text
+from tests.html import alerts, field_errors, one, select, text, tr
 from tournaments.club_rules import services
 from tournaments.club_rules.forms import blank_initial
 from tournaments.models import AuditLog, ClubRule, Tournament
@@ -249,3 +250,92 @@ def test_the_published_rules_come_back_to_an_emptied_database_after_migrate():
     assert sorted(ClubRule.objects.filter(published=True, owner=None).values_list("key", flat=True)) == sorted(
         ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024", "finale_2004",
          "campionato_squadre", "gt_raduno", "gt_master", "gt_gufo", "gt_nazionale"])
+
+
+def test_another_organisers_private_rule_posted_in_the_settings_hidden_field_is_refused(
+        client, other_organiser, own_rule):
+    mine = TournamentFactory(organiser=other_organiser, published=True)
+    client.force_login(other_organiser)
+    form = client.get(reverse("manage:tournament_edit", args=[mine.pk])).context["form"]
+    data = {f.name: ("" if f.value() is None else f.value()) for f in form if f.value() is not False}
+    data.update({"club_preset": own_rule.key, "confirm": "1"})
+    response = client.post(reverse("manage:tournament_edit", args=[mine.pk]), data)
+    assert response.status_code == 200
+    assert alerts(response)[-1:] == [tr("No club rule “%(key)s” is published or yours.", key=own_rule.key)]
+    mine.refresh_from_db()
+    assert mine.club_preset == ""
+    assert not AuditLog.objects.filter(tournament=mine, action="tournament.update").exists()
+
+
+def test_a_tournament_naming_another_organisers_private_rule_never_shows_its_name(client, other_organiser, own_rule):
+    mine = TournamentFactory(organiser=other_organiser, published=True)
+    Tournament.objects.filter(pk=mine.pk).update(club_preset=own_rule.key)   # as stored before the check
+    response = client.get(reverse("public:tournament", args=[mine.pk]))
+    assert response.status_code == 200 and not select(response, "#club-rule-name")
+    client.force_login(other_organiser)
+    assert not select(client.get(reverse("manage:formats", args=[mine.pk])), "#club-rule-name")
+
+
+def test_my_own_rule_and_a_published_rule_are_named_on_my_public_page(client, organiser, own_rule):
+    mine = TournamentFactory(organiser=organiser, published=True)
+    for key, name in ((own_rule.key, "Serata Gufo"), ("master", str(ClubRule.objects.get(key="master").name))):
+        Tournament.objects.filter(pk=mine.pk).update(club_preset=key)
+        assert text(one(client.get(reverse("public:tournament", args=[mine.pk])), "#club-rule-name")) == name
+
+
+# --- a hostile rule file: refused by name within a second, the same words on the site and the command line
+
+def _rule(extra=b""):
+    return b'{"schema": "torneo.rule/1", "name": "Regola", "formula": "bonus50"' + extra + b"}"
+
+
+NOT_JSON, NOT_VALID = "The file is not a JSON document: %(detail)s", "The rule is not valid: field “%(field)s”: %(detail)s"
+HOSTILE_RULES = [
+    (b'{"schema": "torneo.rule/1", "name": "A", "name": "B", "formula": "bonus50"}', None,
+     "invalid JSON: the key 'name' is given twice in one object"),
+    (_rule(b', "params": {"tiebreak": ' + b"[" * 5000 + b"]" * 5000 + b"}"), None, "invalid JSON: nested too deeply"),
+    (_rule(b', "format": {"preset": "natale"}'), "preset",
+     "unknown format 'natale' (known: sum3, sum3_final, semis16, master, evenings_final, championship, "
+     "evenings_top2_repechage, evenings_top1_repechage, composed, knockout, knockout_second_chance, como, "
+     "teams_2vs2, team_championship, raduno)"),
+    (_rule(b', "params": []'), "params", "params must be an object"),
+    (_rule(b', "params": false'), "params", "params must be an object"),
+    (b'{"name": "Regola", "formula": "bonus50"}', "schema",
+     'schema is missing: a rule document starts with "schema": "torneo.rule/1"'),
+    (_rule(b', "params": {"tiebreak": ["wins", "wins"]}'), "tiebreak",
+     "tiebreak names 'wins' twice: each tie-break is given once"),
+    (_rule(b', "params": {"tiebreak": [' + b", ".join([b'"best_results"'] * 1500) + b"]}"), "tiebreak",
+     "tiebreak names 'best_results' twice: each tie-break is given once"),
+    (b'{"schema": "torneo.rule/1", "name": "Re\\u0000gola", "formula": "bonus50"}', "name",
+     "name must not hold a NUL character or a lone surrogate"),
+    (b'{"schema": "torneo.rule/1", "name": "Re\\ud800gola", "formula": "bonus50"}', "name",
+     "name must not hold a NUL character or a lone surrogate"),
+]
+
+
+@pytest.mark.parametrize("content, field, detail", HOSTILE_RULES)
+def test_a_hostile_rule_file_is_refused_by_name_at_once_the_same_on_the_site_and_the_command_line(
+        client, organiser, content, field, detail):
+    client.force_login(organiser)
+    client.post(reverse("manage:club_rule_upload"), {"document": SimpleUploadedFile("rule.json", b"{}")})  # warm
+    started = time.perf_counter()
+    response = client.post(reverse("manage:club_rule_upload"), {"document": SimpleUploadedFile("rule.json", content)})
+    assert time.perf_counter() - started < 1
+    assert response.status_code == 200
+    assert field_errors(response, "document") == [
+        tr(NOT_JSON, detail=detail) if field is None else tr(NOT_VALID, field=field, detail=detail)]
+    assert not ClubRule.objects.filter(owner=organiser).exists()
+    started = time.perf_counter()
+    code, out, err = run(b'{"params": ' + content + b', "games": []}')
+    assert time.perf_counter() - started < 1
+    assert (code, out, err) == (2, "", detail if field is None else f"rule: {detail}")
+
+
+def test_a_rule_file_with_a_byte_order_mark_is_taken_as_the_command_line_takes_it(client, organiser):
+    content = "\ufeff".encode() + _rule(b', "params": {"bonus": 20}')
+    client.force_login(organiser)
+    response = client.post(reverse("manage:club_rule_upload"), {"document": SimpleUploadedFile("rule.json", content)})
+    assert response.status_code == 302
+    assert ClubRule.objects.get(owner=organiser).document["params"] == {"bonus": 20}
+    code, _out, err = run("\ufeff".encode() + b'{"params": ' + content[3:] + b', "games": []}')
+    assert (code, err) == (0, "")

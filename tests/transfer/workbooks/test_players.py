@@ -6,7 +6,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.html import tr
 from tests.transfer.workbooks.books import club_rows, gestione_sheets, season_rounds, xlsx
 from transfer.workbooks.services import past_tournament_import, past_tournament_read
@@ -84,6 +84,23 @@ def test_someone_known_by_another_national_id_is_refused_at_the_members_row(orga
                                                 row=4, column="C (Cognome)") + ": " + tr(
         "%(player)s is known with the national ID %(known)s, not %(id)s", player=f"{other.full_name}, Club Lariano",
         known="IT-1", id="IT-2")
+
+
+def test_another_organisers_player_known_by_another_national_id_is_refused_without_showing_it(
+        organiser, other_organiser, tmp_path):
+    lariano = ClubFactory(name="Club Lariano", created_by=other_organiser)
+    other = PlayerFactory(first_name="Luca", last_name="Ferrari", club=lariano, national_id="IT-SECRET-1",
+                          created_by=other_organiser)
+    RegistrationFactory(tournament=TournamentFactory(organiser=other_organiser, published=True), player=other)
+    path = tmp_path / "x.xlsx"
+    path.write_bytes(xlsx(gestione_sheets(season_rounds(), national_ids={"Luca Ferrari": "IT-2"})))
+    with pytest.raises(CommandError) as caught:
+        call_command("import_results", str(path), "--organiser", "olga", "--date", "2019-10-12", "--formula", "standard")
+    assert str(caught.value) == "x.xlsx: " + tr("sheet “%(sheet)s”, row %(row)d, column %(column)s", sheet="Iscritti",
+                                                row=4, column="C (Cognome)") + ": " + tr(
+        "%(player)s is known with another national ID, not %(id)s", player=f"{other.full_name}, Club Lariano",
+        id="IT-2")
+    assert "IT-SECRET-1" not in str(caught.value)
 
 
 def test_a_national_id_is_unique_when_set(organiser):
