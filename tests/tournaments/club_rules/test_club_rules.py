@@ -249,3 +249,18 @@ def test_the_published_rules_come_back_to_an_emptied_database_after_migrate():
     assert sorted(ClubRule.objects.filter(published=True, owner=None).values_list("key", flat=True)) == sorted(
         ["raduno_open", "master", "torneo_gufo", "campionato_gufo", "maialino_2024", "finale_2004",
          "campionato_squadre"])
+
+
+def test_the_formats_page_plays_as_many_qualifying_rounds_as_my_rule_plans(client, organiser, tournament):
+    # A six-evening rule with a final: six qualifying rounds on the formats page, as on the new-tournament page
+    # (the format's own default is five, and the sixth evening could not be drawn).
+    six = services.club_rule_create(user=organiser, document={
+        "schema": "torneo.rule/1", "name": "Sei serate", "club": "RCU Nuovo", "formula": "bonus50",
+        "params": {"tiebreak": ["wins"]}, "tournament": {"rounds_planned": 6}, "format": {"preset": "evenings_final"}})
+    client.force_login(organiser)
+    assert client.post(reverse("manage:formats", args=[tournament.pk]),
+                       {"form": "club", "club_preset": six.key}).status_code == 302
+    tournament.refresh_from_db()
+    qualifying = tournament.phases.order_by("order").first()
+    assert (tournament.format_preset, tournament.rounds_planned, qualifying.kind, qualifying.rounds) == (
+        "evenings_final", 6, "qualifying", 6)
