@@ -192,9 +192,10 @@ class Column:
     standings: Standings
 
 
-def side_by_side(tournament, language):
+def side_by_side(tournament, language, chosen=None):
     """The page comparing the current standings under every formula and every club rule: the columns
-    (formulas in the engine's order, then the club rules), the rows in the order of the tournament's own
+    (formulas in the engine's order, then the club rules, then the rule `chosen` for the what-if when it is
+    not a published one: the organiser's own, or a draft), the rows in the order of the tournament's own
     formula with each column's rank, total and move, the podiums, and what was refused and why."""
     inputs = _inputs(tournament, False)
     formulas = formulas_compared(tournament, inputs=inputs)
@@ -202,6 +203,13 @@ def side_by_side(tournament, language):
     columns = [Column(k, CATALOGUE[k].name.get(language), False, formulas.standings[k])
                for k in CATALOGUE if k in formulas.standings]
     columns += [Column(k, str(CLUB_PRESETS[k].name), True, st) for k, st in presets.standings.items()]
+    refused_chosen = []
+    if chosen is not None and chosen.key not in CLUB_PRESETS:
+        try:
+            columns.append(Column(chosen.key or "draft", str(chosen.name), True,
+                                  _standings(with_club_preset(tournament, chosen), *inputs, chosen.formula)))
+        except ScoringError as exc:
+            refused_chosen.append((str(chosen.name), str(exc)))
     by_player = [{row.registration_id: row for row in column.standings.rows} for column in columns]
     rows = [{"player": row.player, "club": row.club,
              "cells": [{"rank": ranks[row.registration_id].rank, "total": ranks[row.registration_id].total,
@@ -211,7 +219,7 @@ def side_by_side(tournament, language):
     podiums = [{"key": c.key, "name": c.name, "preset": c.preset,
                 "top": [r.player.full_name for r in c.standings.rows if r.rank <= 3][:3]} for c in columns]
     refused = [(CATALOGUE[k].name.get(language), reason) for k, reason in formulas.refused.items()]
-    refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()]
+    refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()] + refused_chosen
     return {"columns": columns, "rows": rows, "podiums": podiums, "refused": refused}
 
 
