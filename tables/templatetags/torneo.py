@@ -44,6 +44,15 @@ def points(value, decimals=2):
     return f"{value:.{decimals}f}".replace(".", _decimal_separator())
 
 
+@register.filter
+def as_entered(value):
+    """A number as it was typed, with the decimals it has and no more: 62 -> "62", 12.50 -> "12,5" (a table's
+    points on the result form's pages); "—" for none."""
+    if value is None or value == "":
+        return "—"
+    return format(Decimal(value).normalize(), "f").replace(".", _decimal_separator())
+
+
 def _thousandths(value):
     """Points in thousandths (SCORING.md 13.4): rounded half-up to 3 decimals, all three written."""
     value = shown_in_thousandths(value)

@@ -227,7 +227,9 @@ def value_text(value, field=None):
     if isinstance(value, float):
         return number_format(value)
     if isinstance(value, str) and DECIMAL.fullmatch(value):
-        return number_format(Decimal(value))  # points are logged as "62.5": shown as the language writes them
+        # points are logged as "62.50": shown as the language writes them, with the decimals they have ("62,5")
+        return number_format(Decimal(value).normalize() if Decimal(value) != Decimal(value).to_integral()
+                             else Decimal(value).to_integral())
     if isinstance(value, dict):
         return "; ".join(f"{field_label(k)}: {value_text(v, k)}" for k, v in value.items())
     if isinstance(value, list):

@@ -144,6 +144,8 @@ def test_points_are_written_as_the_language_writes_them():
             ("62,5", "1.0.3", "Rossi 1.5")
     with translation.override("en"):
         assert value_text("62.5", "table_points") == "62.5"
+    with translation.override("it"):   # with the decimals they have: never "12,00"
+        assert (value_text("12.00", "table_points"), value_text("62.50"), value_text("120.00")) == ("12", "62,5", "120")
 
 
 @pytest.mark.django_db
