@@ -155,6 +155,18 @@ def counting_rule(standings):
     return counting_words(standings.discard_worst, standings.best_of)
 
 
+@register.simple_tag
+def nothing_counted_yet(standings):
+    """Why every total is 0 while every result played is among the worst discarded, or ""."""
+    if not standings.nothing_counts_yet:
+        return ""
+    n = standings.discard_worst
+    return ngettext("Each player's worst result is discarded, and so far it is their only one: every total is 0 "
+                    "until round %(next)s is played.",
+                    "Each player's %(n)s worst results are discarded, and so far nobody has more: every total is 0 "
+                    "until round %(next)s is played.", n) % {"n": n, "next": n + 1}
+
+
 def counting_words(discard_worst, best_of, struck=True):
     """The rule that makes a total, or "" when every result counts; `struck`: the page strikes
     through the results that do not count (the big screen shows totals alone)."""

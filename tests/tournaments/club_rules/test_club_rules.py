@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring.__main__ import run
 from scoring.rule_document import EXAMPLE_GAMES, parse_rule_document, published_rules
 from tests.factories import TournamentFactory
-from tests.html import field_errors, one, select, text
+from tests.html import field_errors, one, select, text, tr
 from tournaments.club_rules import services
 from tournaments.club_rules.forms import blank_initial
 from tournaments.models import AuditLog, ClubRule, Tournament
@@ -123,6 +123,34 @@ def test_the_worked_example_follows_the_rule_being_composed(client, organiser):
     assert (with_50["Anna"], with_20["Anna"]) == ("147", "117")
     discarded = example_totals(client.post(url, form_data(formula="bonus50", bonus="20", discard_worst="1")))
     assert discarded["Anna"] == "82"  # 62 + 20, the 35 of round 2 discarded
+
+
+def test_the_worked_example_marks_each_discarded_result(client, organiser):
+    client.force_login(organiser)
+    url = reverse("manage:club_rule_example")
+    assert select(client.post(url, form_data(formula="bonus50")), "[data-dropped]") == []
+    page = client.post(url, form_data(formula="bonus50", bonus="20", discard_worst="1"))
+    # Anna's 35 of round 2 is the one discarded (62 + 20 counts); each player has one result discarded
+    marked = {(game["data-example-game"], text(cell.find_parent("tr").select("td")[0]).split(" · ")[0])
+              for game in select(page, "[data-example-game]") for cell in game.select("[data-dropped]")}
+    assert ("2-1", "Anna") in marked and ("1-1", "Anna") not in marked
+    assert len(marked) == 8 and len({name for _game, name in marked}) == 8
+
+
+def test_the_worked_example_has_two_players_level_and_names_the_tie_break_that_parts_them(client, organiser):
+    client.force_login(organiser)
+    url = reverse("manage:club_rule_example")
+    page = client.post(url, form_data(formula="bonus50", tiebreak_1="best_results"))
+    assert example_totals(page)["Dario"] == example_totals(page)["Carla"] == "56"
+    tie = one(page, "[data-example-tie]")
+    assert (tie["data-example-tie"], tie["data-decided-by"]) == ("Dario-Carla", "best_results")   # 56 to 30
+    assert text(tie) == tr("%(a)s and %(b)s have the same total (%(total)s): %(a)s is ahead by the tie-break "
+                           "“%(rule)s”, %(va)s to %(vb)s.", a="Dario", b="Carla", total="56",
+                           rule="Best single results", va="56", vb="30")
+    # another chain, another tie-break at work: more table points... equal (56 each), so wins decide nothing
+    # either and the two share the rank
+    shared = one(client.post(url, form_data(formula="bonus50", tiebreak_1="table_points")), "[data-example-tie]")
+    assert not shared.has_attr("data-decided-by")
 
 
 def test_the_worked_example_names_the_setting_the_engine_refuses(client, organiser):
