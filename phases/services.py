@@ -118,7 +118,9 @@ def club_preset_apply(*, user, tournament, key):
         raise ValidationError(_("Results are already entered: a club rule can no longer be applied from here. "
                                 "Change single settings on the tournament's settings page."))
     if preset.format_available and preset.format in PRESETS:
-        tournament = format_apply(user=user, tournament=tournament, preset=preset.format)
+        settings = preset.tournament_settings
+        tournament = _rule_format_apply(user=user, tournament=tournament, preset=preset,
+                                        rounds=settings["rounds_planned"], discards=settings["discard_worst"])
     return tournament_save(user=user, tournament=tournament,
                            data={**preset.tournament_settings, "club_preset": preset.key})
 
@@ -132,11 +134,18 @@ def club_rule_follow(*, user, tournament, before=""):
     if preset is None or tournament.club_preset == before or not preset.format_available \
             or preset.format not in PRESETS or tournament.format_preset == preset.format:
         return tournament
-    # The rounds and discards the settings say are the format's own: one it cannot play is refused by
-    # the settings' names, never replaced.
+    return _rule_format_apply(user=user, tournament=tournament, preset=preset,
+                              rounds=tournament.rounds_planned, discards=tournament.discard_worst)
+
+
+def _rule_format_apply(*, user, tournament, preset, rounds, discards):
+    """The format a club rule names, its qualifying rounds the rounds the rule (or the settings filled from
+    it) plans: the one source of that number, on the formats page as on the new-tournament and settings
+    pages. The rounds and discards are the format's own: one it cannot play is refused by the settings'
+    names, never replaced."""
     try:
         return format_apply(user=user, tournament=tournament, preset=preset.format,
-                            games=tournament.rounds_planned or None, discards=tournament.discard_worst)
+                            games=rounds or None, discards=discards)
     except ValidationError as exc:
         if not hasattr(exc, "error_dict"):
             raise

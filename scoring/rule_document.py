@@ -246,11 +246,12 @@ EXAMPLE_GAMES = (
     Game(1, 1, (_p("Anna", 62), _p("Bruno", 48), _p("Carla", 30), _p("Dario", 0, eliminated=1))),
     Game(1, 2, (_p("Elena", 40, risiko=True), _p("Fabio", 55), _p("Gino", 20), _p("Ilaria", 12))),
     Game(2, 1, (_p("Anna", 35), _p("Elena", 35), _p("Gino", 50), _p("Ilaria", 0, eliminated=1))),
-    Game(2, 2, (_p("Bruno", 70), _p("Fabio", 44), _p("Carla", 26), _p("Dario", 18))),
+    # Dario's 56 puts him level with Carla (30 + 26) under most formulas: the tie-breaks part them.
+    Game(2, 2, (_p("Bruno", 60), _p("Dario", 56), _p("Fabio", 44), _p("Carla", 26))),
 )
 
 
 def run_example(rule: RuleDocument):
-    """Eight players, two rounds (a RisiKo!, an elimination, a tie at a table) scored under `rule`,
-    exactly as `python -m scoring` scores them with the rule document as its `params`."""
+    """Eight players, two rounds (a RisiKo!, an elimination, a tie at a table, two players level on total)
+    scored under `rule`, exactly as `python -m scoring` scores them with the rule document as its `params`."""
     return score_tournament(rule.formula, rule.engine_params(), EXAMPLE_GAMES)

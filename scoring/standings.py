@@ -6,6 +6,7 @@ players still tied share the rank (competition ranking) and are listed by id.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import repeat
@@ -377,6 +378,23 @@ class PhaseRow:
     position: int
     player: object
     phase: str  # "final", "finalina" or "qualifying"
+
+
+def not_counted(counted, played):
+    """The rounds whose result is not among a row's `counted` ones (SCORING.md 6), from `played`
+    {round: points}: the results a page strikes through. The counted results are the highest: each is
+    matched to a round from the best down, the earlier round first among equal results; an absence, not
+    in `played`, is never marked."""
+    if len(counted) >= len(played) and not any(points < 0 for points in played.values()):
+        return frozenset()  # every result played counts (an absence scores 0, below none of them)
+    left = Counter(counted)
+    dropped = set()
+    for number, points in sorted(played.items(), key=lambda item: (-item[1], item[0])):
+        if left[points] > 0:
+            left[points] -= 1
+        else:
+            dropped.add(number)
+    return frozenset(dropped)
 
 
 def final_classification(qualifying: Sequence, final, finalina=None) -> list[PhaseRow]:

@@ -5,15 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.forms import NumericInput, decimal_text
-
-SEATING_METHODS = [
-    ("random", _("Random draw (fewest same-club pairs and rematches)")),
-    ("seeded_top", _("Table 1 = current top players (Como)")),
-    ("snake", _("Snake (strength spread evenly)")),
-    ("swiss", _("Swiss (ranks 1-4 at table 1, 5-8 at table 2...)")),
-    ("greek", _("Greek (winners stay, the others move on)")),
-    ("fixed", _("Fixed plan written by the organiser")),
-]
+from tournaments.models import SEATING_METHODS
 
 
 class DrawForm(forms.Form):

@@ -60,6 +60,7 @@ arbiter_patterns = [
     path("sw.js", offline_views.service_worker, name="service_worker"),
     path("t/<int:pk>/", results_views.arbiter_home, name="home"),
     path("t/<int:pk>/turni/<int:number>/", results_views.arbiter_home, name="round"),
+    path("t/<int:pk>/miei-tavoli/", results_views.own_tables_choose, name="own_tables"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/", results_views.table_result, name="table"),
     path("t/<int:pk>/turni/<int:number>/tavoli/<int:table_number>/firenze/", firenze_views.firenze_sheet,
          name="firenze_sheet"),

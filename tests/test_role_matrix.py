@@ -135,6 +135,7 @@ MATRIX = {
     "manage:past_import": Route("organiser_global"),
     "arbiter:home": Route("arbiter", T),
     "arbiter:round": Route("arbiter", R),
+    "arbiter:own_tables": Route("arbiter", T, "post", lambda w: {"first": 1, "last": 2}, 302),
     "arbiter:table": Route("arbiter", lambda w: {**R(w), "table_number": 1}),
     "arbiter:penalties": Route("arbiter", T),
     "arbiter:penalty_games": Route("arbiter", T),
@@ -358,6 +359,7 @@ NO_AUDIT = {
     "manage:club_rule_example": "the worked example of a rule being composed, nothing is saved",
     "manage:club_rule_upload": "no file sent: the page says so, nothing is saved",
     "manage:what_if_draft": "a draft rule replayed on the results, nothing is saved",
+    "arbiter:own_tables": "the arbiter's own tables, kept in their session on their phone",
 }
 REFUSED_IN_THE_WORLD = {
     "arbiter:endroll_undo": "No roll to take back.",

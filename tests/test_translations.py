@@ -1,4 +1,5 @@
 """The Italian catalogue is complete and the compiled file matches it."""
+import re
 from pathlib import Path
 
 import polib
@@ -30,3 +31,9 @@ def test_compiled_italian_catalogue_matches_the_source():
     compiled = polib.mofile(str(LOCALE / "it" / "LC_MESSAGES" / "django.mo"))
     built = {(e.msgctxt, e.msgid): e.msgstr or dict(e.msgstr_plural) for e in compiled if e.msgid}
     assert built == source
+
+
+def test_the_italian_wording_addresses_nobody_as_a_man():
+    # "Dagli questo link" to an arbiter who may be a woman: the Italian speaks to whoever reads it.
+    gendered = re.compile(r"\b(?:[Dd]agli|[Mm]andagli|[Ii]nviagli) (?:questo|quel|il|la|un|una)\b|\bgli permette\b")
+    assert [e.msgid for e in _catalogue("it") if gendered.search(e.msgstr)] == []

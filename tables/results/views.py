@@ -12,16 +12,18 @@ from django.db import DatabaseError
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.numeric import as_float
 from tables import engine
 from tables.results import services as table_results
+from tables.results.own_tables import own_tables, own_tables_set, parse_range, tables_to_follow
 from tables.results.selectors import submission_applied
 from tables.forms import ResultSeatForm
 from tables.rounds.selectors import (latest_published_round, next_table_to_enter, published_rounds, round_of,
                                     round_with_tables, table_of, table_seats)
 from tournaments.forms import posted_version
+from tournaments.text import posted_id
 from tournaments.rules import staff_role, tournament_for_arbiter, tournament_for_organiser
 
 logger = logging.getLogger(__name__)
@@ -45,10 +47,28 @@ def arbiter_home(request, pk, number=None):
     tournament = tournament_for_arbiter(request.user, pk)
     live = round_of(tournament, number, published=True) if number else latest_published_round(tournament)
     tables = round_with_tables(live) if live else []
+    own = own_tables(request, tournament)
     return render(request, "tables/arbiter_home.html", {
-        "tournament": tournament, "round": live, "tables": tables,
-        "role": staff_role(request.user, tournament),
+        "tournament": tournament, "round": live, "role": staff_role(request.user, tournament),
+        "tables": [t for t in tables if own is None or own[0] <= t.number <= own[1]], "own": own,
+        "others": 0 if own is None else sum(1 for t in tables if not own[0] <= t.number <= own[1]),
         "rounds": published_rounds(tournament)})
+
+
+@login_required
+@require_POST
+def own_tables_choose(request, pk):
+    """The arbiter's own tables on this phone (from, to), or every table again ("all")."""
+    tournament = tournament_for_arbiter(request.user, pk)
+    chosen = None if request.POST.get("all") else parse_range(request.POST.get("first"), request.POST.get("last"))
+    if chosen is None and not request.POST.get("all"):
+        messages.error(request, _("My tables: write two table numbers, the first not above the second."))
+    else:
+        own_tables_set(request, tournament, *(chosen or (None, None)))
+    number = posted_id(request.POST.get("round"))
+    if number is not None and published_rounds(tournament).filter(number=number).exists():
+        return redirect("arbiter:round", pk=pk, number=number)
+    return redirect("arbiter:home", pk=pk)
 
 
 def _result_forms(table, seats, data=None):
@@ -222,14 +242,16 @@ def _unsaved_page(request, entry, outcome):
 
 def _saved_page(request, entry, outcome):
     messages.success(request, _("Result of table %(t)d saved.") % {"t": entry.table.number})
-    # Typing a pile of sheets: straight on to the next table still without a result.
-    following = next_table_to_enter(entry.table)
+    # Typing a pile of sheets: straight on to the next of the arbiter's own tables still without a result,
+    # else back to their list (own_tables.py).
+    numbers = tables_to_follow(request, entry.tournament)
+    following = next_table_to_enter(entry.table, numbers) if numbers is not None else None
     pk, number = entry.tournament.pk, entry.rnd.number
     if following is not None:
         return redirect("arbiter:table", pk=pk, number=number, table_number=following.number)
-    if staff_role(request.user, entry.tournament) == "organiser":   # all in: closing is next
-        return redirect("manage:round_dashboard", pk=pk, number=number)
-    return redirect("arbiter:home", pk=pk)
+    if staff_role(request.user, entry.tournament) == "organiser" and next_table_to_enter(entry.table) is None:
+        return redirect("manage:round_dashboard", pk=pk, number=number)   # all in: closing is next
+    return redirect("arbiter:round", pk=pk, number=number)
 
 
 def _duplicate_page(request, entry, outcome):

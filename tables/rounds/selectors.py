@@ -56,9 +56,19 @@ def round_with_tables(rnd):
     return list(rnd.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number"))
 
 
-def next_table_to_enter(table):
-    """After `table` is saved: the next table of its round without a result (then the first one), or None."""
+def free_draw(rnd):
+    """Whether a draft round may be drawn again or re-seated: not semifinals, finals and later knockout games,
+    which seat exactly their qualifiers."""
+    phase = rnd.phase
+    return phase is None or phase.kind == "qualifying" or phase.tournament.phases.order_by("order").first() == phase
+
+
+def next_table_to_enter(table, numbers=None):
+    """After `table` is saved: the next table of its round without a result (then the first one), among the
+    table `numbers` (an arbiter's own tables; None: every table), or None."""
     waiting = table.round.tables.filter(reported_at__isnull=True).exclude(pk=table.pk).order_by("number")
+    if numbers is not None:
+        waiting = waiting.filter(number__gte=numbers.start, number__lt=numbers.stop)
     return waiting.filter(number__gt=table.number).first() or waiting.first()
 
 

@@ -13,6 +13,7 @@ from tables.models import Round, Seat, Table
 from tables.push.services import round_published, seats_moved
 from tables.results.writer import results_clear
 from tables.rounds.inputs import player_names, present_registrations, seating_request
+from tables.rounds.selectors import free_draw
 from tournaments.audit.services import audit
 from tournaments.models import Registration, Tournament
 from tournaments.rules import may_reopen_round
@@ -29,9 +30,7 @@ def round_has_results(rnd):
 
 def _require_free_draw(rnd):
     """Semifinals, finals and later knockout games seat exactly their qualifiers: no free re-draw."""
-    phase = rnd.phase
-    if phase is not None and phase.kind != "qualifying" and \
-            phase.tournament.phases.order_by("order").first() != phase:
+    if not free_draw(rnd):
         raise ValidationError(_("The tables of this phase come from the results: they cannot be drawn again."))
 
 

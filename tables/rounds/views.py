@@ -16,7 +16,7 @@ from tables.rounds import services
 from tables.forms import SEATING_METHODS, DrawForm
 from tables.models import Seat
 from tables.rounds.qr import qr_svg
-from tables.rounds.selectors import (closest_names, meetings_matrix, off_size_tables, open_round, public_round_tables,
+from tables.rounds.selectors import (closest_names, free_draw, meetings_matrix, off_size_tables, open_round, public_round_tables,
                                     round_label, round_of, round_with_tables, seat_of_round, tournament_rounds,
                                     waiting_for_final)
 from tables.rounds.inputs import present_registrations, round_penalties
@@ -109,7 +109,8 @@ def _round_context(request, tournament, rnd, error=None, pending=None):
     return {"tournament": tournament, "round": rnd, "tables": tables, "penalties": penalties,
             "selected": request.session.get(SELECTED_SEAT.format(rnd.pk)), "error": error, "pending": pending,
             "has_results": any(t.reported for t in tables), "problems": services.seating_problems(rnd),
-            "role": "organiser", "redraw_methods": [(v, label) for v, label in SEATING_METHODS if v != "fixed"]}
+            "role": "organiser", "redraw_methods": [(v, label) for v, label in SEATING_METHODS if v != "fixed"],
+            "free_draw": free_draw(rnd)}
 
 
 @login_required

@@ -68,16 +68,18 @@ def formulas_compared(request, pk):
     with `?regola=<key>`, the results replayed under that rule (published or the organiser's own)."""
     tournament = tournament_for_organiser(request.user, pk)
     preset = club_preset_for(request.user, request.GET.get("regola", "")[:24])
-    return _compared_page(request, tournament, standings_selectors.what_if(tournament, preset) if preset else None,
-                          preset.key if preset else "")
+    return _compared_page(request, tournament, preset)
 
 
-def _compared_page(request, tournament, what_if, chosen=""):
-    compared = standings_selectors.side_by_side(tournament, _lang())
+def _compared_page(request, tournament, preset):
+    """The side-by-side page; with `preset` (a rule chosen, or a draft never saved: key ""), the what-if under
+    it, the rule selected in the form and its column among the podiums and the ranks."""
+    compared = standings_selectors.side_by_side(tournament, _lang(), chosen=preset)
     return render(request, "tables/formulas_compared.html", {
         "tournament": tournament, "current": tournament.formula, "current_preset": tournament.club_preset,
-        "what_if": what_if, "rule_choices": club_rule_choices(request.user), "chosen_rule": chosen,
-        **compared})
+        "what_if": standings_selectors.what_if(tournament, preset) if preset else None,
+        "rule_choices": club_rule_choices(request.user), "chosen_rule": preset.key if preset else None,
+        "chosen_column": f"preset:{preset.key or 'draft'}" if preset else "", **compared})
 
 
 @login_required
@@ -97,4 +99,4 @@ def what_if_draft(request):
     except ScoringError as exc:
         form.add_error(None, str(exc))
         return render(request, "tables/what_if_refused.html", {"tournament": tournament, "form": form}, status=400)
-    return _compared_page(request, tournament, standings_selectors.what_if(tournament, preset, preset.name))
+    return _compared_page(request, tournament, preset)

@@ -181,9 +181,11 @@ def composed_summary(tournament):
             parts.append(ngettext("ranks %(a)s-%(b)s to %(t)s semifinal", "ranks %(a)s-%(b)s to %(t)s semifinals",
                                   tables) % {"a": rules.semifinal[0], "b": rules.semifinal[1], "t": tables})
         if rules.repechage_seats:
-            parts.append(ngettext("%(n)s repêchage seat for the best single game (at least %(m)s games)",
-                                  "%(n)s repêchage seats for the best single games (at least %(m)s games)",
-                                  rules.repechage_seats) % {"n": rules.repechage_seats, "m": rules.min_games})
+            parts.append(ngettext("%(n)s repêchage seat for the best single game",
+                                  "%(n)s repêchage seats for the best single games",
+                                  rules.repechage_seats) % {"n": rules.repechage_seats} + " (" +
+                         ngettext("at least %(m)s game", "at least %(m)s games", rules.min_games)
+                         % {"m": rules.min_games} + ")")
         if rules.unbeaten_semifinal:  # SCORING.md 13.8, the Master
             parts.append(_("when the 1st alone has won every game: straight to the final, ranks %(a)s-%(b)s to "
                            "%(t)s semifinals") % {"a": rules.unbeaten_semifinal[0], "b": rules.unbeaten_semifinal[1],

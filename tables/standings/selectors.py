@@ -13,7 +13,7 @@
 
 Pages, exports, the room, circuits and the app of tournament formats read standings from here."""
 import copy
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -23,6 +23,7 @@ from scoring.catalogue import CATALOGUE
 from scoring.errors import ScoringError
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
+from scoring.standings import not_counted
 from tables import engine
 from tables.models import Dispute, Round
 from tables.standings.championship import (ChampionshipRow, ChampionshipTable, cached_championship_table,
@@ -93,6 +94,13 @@ class Standings:
     def drops_results(self):
         """Some results may not count in the total (SCORING.md 6: discards, best of N)."""
         return bool(self.discard_worst or self.best_of)
+
+    @property
+    def nothing_counts_yet(self):
+        """Every result played so far is among the worst discarded (after round 1 under "discard the worst"):
+        every total is 0 until round discard_worst + 1."""
+        return bool(self.rows) and bool(self.discard_worst) and not self.best_of \
+            and len(self.round_numbers) <= self.discard_worst
 
     @property
     def decimals(self):
@@ -192,9 +200,10 @@ class Column:
     standings: Standings
 
 
-def side_by_side(tournament, language):
+def side_by_side(tournament, language, chosen=None):
     """The page comparing the current standings under every formula and every club rule: the columns
-    (formulas in the engine's order, then the club rules), the rows in the order of the tournament's own
+    (formulas in the engine's order, then the club rules, then the rule `chosen` for the what-if when it is
+    not a published one: the organiser's own, or a draft), the rows in the order of the tournament's own
     formula with each column's rank, total and move, the podiums, and what was refused and why."""
     inputs = _inputs(tournament, False)
     formulas = formulas_compared(tournament, inputs=inputs)
@@ -202,6 +211,13 @@ def side_by_side(tournament, language):
     columns = [Column(k, CATALOGUE[k].name.get(language), False, formulas.standings[k])
                for k in CATALOGUE if k in formulas.standings]
     columns += [Column(k, str(CLUB_PRESETS[k].name), True, st) for k, st in presets.standings.items()]
+    refused_chosen = []
+    if chosen is not None and chosen.key not in CLUB_PRESETS:
+        try:
+            columns.append(Column(chosen.key or "draft", str(chosen.name), True,
+                                  _standings(with_club_preset(tournament, chosen), *inputs, chosen.formula)))
+        except ScoringError as exc:
+            refused_chosen.append((str(chosen.name), str(exc)))
     by_player = [{row.registration_id: row for row in column.standings.rows} for column in columns]
     rows = [{"player": row.player, "club": row.club,
              "cells": [{"rank": ranks[row.registration_id].rank, "total": ranks[row.registration_id].total,
@@ -211,7 +227,7 @@ def side_by_side(tournament, language):
     podiums = [{"key": c.key, "name": c.name, "preset": c.preset,
                 "top": [r.player.full_name for r in c.standings.rows if r.rank <= 3][:3]} for c in columns]
     refused = [(CATALOGUE[k].name.get(language), reason) for k, reason in formulas.refused.items()]
-    refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()]
+    refused += [(str(CLUB_PRESETS[k].name), reason) for k, reason in presets.refused.items()] + refused_chosen
     return {"columns": columns, "rows": rows, "podiums": podiums, "refused": refused}
 
 
@@ -344,19 +360,8 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
 
 
 def _not_counted(counted, played):
-    """The rounds whose result is not among the `counted` ones (SCORING.md 6), from `played`
-    {round: points}. The counted results are the highest: each is matched to a round from the best
-    down, the earlier round first among equal results; an absence, not in `played`, is never marked."""
-    if len(counted) >= len(played) and not any(points < 0 for points in played.values()):
-        return frozenset()  # every result played counts (an absence scores 0, below none of them)
-    left = Counter(counted)
-    dropped = set()
-    for number, points in sorted(played.items(), key=lambda item: (-item[1], item[0])):
-        if left[points] > 0:
-            left[points] -= 1
-        else:
-            dropped.add(number)
-    return frozenset(dropped)
+    """The rounds whose result does not count (scoring.standings.not_counted)."""
+    return not_counted(counted, played)
 
 
 # --- what leads the standings ---------------------------------------------------------------

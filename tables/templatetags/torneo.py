@@ -44,6 +44,15 @@ def points(value, decimals=2):
     return f"{value:.{decimals}f}".replace(".", _decimal_separator())
 
 
+@register.filter
+def as_entered(value):
+    """A number as it was typed, with the decimals it has and no more: 62 -> "62", 12.50 -> "12,5" (a table's
+    points on the result form's pages); "—" for none."""
+    if value is None or value == "":
+        return "—"
+    return format(Decimal(value).normalize(), "f").replace(".", _decimal_separator())
+
+
 def _thousandths(value):
     """Points in thousandths (SCORING.md 13.4): rounded half-up to 3 decimals, all three written."""
     value = shown_in_thousandths(value)
@@ -144,6 +153,18 @@ def round_cells(row, round_numbers):
 def counting_rule(standings):
     """Which results make the total, in words, when not every one does (SCORING.md 6)."""
     return counting_words(standings.discard_worst, standings.best_of)
+
+
+@register.simple_tag
+def nothing_counted_yet(standings):
+    """Why every total is 0 while every result played is among the worst discarded, or ""."""
+    if not standings.nothing_counts_yet:
+        return ""
+    n = standings.discard_worst
+    return ngettext("Each player's worst result is discarded, and so far it is their only one: every total is 0 "
+                    "until round %(next)s is played.",
+                    "Each player's %(n)s worst results are discarded, and so far nobody has more: every total is 0 "
+                    "until round %(next)s is played.", n) % {"n": n, "next": n + 1}
 
 
 def counting_words(discard_worst, best_of, struck=True):

@@ -43,8 +43,8 @@ def test_a_pasted_list_asks_which_namesake_and_another_clubs_card_is_read_only(l
         "known player: %(player)s, %(club)s", player="Paola Condivisa", club=it("no club"))
     assert page.locator("[data-row-state=new]").count() == 1
     assert page.locator("[data-import-choose]").inner_text() == it_n(
-        "%(n)s row names a player known by several records: choose which one in the list below before confirming.",
-        "%(n)s rows name players known by several records: choose which one in the list below before confirming.", 1)
+        "%(n)s row asks which known player it is: answer in the list below before confirming.",
+        "%(n)s rows ask which known players they are: answer in the list below before confirming.", 1)
     assert _serious(page) == []
     shot(page, f"shared-players-preview-{viewport['width']}")
     page.select_option("select[data-pick='1']", str(tana_paolo.pk))

@@ -365,3 +365,16 @@ def test_a_forfeited_game_is_not_a_game_for_the_repechage(club, organiser):
     outcome = standings_selectors.qualifying_outcome(tournament, standings_selectors.composition_of(tournament))
     assert outcome.games[regs["K"].pk] == [10, 99]
     assert _by_name(regs, outcome.result.repechage) == ["J"]  # K has 2 games, L 2: J (45, 4 games)
+
+
+def test_a_repechage_of_one_game_says_one_game_in_italian(club, organiser):
+    from django.utils import translation
+    tournament, _regs = club
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="composed", games=4, discards=1,
+                                composition={"tiers": [{"up_to": None, "direct": 2, "semifinal": [3, 8],
+                                                        "repechage": {"seats": 1, "min_games": 1}}],
+                                             "final_size": 4})
+    with translation.override("it"):
+        line = standings_selectors.composed_summary(tournament)[0]
+        one_game = translation.ngettext("at least %(m)s game", "at least %(m)s games", 1) % {"m": 1}
+    assert f"({one_game})" in line and one_game == "almeno 1 partita"

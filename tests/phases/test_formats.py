@@ -498,3 +498,24 @@ def test_phase_publish_publishes_the_draft_round(tournament, organiser):
     rnd = draw.phase_draw(user=organiser, phase=qualifying)
     assert phase_services.phase_publish(user=organiser, phase=qualifying).status == Round.Status.PUBLISHED
     assert rnd.pk == phase_selectors.phases_overview(tournament)[0].current.pk
+
+
+def test_a_finals_draft_offers_neither_a_new_draw_nor_a_reseat_a_qualifying_draft_does(client, tournament,
+                                                                                       organiser):
+    from django.urls import reverse
+    from tests.html import select
+    regs = players(tournament, 8)
+    phase_services.format_apply(user=organiser, tournament=tournament, preset="sum3_final")
+    qualifying, final = _phases(tournament)
+    client.force_login(organiser)
+    first = draw.phase_draw(user=organiser, phase=qualifying, seed=1)
+    page = client.get(reverse("manage:round", args=[tournament.pk, first.number]))
+    assert len(select(page, "#redraw-method")) == 1
+    assert len(select(page, "form[action$='/reseat/']")) == 1
+    play(first, strength_of(regs), organiser)
+    for i in range(1, qualifying.rounds):
+        play(draw.phase_draw(user=organiser, phase=qualifying, seed=i + 1), strength_of(regs), organiser)
+    rnd = draw.phase_draw(user=organiser, phase=final)
+    page = client.get(reverse("manage:round", args=[tournament.pk, rnd.number]))
+    assert select(page, "[data-action=publish-seating]")
+    assert select(page, "#redraw-method") == [] and select(page, "form[action$='/reseat/']") == []

@@ -73,7 +73,7 @@ def test_arbiter_is_sent_to_the_next_table_then_home(client, arbiter, tournament
         data.update({f"p{i}-seat": seat.pk, f"p{i}-table_points": tp})
     client.force_login(arbiter)
     response = client.post(reverse("arbiter:table", args=[tournament.pk, 1, 1]), data)
-    assert response["Location"] == reverse("arbiter:home", args=[tournament.pk])
+    assert response["Location"] == reverse("arbiter:round", args=[tournament.pk, 1])   # the round's list
 
 
 JARGON = re.compile(r"(?i:\bseeds?\b|\bseme\b)|\.md\b|\bSCORING\b|\bSEATING\b")

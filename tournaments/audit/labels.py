@@ -9,6 +9,9 @@ from decimal import Decimal
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import END_ROLL_VARIANTS, FORMAT_PRESETS, SEATING_METHODS, Formula, TieBreak, phase_names
+from tournaments.models.core import CORRECTIVE_SCOPES, SPARTACO_RISIKO_LOSERS, STANDARD_ELIMINATED
+
 ACTION_LABELS = {
     # tournaments, clubs, players
     "tournament.create": _("Tournament created"),
@@ -176,7 +179,18 @@ VALUE_LABELS = {
              "forfeit": _("forfeit (sconfitta a tavolino)")},
     "state": {"open": _("open"), "upheld": _("upheld"), "rejected": _("rejected")},
     "about": {"result": _("table result"), "penalty": _("penalty"), "standing": _("published standings")},
+    # the keys the settings and the draws store ("fixed", "millesimi", "raduno"...), in the reader's words
+    "method": {**dict(SEATING_METHODS),
+               "fixed": _("fixed tables (a plan written by the organiser, or a phase's qualifiers)")},
+    "formula": dict(Formula.choices), "format_preset": dict(FORMAT_PRESETS),
+    "end_roll_variant": dict(END_ROLL_VARIANTS), "variant": dict(END_ROLL_VARIANTS),
+    "corrective_scope": dict(CORRECTIVE_SCOPES), "spartaco_risiko_losers": dict(SPARTACO_RISIKO_LOSERS),
+    "standard_eliminated": dict(STANDARD_ELIMINATED),
 }
+# Fields whose stored text is a list of keys joined by commas ("best_results,previous_round").
+JOINED_LABELS = {"tiebreak": dict(TieBreak.choices)}
+# Fields holding a phase's stored name ("Final", stored in English): shown in the reader's language.
+PHASE_FIELDS = ("phase", "phases")
 
 
 DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
@@ -206,10 +220,16 @@ def value_text(value, field=None):
         return str(_("yes") if value else _("no"))
     if isinstance(value, str) and field in VALUE_LABELS and value in VALUE_LABELS[field]:
         return str(VALUE_LABELS[field][value])
+    if isinstance(value, str) and field in JOINED_LABELS:
+        return ", ".join(str(JOINED_LABELS[field].get(key, key)) for key in value.split(","))
+    if isinstance(value, str) and field in PHASE_FIELDS:
+        return phase_names.label(value)
     if isinstance(value, float):
         return number_format(value)
     if isinstance(value, str) and DECIMAL.fullmatch(value):
-        return number_format(Decimal(value))  # points are logged as "62.5": shown as the language writes them
+        # points are logged as "62.50": shown as the language writes them, with the decimals they have ("62,5")
+        return number_format(Decimal(value).normalize() if Decimal(value) != Decimal(value).to_integral()
+                             else Decimal(value).to_integral())
     if isinstance(value, dict):
         return "; ".join(f"{field_label(k)}: {value_text(v, k)}" for k, v in value.items())
     if isinstance(value, list):

@@ -12,6 +12,7 @@ from tournaments.models.core import (
     Phase,
     Player,
     Registration,
+    SEATING_METHODS,
     TieBreak,
     Tournament,
 )
@@ -19,5 +20,5 @@ from tournaments.models.club_rules import ClubRule
 from tournaments.models.formats import EndRoll, Team, TeamDay, TeamMatch, TeamMember
 
 __all__ = ["END_ROLL_VARIANTS", "FORMAT_PRESETS", "OFFICIAL_MAX_FEE", "AccountOwner", "AuditLog", "Club", "ClubRule", "EndRoll", "Formula",
-           "LoginThrottle", "Phase", "Player", "Registration", "Team", "TeamDay", "TeamMatch",
+           "LoginThrottle", "Phase", "Player", "Registration", "SEATING_METHODS", "Team", "TeamDay", "TeamMatch",
            "TeamMember", "TieBreak", "Tournament"]

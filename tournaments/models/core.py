@@ -85,6 +85,16 @@ END_ROLL_VARIANTS = [
     ("firenze", _("Firenze: the arbiter rolls one die, 1-2 ends")),
 ]
 
+# How a round's tables are drawn (tables.seating): the draw form's choices and the audit log's words.
+SEATING_METHODS = [
+    ("random", _("Random draw (fewest same-club pairs and rematches)")),
+    ("seeded_top", _("Table 1 = current top players (Como)")),
+    ("snake", _("Snake (strength spread evenly)")),
+    ("swiss", _("Swiss (ranks 1-4 at table 1, 5-8 at table 2...)")),
+    ("greek", _("Greek (winners stay, the others move on)")),
+    ("fixed", _("Fixed plan written by the organiser")),
+]
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)

@@ -5,7 +5,7 @@ from django import forms
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.club_presets import CLUB_PRESET_CHOICES, CLUB_PRESETS
+from tournaments.club_presets import club_preset_for, club_rule_choices
 from tournaments.forms import TournamentForm
 from transfer.workbooks.book import MAX_BYTES
 from transfer.workbooks.model import SETTINGS, from_document, to_document
@@ -23,20 +23,22 @@ class PastTournamentForm(TournamentForm):
                   "published"]
 
     FIRST_SCREEN = ("name", "start_date", "preset", "formula")
-    preset = forms.ChoiceField(label=_("Club rule"), required=False, choices=[("", _("None: the settings below"))]
-                               + CLUB_PRESET_CHOICES,
-                               help_text=_("A club's published rule sets the formula and every setting it names "
-                                           "(the settings below are then those of the rule)."))
+    preset = forms.ChoiceField(label=_("Club rule"), required=False,
+                               help_text=_("A club's rule (a published one, or one of yours) sets the formula and "
+                                           "every setting it names (the settings below are then those of the "
+                                           "rule)."))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.user = user   # the organiser: their own rules are offered beside the published ones
+        self.fields["preset"].choices = [("", _("None: the settings below"))] + club_rule_choices(user)
         self.fields["published"].initial = False
         self.fields["formula"].required = False    # a club rule names its own
         self.fields["published"].help_text = _("A past tournament's public page shows its final standings.")
 
     def clean(self):
         data = super().clean()
-        preset = CLUB_PRESETS.get(data.get("preset") or "")
+        preset = club_preset_for(self.user, data.get("preset") or "")
         if preset is not None:
             data["formula"] = data.get("formula") or preset.formula
         elif not data.get("formula"):
@@ -48,7 +50,7 @@ class PastTournamentForm(TournamentForm):
         club rule's own when one is chosen (como_reference included)."""
         data = self.cleaned_data
         chosen = {name: data.get(name) for name in SETTINGS if name != "club_preset"}
-        preset = CLUB_PRESETS.get(data.get("preset") or "")
+        preset = club_preset_for(self.user, data.get("preset") or "")
         if preset is not None:
             chosen.update({name: value for name, value in preset.tournament_settings.items() if name in SETTINGS})
             chosen["club_preset"] = preset.key

@@ -41,7 +41,7 @@ def past_import(request):
     past = past_tournament_read(data=upload.cleaned_data["file"].read(), filename=filename)
     matching = None if past.errors else match_people(past, viewer=request.user, ask=True)
     form = PastTournamentForm(initial={"name": name_from_file(filename), "start_date": date_in_name(filename),
-                                       "preset": KIND_RULES.get(past.kind, "")})
+                                       "preset": KIND_RULES.get(past.kind, "")}, user=request.user)
     return _preview(request, past, filename, form, matching)
 
 
@@ -51,7 +51,7 @@ def _confirm(request):
         messages.error(request, _("The preview has expired: choose the file again."))
         return redirect("manage:past_import")
     past, filename = kept
-    form, picks = PastTournamentForm(request.POST), picks_of(request.POST)
+    form, picks = PastTournamentForm(request.POST, user=request.user), picks_of(request.POST)
     if not form.is_valid():
         return _preview(request, past, filename, form, past_tournament_check(past, user=request.user, picks=picks,
                                                                               ask=True), status=400)

@@ -102,3 +102,47 @@ def test_a_draft_on_another_organisers_tournament_is_404(client, other_organiser
     client.force_login(other_organiser)
     data = blank_data() | {"tournament": tournament.pk}
     assert client.post(reverse("manage:what_if_draft"), data).status_code == 404
+
+
+def _column(page, key):
+    """The ranks a column of the side-by-side table gives, by player's last name."""
+    headers = [th.get("data-column") for th in select(page, "table.compare thead th")]
+    index = headers.index(key)
+    return {text(row.select("th")[0]).split()[-1]: text(row.select("th, td")[index])
+            for row in select(page, "table.compare tbody tr")}
+
+
+def test_my_rule_chosen_has_its_podium_card_and_column_beside_the_published_rules(
+        client, organiser, tournament, played, table_points_rule):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:formulas_compared", args=[tournament.pk]), {"regola": table_points_rule.key})
+    card = one(page, f".podiums [data-column='preset:{table_points_rule.key}']")
+    assert card.has_attr("data-chosen")
+    assert [t.split()[-1] for t in texts(card, "ol li")] == names(page, "[data-podium=rule] li") == ["A", "B", "E"]
+    ranks = _column(page, f"preset:{table_points_rule.key}")
+    assert (ranks["A"], ranks["B"], ranks["E"]) == ("1", "2", "3")
+    assert len(select(page, ".podiums [data-chosen]")) == 1
+
+
+def test_a_published_rule_chosen_is_marked_not_repeated(client, organiser, tournament, played):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:formulas_compared", args=[tournament.pk]), {"regola": "finale_2004"})
+    assert one(page, ".podiums [data-chosen]")["data-column"] == "preset:finale_2004"
+    assert len(select(page, "table.compare thead th[data-column='preset:finale_2004']")) == 1
+
+
+def test_a_draft_replayed_is_the_rule_selected_and_has_its_card_and_column(client, organiser, tournament, played):
+    client.force_login(organiser)
+    data = blank_data() | {"name": "Bozza", "formula": "punti_tavolo", "tournament": tournament.pk}
+    page = client.post(reverse("manage:what_if_draft"), data)
+    selected = one(page, "#what-if-rule option[selected]")
+    assert selected.has_attr("data-draft-rule") and selected["value"] == ""
+    card = one(page, ".podiums [data-column='preset:draft']")
+    assert card.has_attr("data-chosen") and [t.split()[-1] for t in texts(card, "ol li")] == ["A", "B", "E"]
+    assert _column(page, "preset:draft")["B"] == "2"
+
+
+def test_without_a_rule_chosen_no_column_is_marked(client, organiser, tournament, played):
+    client.force_login(organiser)
+    page = client.get(reverse("manage:formulas_compared", args=[tournament.pk]))
+    assert select(page, ".podiums [data-chosen]") == [] and select(page, "#what-if-rule option[data-draft-rule]") == []

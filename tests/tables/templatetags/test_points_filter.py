@@ -64,3 +64,13 @@ def test_a_tie_note_names_the_best_game_in_the_tournaments_decimals():
             "best single game.")
     with override("en"):
         assert (tie_note(note, 3), tie_note(note)) == (said.format("0.050"), said.format("0.05"))
+
+
+def test_a_number_as_entered_keeps_the_decimals_it_has_and_no_more():
+    from tables.templatetags.torneo import as_entered
+    with override("it"):
+        assert [as_entered(Decimal(v)) for v in ("62.00", "12.50", "120", "0.00", "7.25")] == [
+            "62", "12,5", "120", "0", "7,25"]
+        assert as_entered(None) == "—"
+    with override("en"):
+        assert as_entered(Decimal("12.50")) == "12.5"

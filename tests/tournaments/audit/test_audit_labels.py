@@ -119,12 +119,33 @@ def test_values_read_as_words():
     assert value_text({"round": 2, "present": True}) == "round: 2; present: yes"
 
 
+def test_stored_keys_read_as_the_pages_name_them_in_the_readers_language():
+    from tournaments.models import SEATING_METHODS
+    with translation.override("it"):
+        assert value_text("Final", "phase") == translation.gettext("Final") != "Final"
+        assert value_text(["Semifinals", "Final"], "phases") == ", ".join(
+            [translation.gettext("Semifinals"), translation.gettext("Final")])
+        assert value_text("random", "method") == str(dict(SEATING_METHODS)["random"]) != "random"
+        assert value_text("fixed", "method") not in ("fixed", str(dict(SEATING_METHODS)["fixed"]))
+        assert value_text("best_results,previous_round", "tiebreak") == ", ".join(
+            [translation.gettext("Best single results"), translation.gettext("Standing after the previous round")])
+        assert value_text("millesimi", "formula") == translation.gettext("Thousandths (Master)")
+        assert value_text("lariana", "end_roll_variant") != "lariana"
+        assert value_text("Rossi", "name") == "Rossi"       # a name is never read as a key
+    for field, key in [("method", "fixed"), ("format_preset", "raduno"), ("formula", "bonus50"),
+                       ("corrective_scope", "score"), ("standard_eliminated", "order")]:
+        with translation.override("it"):
+            assert value_text(key, field) != key, field
+
+
 def test_points_are_written_as_the_language_writes_them():
     with translation.override("it"):
         assert (value_text("62.5", "table_points"), value_text("1.0.3"), value_text("Rossi 1.5")) == \
             ("62,5", "1.0.3", "Rossi 1.5")
     with translation.override("en"):
         assert value_text("62.5", "table_points") == "62.5"
+    with translation.override("it"):   # with the decimals they have: never "12,00"
+        assert (value_text("12.00", "table_points"), value_text("62.50"), value_text("120.00")) == ("12", "62,5", "120")
 
 
 @pytest.mark.django_db

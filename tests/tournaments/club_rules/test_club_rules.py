@@ -126,6 +126,34 @@ def test_the_worked_example_follows_the_rule_being_composed(client, organiser):
     assert discarded["Anna"] == "82"  # 62 + 20, the 35 of round 2 discarded
 
 
+def test_the_worked_example_marks_each_discarded_result(client, organiser):
+    client.force_login(organiser)
+    url = reverse("manage:club_rule_example")
+    assert select(client.post(url, form_data(formula="bonus50")), "[data-dropped]") == []
+    page = client.post(url, form_data(formula="bonus50", bonus="20", discard_worst="1"))
+    # Anna's 35 of round 2 is the one discarded (62 + 20 counts); each player has one result discarded
+    marked = {(game["data-example-game"], text(cell.find_parent("tr").select("td")[0]).split(" · ")[0])
+              for game in select(page, "[data-example-game]") for cell in game.select("[data-dropped]")}
+    assert ("2-1", "Anna") in marked and ("1-1", "Anna") not in marked
+    assert len(marked) == 8 and len({name for _game, name in marked}) == 8
+
+
+def test_the_worked_example_has_two_players_level_and_names_the_tie_break_that_parts_them(client, organiser):
+    client.force_login(organiser)
+    url = reverse("manage:club_rule_example")
+    page = client.post(url, form_data(formula="bonus50", tiebreak_1="best_results"))
+    assert example_totals(page)["Dario"] == example_totals(page)["Carla"] == "56"
+    tie = one(page, "[data-example-tie]")
+    assert (tie["data-example-tie"], tie["data-decided-by"]) == ("Dario-Carla", "best_results")   # 56 to 30
+    assert text(tie) == tr("%(a)s and %(b)s have the same total (%(total)s): %(a)s is ahead by the tie-break "
+                           "“%(rule)s”, %(va)s to %(vb)s.", a="Dario", b="Carla", total="56",
+                           rule="Best single results", va="56", vb="30")
+    # another chain, another tie-break at work: more table points... equal (56 each), so wins decide nothing
+    # either and the two share the rank
+    shared = one(client.post(url, form_data(formula="bonus50", tiebreak_1="table_points")), "[data-example-tie]")
+    assert not shared.has_attr("data-decided-by")
+
+
 def test_the_worked_example_names_the_setting_the_engine_refuses(client, organiser):
     client.force_login(organiser)
     response = client.post(reverse("manage:club_rule_example"),
@@ -339,3 +367,18 @@ def test_a_rule_file_with_a_byte_order_mark_is_taken_as_the_command_line_takes_i
     assert ClubRule.objects.get(owner=organiser).document["params"] == {"bonus": 20}
     code, _out, err = run("\ufeff".encode() + b'{"params": ' + content[3:] + b', "games": []}')
     assert (code, err) == (0, "")
+
+
+def test_the_formats_page_plays_as_many_qualifying_rounds_as_my_rule_plans(client, organiser, tournament):
+    # A six-evening rule with a final: six qualifying rounds on the formats page, as on the new-tournament page
+    # (the format's own default is five, and the sixth evening could not be drawn).
+    six = services.club_rule_create(user=organiser, document={
+        "schema": "torneo.rule/1", "name": "Sei serate", "club": "RCU Nuovo", "formula": "bonus50",
+        "params": {"tiebreak": ["wins"]}, "tournament": {"rounds_planned": 6}, "format": {"preset": "evenings_final"}})
+    client.force_login(organiser)
+    assert client.post(reverse("manage:formats", args=[tournament.pk]),
+                       {"form": "club", "club_preset": six.key}).status_code == 302
+    tournament.refresh_from_db()
+    qualifying = tournament.phases.order_by("order").first()
+    assert (tournament.format_preset, tournament.rounds_planned, qualifying.kind, qualifying.rounds) == (
+        "evenings_final", 6, "qualifying", 6)

@@ -174,6 +174,26 @@ def test_a_club_rule_chosen_on_the_page_gives_its_settings(organiser, client):
     assert (tournament.formula, tournament.como_reference, tournament.club_preset) == ("standard", 4, "torneo_gufo")
 
 
+def test_my_own_rule_is_offered_and_gives_its_settings_another_organisers_is_not(organiser, other_organiser,
+                                                                                 client):
+    from tournaments.club_rules.services import club_rule_create
+    document = {"schema": "torneo.rule/1", "name": "Serata Gufo", "club": "RCU Nuovo", "formula": "bonus50",
+                "params": {"bonus": 20, "tiebreak": ["wins"]}}
+    mine, theirs = club_rule_create(user=organiser, document=document), club_rule_create(user=other_organiser,
+                                                                                          document=document)
+    client.force_login(organiser)
+    page = upload(client, xlsx(club_rows(season_rounds())))
+    offered = attr(page, "select[name=preset] option", "value")
+    assert mine.key in offered and theirs.key not in offered
+    assert client.post(URL, {"preview": attr(page, "input[name=preview]", "value")[0], "confirm": "1",
+                             "name": "Altrui", "start_date": "2019-10-12", "preset": theirs.key}).status_code == 400
+    done = confirm(client, page, formula="", preset=mine.key)
+    assert done.status_code == 302
+    tournament = Tournament.objects.get(name="Autunno")
+    assert (tournament.formula, tournament.bonus, tournament.tiebreak, tournament.club_preset) == (
+        "bonus50", 20, "wins", mine.key)
+
+
 def test_totals_and_the_table_points_rule_are_listed_in_the_preview(organiser, client):
     client.force_login(organiser)
     page = upload(client, xlsx(club_habits(season_rounds(), sheet_names=("Turno 1", "Turno 2"), totals=True)))
