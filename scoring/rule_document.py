@@ -29,6 +29,9 @@ FIELDS = ("schema", "key", "name", "club", "source", "description", "published",
           "tournament", "format")
 KEY = re.compile(r"^[a-z0-9_]{1,24}$")
 PUBLISHED_FILE = Path(__file__).resolve().parent / "data" / "club_rules.json"
+# The tie-break chain of a rule that names none: `python -m scoring`, the worked example and a tournament
+# filled from the rule all rank with it (a tournament's own default, tournaments/club_presets.py, is this).
+DEFAULT_TIEBREAK = ("best_results",)
 
 
 @dataclass(frozen=True)
@@ -45,9 +48,9 @@ class RuleDocument:
     published: bool = False
 
     def engine_params(self) -> Params:
+        """The engine's parameters; a rule without `tiebreak` ranks by DEFAULT_TIEBREAK."""
         kwargs = {k: v for k, v in self.params.items() if v is not None}
-        if "tiebreak" in kwargs:
-            kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
+        kwargs["tiebreak"] = tuple(kwargs.get("tiebreak", DEFAULT_TIEBREAK))
         return Params(**kwargs)
 
     def text(self, which: str, language: str) -> str:
