@@ -469,6 +469,8 @@ class FinalRow:
     qualifying_total: object = None
     final: int | None = None    # parallel finals (SCORING.md 13.9): which final, and the place in it
     place: int | None = None    # the place at the final (or finalina) table
+    reached: str = ""           # "semifinal" for a player who sat at a semifinal and not at the final,
+                                # though the qualifying order placed them (the Master): their stage
 
     @property
     def decided_words(self):
@@ -523,11 +525,14 @@ def final_standings(tournament):
         raise ValidationError(str(exc)) from None
     rows = []
     at_final = sum(1 for row in classification if row.phase == "final")
+    semifinalists = {s.id for p in phases if p.kind == Phase.Kind.SEMIFINAL for r in rounds[p.pk]
+                     for g in by_round.get(r.number, []) for s in g.players}
     for row in classification:
         q = qualifying.get(row.player)
         place = row.position if row.phase == "final" else row.position - at_final if row.phase == "finalina" else None
+        reached = "semifinal" if row.phase == "qualifying" and int(row.player) in semifinalists else ""
         rows.append(FinalRow(row.position, regs[int(row.player)], row.phase,
-                             q.rank if q else None, q.total if q else None, place=place))
+                             q.rank if q else None, q.total if q else None, place=place, reached=reached))
     # Rows sharing a position are listed by name (the engine lists them by id).
     rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
                              r.registration.player.first_name.casefold(), r.registration.pk))
