@@ -25,6 +25,7 @@ from scoring.catalogue import CATALOGUE
 from scoring.errors import ScoringError
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
+from scoring.tie_notes import tie_notes
 from tables import engine
 from tables.models import Dispute, Round
 from tables.standings.championship import (ChampionshipRow, ChampionshipTable, cached_championship_table,
@@ -78,6 +79,8 @@ class StandingRow:
     penalties: object = None
     dropped: frozenset = frozenset()  # round numbers whose result does not count (discards, best of N)
     final: str = ""  # in the final order (the room's pages): the table that decided the rank, in words
+    tie: object = None  # equal on the total with the row above, ranked below it: scoring.tie_notes.TieNote
+    tie_ahead: object = None  # and the player above (a Player)
 
 
 @dataclass
@@ -421,14 +424,18 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
         for reg_id, points in game.points.items():
             per_round[int(reg_id)][game.round] = points
     round_numbers = [n for n, _status in rounds]
+    notes = {int(n.behind): n for n in tie_notes(result.standings, result.params.tiebreak,
+                                                  FORMULAS[formula].decimals, FORMULAS[formula].ranking)}
     rows = []
     for row in result.standings:
         reg = regs[int(row.player)]
+        note = notes.get(reg.pk)
         rows.append(StandingRow(
             rank=row.rank, registration_id=reg.pk, player=reg.player,
             club=reg.player.club.name if reg.player.club else "", total=row.total,
             rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
-            medals=list(row.medals), dropped=_not_counted(row.counted, per_round[reg.pk])))
+            medals=list(row.medals), dropped=_not_counted(row.counted, per_round[reg.pk]),
+            tie=note, tie_ahead=regs[int(note.ahead)].player if note else None))
     # Rows sharing a rank are listed by player name, then id: stable and readable (the machine
     # contract, `python -m scoring`, keeps the player id order of SCORING.md section 9).
     rows.sort(key=lambda r: (r.rank, r.player.last_name.casefold(), r.player.first_name.casefold(),
