@@ -92,7 +92,9 @@ def standings_json_response(tournament, live=False):
                          "after_round": result.after_round, "state": state.state,
                          "window_closes": state.window_closes.isoformat() if state.state == "window"
                          and state.window_closes else None,
-                         "last_round": last_round, "decimals": result.decimals, "rows": data},
+                         "last_round": last_round, "decimals": result.decimals, "rows": data}
+                        | ({"semifinals": [_semifinal_json_row(r) for r in lead.semifinal_rows]}
+                           if lead is not None and lead.kind == "semifinals" else {}),
                         json_dumps_params={"ensure_ascii": False})
 
 
@@ -115,6 +117,13 @@ def _with_final(data, result, lead):
             entry["place"] = final.place
         out.append(entry)
     return out
+
+
+def _semifinal_json_row(r):
+    """While the semifinals are played (provisional like any round): who goes to the final."""
+    return {"player": r.registration.player.full_name,
+            "club": r.registration.player.club.name if r.registration.player.club else "",
+            "status": r.status, "seeded": r.seeded, "table": r.table, "place": r.place}
 
 
 def _knockout_json_row(r):

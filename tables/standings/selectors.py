@@ -35,7 +35,7 @@ from tables.standings.phases import (CutLines, FinalRow, FinalStandings, Knockou
                                      PhaseView, Qualifying, RepechageHolder, StandingsLead, composed_summary,
                                      composition_of, cut_lines_of, final_round, final_standings, format_next_step,
                                      format_plan, knockout_rows, knockout_standing, parallel_groups, phase_games,
-                                     phase_rounds, phase_status, phases_overview, qualifying_outcome,
+                                     phase_rounds, phase_status, phases_overview, qualifying_outcome, semifinal_rows,
                                      qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.club_presets import CLUB_PRESETS
@@ -489,7 +489,8 @@ def standings_lead(tournament, published_only=False):
         return StandingsLead("knockout", complete, final_rows,
                              knockout_rows(tournament, phases, final_rows, published_only), final)
     if not final_rows:
-        return None
+        semifinals = semifinal_rows(tournament, phases, published_only)
+        return StandingsLead("semifinals", False, [], [], semifinal_rows=semifinals) if semifinals else None
     return StandingsLead("final", complete, final_rows, [], final)
 
 

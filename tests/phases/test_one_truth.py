@@ -118,7 +118,23 @@ def test_a_master_tells_one_story_on_every_screen_from_the_qualifying_to_the_fin
         seats = list(table.seats.order_by("position"))
         report(table, [(2 * strength[s.registration_id],) for s in seats], user=organiser)
     assert_one_story(what_every_view_says(tournament, organiser), "provisional")
+    # The semifinals live, provisional like any round: who goes to the final is marked at once.
+    winners = [max((s.registration_id for s in t.seats.all()), key=strength.get) for t in semis.tables.all()]
+    page = Client().get(reverse("public:standings", args=[tournament.pk]))
+    lead = one(page, "#semifinal-standings")
+    assert one(lead, "#lead-status")["data-state"] == "provisional"
+    marked = {int(row["data-registration"]): row["data-finalist"] for row in select(lead, "tr[data-finalist]")
+              if row["data-finalist"]}
+    assert marked == {regs[0].pk: "seeded", **{pk: "won" for pk in winners}}
+    assert len(select(lead, "tr[data-ko=out]")) == 9
+    live = Client().get(reverse("public:standings_json", args=[tournament.pk]), {"live": "1"}).json()
+    names = {r.pk: r.player.full_name for r in regs}
+    assert {r["player"] for r in live["semifinals"] if r["status"] == "finalist"} == {
+        names[pk] for pk in [regs[0].pk, *winners]}
+    assert "semifinals" not in Client().get(reverse("public:standings_json", args=[tournament.pk])).json()
     _close_and_publish(organiser, semis)
+    published = Client().get(reverse("public:standings_json", args=[tournament.pk])).json()
+    assert [r["status"] for r in published["semifinals"]].count("finalist") == 4
     assert_one_story(what_every_view_says(tournament, organiser), "provisional")
 
     rnd = draw.phase_draw(user=organiser, phase=final)
