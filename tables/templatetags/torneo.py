@@ -5,10 +5,9 @@ from django.urls import reverse
 from django.utils.formats import get_format, number_format
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext as _, ngettext
+from django.utils.translation import get_language, gettext as _, gettext_lazy, ngettext
 
 from scoring.numeric import shown, shown_in_thousandths
-from tournaments.models import TieBreak
 
 register = template.Library()
 
@@ -103,12 +102,18 @@ def standings_rows(tournament, standings, cut_lines=None):
     return mark_safe("\n".join(out))
 
 
+# The tie-breaks by the names the settings page gives them (tournaments.models.TieBreak, the same words).
+TIE_BREAK_NAMES = {"best_results": gettext_lazy("Best single results"), "wins": gettext_lazy("Games won"),
+                   "table_points": gettext_lazy("Total table points"), "head_to_head": gettext_lazy("Head to head"),
+                   "previous_round": gettext_lazy("Standing after the previous round")}
+
+
 @register.filter
 def tie_break_words(row, decimals=2):
     """Why a standings row is ranked below the row above it with the same total (SCORING.md 6): the
     tie-break that decided, by its name on the settings page, and the value of each."""
     note = row.tie
-    label = str(dict(TieBreak.choices).get(note.criterion, note.criterion)).lower()
+    label = str(TIE_BREAK_NAMES.get(note.criterion, note.criterion)).lower()
     names = {"ahead": row.tie_ahead.full_name, "criterion": label}
     if note.ahead_value is None:
         return _("Same total as %(ahead)s: behind on %(criterion)s") % names

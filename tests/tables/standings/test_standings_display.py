@@ -136,3 +136,9 @@ def test_a_tie_on_the_total_says_which_tie_break_decided_and_the_values(tourname
         notes = select(page, "[data-tie-break]")
         assert [(n["data-tie-break"], text(n)) for n in notes] == [("best_results", words)], name
         assert notes[0].find_parent("tr")["data-reg"] == str(regs[0].pk)
+
+
+def test_the_tie_break_names_on_the_standings_are_those_of_the_settings_page():
+    from tables.templatetags.torneo import TIE_BREAK_NAMES
+    from tournaments.models import TieBreak
+    assert {k: str(v) for k, v in TIE_BREAK_NAMES.items()} == {k: str(v) for k, v in TieBreak.choices}
