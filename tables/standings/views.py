@@ -130,9 +130,13 @@ def player_json(request, pk, reg_pk):
               "opponents": [o.full_name for o in seat.opponents],
               "table_points": json_number(seat.table_points) if seat.table.reported else None}
              for seat in player_seats(reg)]
+    lead = standings_lead(tournament, published_only=True)
+    final = next((r for r in lead.final_rows if r.registration.pk == reg.pk), None) if lead else None
     return JsonResponse({"player": reg.player.full_name,
                          "club": reg.player.club.name if reg.player.club else "",
                          "rank": row.rank if row else None,
+                         "position": final.position if final else None,
+                         "state": standings_state(tournament).state,
                          "total": json_number(row.total, result.decimals) if row else None,
                          "current_table": current, "straight_to_final": mine is None and straight_to_final(reg),
                          "language": get_language(),   # the language of `current_table`'s label

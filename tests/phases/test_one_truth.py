@@ -154,6 +154,8 @@ def test_a_master_tells_one_story_on_every_screen_from_the_qualifying_to_the_fin
     assert [(text(g), g.find_parent("div").select_one("[data-game-place]")["data-game-place"])
             for g in select(winner, "[data-game-phase]")] == [(semifinal.label, "1"), (final.label, "1")]
     assert final_order(tournament).final is False
+    mine = Client().get(reverse("public:player_json", args=[tournament.pk, finalists[0].pk])).json()
+    assert (mine["position"], mine["state"]) == (1, "window")
     later = timezone.now() + timedelta(minutes=121)
     with mock.patch("django.utils.timezone.now", return_value=later):
         said = what_every_view_says(tournament, organiser)
