@@ -123,11 +123,12 @@ def standings_widget(request, pk):
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     ordered = in_final_order(tournament, standings, True)
+    state = standings_state(tournament)
     response = render(request, "tables/room/widget.html", {
         "tournament": tournament, "rows": ordered[:limit], "final_order": any(r.final for r in ordered),
         "more": len(standings.rows) > limit,
-        "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
-        "state": standings_state(tournament),
+        "status": public_standings_status(tournament, standings, state=state), "after_round": standings.after_round,
+        "state": state,
         "poll_seconds": settings.STANDINGS_POLL_SECONDS})
     origins = tournament.embed_origin_list
     if origins:

@@ -88,7 +88,7 @@ def standings_json_response(tournament, live=False):
     last_round = result.after_round
     if lead is not None and lead.final_round is not None:
         last_round = max(last_round or 0, lead.final_round.number)
-    return JsonResponse({"status": public_standings_status(tournament, result, live=live),
+    return JsonResponse({"status": public_standings_status(tournament, result, live=live, state=state),
                          "after_round": result.after_round, "state": state.state,
                          "window_closes": state.window_closes.isoformat() if state.state == "window"
                          and state.window_closes else None,

@@ -41,6 +41,8 @@ from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.club_presets import CLUB_PRESETS
 from tournaments.models import Formula, Phase
 
+NOT_READ = object()  # a `lead` argument not given: the function reads standings_lead itself
+
 # The phases whose tables add no points and decide places (semifinals, finals, knockout games).
 KNOCKOUT_PHASES = (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL, Phase.Kind.FINALINA, Phase.Kind.KNOCKOUT)
 
@@ -339,28 +341,30 @@ def standings_state(tournament, provisional=False, now=None):
     return StandingsState("window", deadline, disputes_open)
 
 
-def public_standings_status(tournament, standings, live=False):
+def public_standings_status(tournament, standings, live=False, state=None):
     """What the standings read by a club website are: "provisional" (`live`: every result entered so
-    far), "published" (the rounds whose standings the organiser published) or "final"."""
+    far), "published" (the rounds whose standings the organiser published) or "final" (`state`: the
+    tournament's StandingsState, when the caller has it)."""
     if live and standings.provisional:
         return "provisional"
-    if standings.after_round is not None and standings_are_final(tournament):
+    if standings.after_round is not None and (state or standings_state(tournament)).is_final:
         return "final"
     return "provisional" if live else "published"
 
 
-def rank_history(tournament, reg_id):
-    """[(round number, rank)] of the player after each round with results."""
-    return rank_after_each_round(tournament).get(reg_id, [])
+def rank_history(tournament, reg_id, lead=NOT_READ):
+    """[(round number, rank)] of the player after each round with results (`lead`: standings_lead's,
+    when the caller has it)."""
+    return rank_after_each_round(tournament, lead).get(reg_id, [])
 
 
-def rank_after_each_round(tournament):
+def rank_after_each_round(tournament, lead=NOT_READ):
     """{registration id: [(round number, rank)]}: the standings as they stood after each round with
     results (the player's chart), and once the final is reported, each player's place in the final order
     after the final's round (`standings_lead`, what every page leads with). Penalties not tied to a game
     count from the first round on."""
     history = _qualifying_rank_history(tournament)
-    lead = standings_lead(tournament)
+    lead = standings_lead(tournament) if lead is NOT_READ else lead
     if lead is not None and lead.final_rows and lead.final_round is not None:
         for row in lead.final_rows:
             history.setdefault(row.registration.pk, []).append((lead.final_round.number, row.position))
@@ -377,12 +381,13 @@ class PlayerOrder:
     places: dict = field(default_factory=dict)
 
 
-def player_order(tournament, reg_id):
-    """The player's PlayerOrder: the same final order as the standings page, big screen and JSON."""
+def player_order(tournament, reg_id, lead=NOT_READ):
+    """The player's PlayerOrder: the same final order as the standings page, big screen and JSON
+    (`lead`: standings_lead's, when the caller has it)."""
     order = PlayerOrder()
     if not tournament.format_preset:
         return order
-    lead = standings_lead(tournament)
+    lead = standings_lead(tournament) if lead is NOT_READ else lead
     row = next((r for r in lead.final_rows if r.registration.pk == reg_id), None) if lead else None
     if row is not None:
         order.position, order.decided = row.position, row.decided_words

@@ -101,12 +101,14 @@ def player_page(request, pk, reg_pk):
     penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
     mine = my_table(reg)
-    order = player_order(tournament, reg.pk)
+    lead = standings_lead(tournament)   # once: the final order the position and the chart read
+    order = player_order(tournament, reg.pk, lead)
     for game in games:
         game["phase"], game["place"] = order.places.get(game["round"], ("", None))
-    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
+    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk, lead), len(result.rows)))
+    state = standings_state(tournament, result.provisional)
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
-                                                  "order": order, "state": standings_state(tournament, result.provisional),
+                                                  "order": order, "state": state,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
                                                   "waiting_final": mine is None and straight_to_final(reg),
                                                   "rank_chart": chart, "standings": result,
