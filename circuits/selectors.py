@@ -11,7 +11,7 @@ from scoring.circuit import (CircuitRule, CircuitTournament, Entry, GamesRule, G
 from scoring.errors import ScoringError
 from scoring.season import parse_events, parse_rule, rule_from_circuit_document, score_season
 from tables.standings import versioned
-from tables.standings.selectors import standings_are_final, standings_lead, tournament_standings
+from tables.standings.selectors import standings_are_final, standings_lead, standings_state, tournament_standings
 from tournaments.models import Player, Registration, Tournament
 from tournaments.rules import own_tournaments, shown_publicly
 from tournaments.versions import results_version
@@ -89,7 +89,7 @@ def _stage(row):
     """The stage a FinalRow's player reached: the winner of the final, else its phase's stage."""
     if row.phase == "final" and row.position == 1:
         return "winner"
-    phase = (row.phase or "").lower()
+    phase = (row.reached or row.phase or "").lower()
     return STAGE_OF_PHASE.get(phase) or ("semifinal" if "semi" in phase else
                                          "quarterfinal" if "quarter" in phase else None)
 
@@ -97,7 +97,14 @@ def _stage(row):
 def final_order(tournament):
     """The tournament's final order from its published standings (after finals, SCORING.md section 6),
     computed once per results version."""
-    return versioned.computed(versioned.tournament_slot("circuit-order", tournament), lambda: _compute_order(tournament))
+    return versioned.computed(versioned.tournament_slot("circuit-order", tournament, _order_version(tournament)),
+                              lambda: _compute_order(tournament))
+
+
+def _order_version(tournament):
+    """The results version and the order's status: a dispute window closing changes no result but makes
+    the order final (and an event of a season rule counts from then on)."""
+    return f"{results_version(tournament.pk)}:{standings_state(tournament).key}"
 
 
 def circuit_entries(circuit):
@@ -108,7 +115,7 @@ def circuit_entries(circuit):
 def circuit_version(circuit, entries=None):
     entries = circuit_entries(circuit) if entries is None else entries
     parts = [f"c{circuit.pk}-{circuit.created_at.timestamp()}-{circuit.revision}"]
-    parts += [f"{e.tournament_id}:{e.weight}:{results_version(e.tournament_id)}" for e in entries]
+    parts += [f"{e.tournament_id}:{e.weight}:{_order_version(e.tournament)}" for e in entries]
     return "|".join(parts)
 
 
@@ -275,7 +282,9 @@ def season_events(circuit, entries):
         order, games = final_order(entry.tournament), tournament_game_points(entry.tournament)
         points = {player.pk: results for player, results in games.rows}
         results = []
-        for r in order.rows:
+        # An event counts once its result is final: a Master still in play gives its leader of the
+        # moment no winner's points; its column says "provisional" until then.
+        for r in order.rows if order.final else ():
             played = points.get(r.player.pk, [])
             result = {"player": r.player.pk, "rank": r.rank, "rounds": len(played), "games": [p for p in played]}
             if r.total is not None:

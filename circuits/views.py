@@ -195,23 +195,39 @@ def circuit_json(request, pk):
             "tournaments": [{"id": e.tournament_id, "name": e.tournament.name,
                              "date": e.tournament.start_date.isoformat(), "weight": as_float(e.weight),
                              "participants": order.participants, "final": order.final}
-                            | ({"left_out": order.refused} if circuit.by_games else {}) for e, order in s.columns],
+                            | ({"left_out": order.refused} if circuit.by_games else {})
+                            | ({"status": "final" if order.final else "provisional"}) for e, order in s.columns],
             "standings": [_json_row(s, r) for r in s.rows],
-            "unranked": [_json_row(s, r) for r in s.unranked]}, json_dumps_params={"ensure_ascii": False})
+            "unranked": [_json_row(s, r) for r in s.unranked],
+            # a season rule with several lists (an internal and an external ranking): every one, as the page
+            "lists": [{"name": lst.name, "standings": [_json_row(s, r) for r in lst.rows],
+                       "unranked": [_json_row(s, r) for r in lst.unranked]} for lst in _lists(s)]},
+            json_dumps_params={"ensure_ascii": False})
     return _cached(request, circuit, build)
 
 
+def _lists(s):
+    """The season rule's lists ([] for a circuit of one ranking)."""
+    lists = getattr(s, "lists", None) or []
+    return lists if len(lists) > 1 else []
+
+
 def _csv_rank_rows(s):
-    head = [_("Rank"), _("Player"), _("Club"), _("Total"), _("Tournaments played"), _("Wins")]
+    """One line a player; a season rule with several lists gives every list, each line naming its own."""
+    lists = _lists(s)
+    head = ([_("List")] if lists else []) + [_("Rank"), _("Player"), _("Club"), _("Total"), _("Tournaments played"),
+                                             _("Wins")]
     for entry, _order in s.columns:
         head += [f"{entry.tournament.name} ({entry.tournament.start_date.isoformat()})", _("counted")]
     yield head
-    for row in s.rows + s.unranked:
-        line = [row.rank if row.rank is not None else _("unranked"), row.player.full_name,
+    for name, rows in [(lst.name, lst.rows + lst.unranked) for lst in lists] or [(None, s.rows + s.unranked)]:
+        for row in rows:
+            line = ([name] if lists else []) + [
+                row.rank if row.rank is not None else _("unranked"), row.player.full_name,
                 row.player.club.name if row.player.club else "", shown(row.total), row.played, row.wins]
-        for cell in row.cells:
-            line += [shown(cell.points), _("yes") if cell.counted else _("no")] if cell else ["", ""]
-        yield line
+            for cell in row.cells:
+                line += [shown(cell.points), _("yes") if cell.counted else _("no")] if cell else ["", ""]
+            yield line
 
 
 def _csv_games_rows(s, decimal):

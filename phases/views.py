@@ -203,5 +203,5 @@ def final_standings(request, pk):
     except ValidationError as exc:
         result, error = None, " ".join(exc.messages)
     return render(request, "formats/final_standings.html", {
-        "tournament": tournament, "result": result, "error": error,
+        "tournament": tournament, "result": result, "error": error, "state": standings.standings_state(tournament),
         "role": staff_role(request.user, tournament)})

@@ -39,6 +39,9 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 # The fields of a rule document that plain parameters never have.
 RULE_ONLY = ("key", "name", "club", "source", "description", "published", "formula", "params", "tournament", "format")
 PUBLISHED_FILE = Path(__file__).resolve().parent / "data" / "club_rules.json"
+# The tie-break chain of a rule that names none: `python -m scoring`, the worked example and a tournament
+# filled from the rule all rank with it (a tournament's own default, tournaments/club_presets.py, is this).
+DEFAULT_TIEBREAK = ("best_results",)
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,9 @@ class RuleDocument:
     published: bool = False
 
     def engine_params(self) -> Params:
+        """The engine's parameters; a rule without `tiebreak` ranks by DEFAULT_TIEBREAK."""
         kwargs = {k: v for k, v in self.params.items() if v is not None}
-        if "tiebreak" in kwargs:
-            kwargs["tiebreak"] = tuple(kwargs["tiebreak"])
+        kwargs["tiebreak"] = tuple(kwargs.get("tiebreak", DEFAULT_TIEBREAK))
         return Params(**kwargs)
 
     def text(self, which: str, language: str) -> str:

@@ -12,7 +12,7 @@ from django.db.models import DecimalField
 from django.utils.functional import lazy
 from django.utils.translation import get_language
 
-from scoring.rule_document import parse_rule_document, published_rules
+from scoring.rule_document import DEFAULT_TIEBREAK, parse_rule_document, published_rules
 from tournaments.models import FORMAT_PRESETS, ClubRule, TieBreak, Tournament
 from tournaments.rules import club_rules_usable_in
 
@@ -21,7 +21,7 @@ from tournaments.rules import club_rules_usable_in
 BASE_SETTINGS = {
     "bonus": Decimal("50"), "spartaco_malus": Decimal("14"), "risiko_total": None,
     "spartaco_risiko_losers": "", "standard_eliminated": "", "como_reference": None, "corrective_scope": "",
-    "discard_worst": 0, "best_of": None, "tiebreak": "best_results", "table_size": 4, "rounds_planned": 3,
+    "discard_worst": 0, "best_of": None, "tiebreak": ",".join(DEFAULT_TIEBREAK), "table_size": 4, "rounds_planned": 3,
 }
 MASTER_TIEBREAK = "best_results,previous_round"  # GT-M, Raduno and Master (SCORING.md 13.7)
 

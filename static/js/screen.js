@@ -100,7 +100,9 @@
     if (data.round && page.panel !== "standings") {
       words = (data.round_label || t("round") + " " + data.round) + " · " + words;
     }
-    if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
+    // the one status of the order, in the words every page uses (tables/standings/selectors.py)
+    if (page.panel === "standings" && data.state_words) words += " · " + data.state_words;
+    else if (page.panel === "standings" && data.provisional) words += " (" + t("provisional") + ")";
     if (page.panel === "seating" && page.letters) words += " · " + page.letters;
     if (page.of > 1) words += " · " + t("page") + " " + page.page + "/" + page.of;
     return words;

@@ -17,7 +17,7 @@ from tables.rounds.qr import qr_svg
 from tables.room.forms import RoomSettingsForm
 from tables.room.selectors import (clock_of, current_round, filing_letter, in_final_order, latest_results,
                                    published_standings_now, seating_by_surname, standings_now, wall_name, wall_pages)
-from tables.standings.selectors import public_standings_status
+from tables.standings.selectors import public_standings_status, standings_state
 from tables.rounds.selectors import round_label, round_of, table_seats
 from tables.templatetags.torneo import counting_words, points
 from tournaments.forms import save_or_errors
@@ -48,6 +48,7 @@ def screen_data(request, pk):
     clock = clock_of(rnd)
     standings = standings_now(tournament)
     ordered = in_final_order(tournament, standings)
+    state = standings_state(tournament, standings.provisional)
     data = {
         "tournament": tournament.name,
         "panels": tournament.screen_panel_list,
@@ -67,6 +68,7 @@ def screen_data(request, pk):
         # total are two columns, each with its heading.
         "final_order": any(r.final for r in ordered),
         "provisional": standings.provisional,
+        "state": state.state, "state_words": state.words,   # the one status, as every page says it
         "counting": counting_words(standings.discard_worst, standings.best_of, struck=False),
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
@@ -121,10 +123,12 @@ def standings_widget(request, pk):
     limit = request.GET.get("n", "")
     limit = int(limit) if limit.isdecimal() and 0 < int(limit) <= 500 else 20
     ordered = in_final_order(tournament, standings, True)
+    state = standings_state(tournament)
     response = render(request, "tables/room/widget.html", {
         "tournament": tournament, "rows": ordered[:limit], "final_order": any(r.final for r in ordered),
         "more": len(standings.rows) > limit,
-        "status": public_standings_status(tournament, standings), "after_round": standings.after_round,
+        "status": public_standings_status(tournament, standings, state=state), "after_round": standings.after_round,
+        "state": state,
         "poll_seconds": settings.STANDINGS_POLL_SECONDS})
     origins = tournament.embed_origin_list
     if origins:

@@ -3,7 +3,6 @@ standings' htmx fragment and their JSON, each a function of the tournament and t
 with the standings computed once per version; the views (views.py) answer them too."""
 import logging
 import time
-from functools import partial
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -13,9 +12,8 @@ from django.utils.translation import get_language
 
 from scoring.numeric import as_float_for
 from tables.standings import versioned
-from tables.standings.selectors import (dispute_deadline, final_to_play, public_standings_status,
-                                       standings_are_final, standings_cut_lines, standings_lead,
-                                       tournament_standings)
+from tables.standings.selectors import (final_to_play, public_standings_status, standings_cut_lines,
+                                       standings_lead, standings_state, tournament_standings)
 
 logger = logging.getLogger("torneo.standings")
 
@@ -43,24 +41,24 @@ def provisional_at(tournament, version):
 
 def standings_status(tournament, provisional):
     """'provisional' while a round is open, disputes are open or their window runs; else 'final'."""
-    return "final" if not provisional and standings_are_final(tournament) else "provisional"
+    return "final" if standings_state(tournament, provisional).is_final else "provisional"
 
 
 def standings_context(tournament, version):
     provisional = provisional_at(tournament, version)
-    status = standings_status(tournament, provisional)
-    return {"tournament": tournament, "status": status, "formula_label": tournament.get_formula_display(),
+    state = standings_state(tournament, provisional)
+    status = "final" if state.is_final else "provisional"
+    return {"tournament": tournament, "status": status, "state": state,
+            "formula_label": tournament.get_formula_display(),
             "poll": provisional or status != "final" or final_to_play(tournament),
-            "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": "",
-            # read only by the final standings' badge, once every phase is played
-            "window_closes": partial(dispute_deadline, tournament)}
+            "poll_seconds": settings.STANDINGS_POLL_SECONDS, "query": ""}
 
 
 def standings_table(tournament, version, context):
     """The standings table as HTML, rendered once per version, language and status: rendering 200
     rows of 10 rounds costs more than computing them."""
     slot = versioned.tournament_slot("standings", tournament, version).part(
-        f"html:{get_language()}:{context['status']}:{context['poll']}:{context['poll_seconds']}")
+        f"html:{get_language()}:{context['state'].key}:{context['poll']}:{context['poll_seconds']}")
 
     def render_table():
         return render_to_string("tables/standings.html#standings-table", {
@@ -86,8 +84,17 @@ def standings_json_response(tournament, live=False):
         data = [_json_row(result, r) for r in result.rows]
         if lead is not None and lead.final_rows:
             data = _with_final(data, result, lead)
-    return JsonResponse({"status": public_standings_status(tournament, result, live=live),
-                         "after_round": result.after_round, "decimals": result.decimals, "rows": data},
+    state = standings_state(tournament, live and result.provisional)
+    last_round = result.after_round
+    if lead is not None and lead.final_round is not None:
+        last_round = max(last_round or 0, lead.final_round.number)
+    return JsonResponse({"status": public_standings_status(tournament, result, live=live, state=state),
+                         "after_round": result.after_round, "state": state.state,
+                         "window_closes": state.window_closes.isoformat() if state.state == "window"
+                         and state.window_closes else None,
+                         "last_round": last_round, "decimals": result.decimals, "rows": data}
+                        | ({"semifinals": [_semifinal_json_row(r) for r in lead.semifinal_rows]}
+                           if lead is not None and lead.kind == "semifinals" else {}),
                         json_dumps_params={"ensure_ascii": False})
 
 
@@ -110,6 +117,13 @@ def _with_final(data, result, lead):
             entry["place"] = final.place
         out.append(entry)
     return out
+
+
+def _semifinal_json_row(r):
+    """While the semifinals are played (provisional like any round): who goes to the final."""
+    return {"player": r.registration.player.full_name,
+            "club": r.registration.player.club.name if r.registration.player.club else "",
+            "status": r.status, "seeded": r.seeded, "table": r.table, "place": r.place}
 
 
 def _knockout_json_row(r):

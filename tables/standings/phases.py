@@ -471,6 +471,8 @@ class FinalRow:
     qualifying_total: object = None
     final: int | None = None    # parallel finals (SCORING.md 13.9): which final, and the place in it
     place: int | None = None    # the place at the final (or finalina) table
+    reached: str = ""           # "semifinal" for a player who sat at a semifinal and not at the final,
+                                # though the qualifying order placed them (the Master): their stage
 
     @property
     def decided_words(self):
@@ -525,11 +527,14 @@ def final_standings(tournament):
         raise ValidationError(str(exc)) from None
     rows = []
     at_final = sum(1 for row in classification if row.phase == "final")
+    semifinalists = {s.id for p in phases if p.kind == Phase.Kind.SEMIFINAL for r in rounds[p.pk]
+                     for g in by_round.get(r.number, []) for s in g.players}
     for row in classification:
         q = qualifying.get(row.player)
         place = row.position if row.phase == "final" else row.position - at_final if row.phase == "finalina" else None
+        reached = "semifinal" if row.phase == "qualifying" and int(row.player) in semifinalists else ""
         rows.append(FinalRow(row.position, regs[int(row.player)], row.phase,
-                             q.rank if q else None, q.total if q else None, place=place))
+                             q.rank if q else None, q.total if q else None, place=place, reached=reached))
     # Rows sharing a position are listed by name (the engine lists them by id).
     rows.sort(key=lambda r: (r.position, r.registration.player.last_name.casefold(),
                              r.registration.player.first_name.casefold(), r.registration.pk))
@@ -601,12 +606,63 @@ def _parallel_rows(tournament, phases, rounds, by_round, totals, regs):
 
 
 @dataclass
+class FinalistRow:
+    """A player of the semifinals while they are played, before the final's order leads: "finalist"
+    (won their semifinal table, or `seeded` straight to the final), "out" (their place at the table)
+    or "playing" (the table not reported yet)."""
+    registration: object
+    status: str
+    table: int | None = None
+    place: int | None = None
+    seeded: bool = False
+
+
+def semifinal_rows(tournament, phases, published_only=False):
+    """Who goes to the final, live (provisional like any round): the players seeded straight to the final,
+    then the semifinal tables' winners, then those still playing, then the others by table and place.
+    [] when no semifinal is seated (`published_only`: none with its standings published)."""
+    regs = None
+    rows = []
+    for phase in phases:
+        if phase.kind != Phase.Kind.SEMIFINAL:
+            continue
+        rounds = [r for r in phase_rounds(phase, phases)
+                  if r.status != Round.Status.DRAFT and (r.standings_published_at or not published_only)]
+        if not rounds:
+            continue
+        regs = regs or {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
+        rows += [FinalistRow(regs[pk], "finalist", seeded=True) for pk in phase.settings.get("seeded_to_final", [])
+                 if pk in regs]
+        by_round, _totals = games_by_round(tournament, published_only=published_only)
+        for rnd in rounds:
+            games = {g.table: g for g in by_round.get(rnd.number, [])}
+            for table in rnd.tables.order_by("number").prefetch_related("seats"):
+                game = games.get(table.number)
+                try:
+                    ranks = game.placement.ranks if game is not None else None
+                except ScoringError:
+                    ranks = None
+                for seat in table.seats.all():
+                    if ranks is None:
+                        rows.append(FinalistRow(regs[seat.registration_id], "playing", table.number))
+                    else:
+                        place = ranks[seat.registration_id]
+                        rows.append(FinalistRow(regs[seat.registration_id], "finalist" if place == 1 else "out",
+                                                table.number, place))
+    order = {"finalist": 0, "playing": 1, "out": 2}
+    rows.sort(key=lambda r: (order[r.status], not r.seeded, r.table or 0, r.place or 0,
+                             r.registration.player.last_name.casefold(), r.registration.pk))
+    return rows
+
+
+@dataclass
 class StandingsLead:
-    kind: str                   # "final" or "knockout"
+    kind: str                   # "final", "knockout" or "semifinals" (played, the final's order not in yet)
     complete: bool              # every phase played and closed: the standings are definitive
     final_rows: list            # FinalRow, final order first
     knockout_rows: list
     final_round: object = None  # the round of the final, once reported
+    semifinal_rows: list = field(default_factory=list)  # FinalistRow, while the semifinals lead
 
     @property
     def final_played(self):

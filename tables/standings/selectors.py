@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from scoring.catalogue import CATALOGUE
 from scoring.errors import ScoringError
 from scoring.formulas import FORMULAS
 from scoring.model import MEDAL_PLACES
 from scoring.standings import not_counted
+from scoring.tie_notes import tie_notes
 from tables import engine
 from tables.models import Dispute, Round
 from tables.standings.championship import (ChampionshipRow, ChampionshipTable, cached_championship_table,
@@ -33,17 +36,22 @@ from tables.standings.phases import (CutLines, FinalRow, FinalStandings, Knockou
                                      PhaseView, Qualifying, RepechageHolder, StandingsLead, composed_summary,
                                      composition_of, cut_lines_of, final_round, final_standings, format_next_step,
                                      format_plan, knockout_rows, knockout_standing, parallel_groups, phase_games,
-                                     phase_rounds, phase_status, phases_overview, qualifying_outcome,
+                                     phase_rounds, phase_status, phases_overview, qualifying_outcome, semifinal_rows,
                                      qualifying_standings, winner_error)
 from tables.standings.teams import DayView, TeamRow, team_days, team_standings
 from tournaments.club_presets import CLUB_PRESETS
 from tournaments.models import Formula, Phase
 
+NOT_READ = object()  # a `lead` argument not given: the function reads standings_lead itself
+
+# The phases whose tables add no points and decide places (semifinals, finals, knockout games).
+KNOCKOUT_PHASES = (Phase.Kind.SEMIFINAL, Phase.Kind.FINAL, Phase.Kind.FINALINA, Phase.Kind.KNOCKOUT)
+
 __all__ = [
     # individual standings
     "FINAL_PHASES", "FormulaComparison", "StandingRow", "Standings", "formulas_compared", "games_by_round",
     "presets_compared", "side_by_side", "with_club_preset", "Moved", "WhatIf", "what_if",
-    "rank_after_each_round", "rank_history",
+    "rank_after_each_round", "rank_history", "PlayerOrder", "player_order",
     "standings_by_formula",
     "standings_rounds", "tournament_games", "tournament_standings",
     # tournaments with phases
@@ -57,7 +65,7 @@ __all__ = [
     # the national team championship
     "ChampionshipRow", "ChampionshipTable", "cached_championship_table", "championship_table",
     # whether the standings are final: every round closed and published, no dispute open or possible
-    "dispute_deadline", "public_standings_status", "standings_are_final",
+    "dispute_deadline", "public_standings_status", "standings_are_final", "StandingsState", "standings_state",
 ]
 
 
@@ -74,6 +82,8 @@ class StandingRow:
     penalties: object = None
     dropped: frozenset = frozenset()  # round numbers whose result does not count (discards, best of N)
     final: str = ""  # in the final order (the room's pages): the table that decided the rank, in words
+    tie: object = None  # equal on the total with the row above, ranked below it: scoring.tie_notes.TieNote
+    tie_ahead: object = None  # and the player above (a Player)
 
 
 @dataclass
@@ -293,34 +303,127 @@ def dispute_deadline(tournament):
 
 
 def standings_are_final(tournament, now=None):
+    return standings_state(tournament, now=now).is_final
+
+
+@dataclass(frozen=True)
+class StandingsState:
+    """The one status of a tournament's order, read by every page, the widget, the JSON and the exports:
+    "provisional" (a round is open or its standings are not published), "window" (everything played and
+    published: definitive once the dispute window closes at `window_closes`, or once the open disputes
+    are decided, `disputes_open`) or "final" (nothing can change it any more)."""
+    state: str
+    window_closes: object = None
+    disputes_open: bool = False
+
+    @property
+    def is_final(self):
+        return self.state == "final"
+
+    @property
+    def key(self):
+        """What a rendering of the status depends on, for the cache's keys."""
+        return f"{self.state}-disputes" if self.disputes_open else self.state
+
+    @property
+    def words(self):
+        """The status in words, the same on every page."""
+        if self.state == "final":
+            return gettext("Standings final")
+        if self.state == "window" and self.disputes_open:
+            return gettext("A dispute is open: definitive once it is decided")
+        if self.state == "window" and self.window_closes is not None:
+            return gettext("Definitive at %(when)s unless a dispute is raised") % {
+                "when": date_format(timezone.localtime(self.window_closes), "H:i")}
+        return gettext("Provisional standings")
+
+
+def standings_state(tournament, provisional=False, now=None):
+    """The tournament's StandingsState (`provisional`: a round still open, known to the caller without
+    asking the database again)."""
+    if provisional:
+        return StandingsState("provisional")
     now = now or timezone.now()
     rounds = list(Round.objects.filter(tournament=tournament).values_list("status", "standings_published_at"))
     if not rounds or any(status != Round.Status.CLOSED or published is None for status, published in rounds):
-        return False
-    if Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists():
-        return False
+        return StandingsState("provisional")
+    phases = list(tournament.phases.order_by("order")) if tournament.format_preset else []
+    if any(phase_status(p, phase_rounds(p, phases)) != "done" for p in phases):
+        return StandingsState("provisional")  # the semifinals or the final still to play
+    disputes_open = Dispute.objects.filter(tournament=tournament, state=Dispute.State.OPEN).exists()
     deadline = dispute_deadline(tournament)
-    return deadline is not None and now >= deadline
+    if not disputes_open and deadline is not None and now >= deadline:
+        return StandingsState("final", deadline)
+    return StandingsState("window", deadline, disputes_open)
 
 
-def public_standings_status(tournament, standings, live=False):
+def public_standings_status(tournament, standings, live=False, state=None):
     """What the standings read by a club website are: "provisional" (`live`: every result entered so
-    far), "published" (the rounds whose standings the organiser published) or "final"."""
+    far), "published" (the rounds whose standings the organiser published) or "final" (`state`: the
+    tournament's StandingsState, when the caller has it)."""
     if live and standings.provisional:
         return "provisional"
-    if standings.after_round is not None and standings_are_final(tournament):
+    if standings.after_round is not None and (state or standings_state(tournament)).is_final:
         return "final"
     return "provisional" if live else "published"
 
 
-def rank_history(tournament, reg_id):
-    """[(round number, rank)] of the player after each round with results."""
-    return rank_after_each_round(tournament).get(reg_id, [])
+def rank_history(tournament, reg_id, lead=NOT_READ):
+    """[(round number, rank)] of the player after each round with results (`lead`: standings_lead's,
+    when the caller has it)."""
+    return rank_after_each_round(tournament, lead).get(reg_id, [])
 
 
-def rank_after_each_round(tournament):
+def rank_after_each_round(tournament, lead=NOT_READ):
     """{registration id: [(round number, rank)]}: the standings as they stood after each round with
-    results (the player's chart). Penalties not tied to a game count from the first round on."""
+    results (the player's chart), and once the final is reported, each player's place in the final order
+    after the final's round (`standings_lead`, what every page leads with). Penalties not tied to a game
+    count from the first round on."""
+    history = _qualifying_rank_history(tournament)
+    lead = standings_lead(tournament) if lead is NOT_READ else lead
+    if lead is not None and lead.final_rows and lead.final_round is not None:
+        for row in lead.final_rows:
+            history.setdefault(row.registration.pk, []).append((lead.final_round.number, row.position))
+    return history
+
+
+@dataclass
+class PlayerOrder:
+    """A player in the order every page leads with: `position` in the final order once it leads (None
+    before), `decided` the table that decided it in words ("Final · 1°"), `places` {round number:
+    (round label, place at the table)} of the semifinal, final and knockout games reported."""
+    position: int | None = None
+    decided: str = ""
+    places: dict = field(default_factory=dict)
+
+
+def player_order(tournament, reg_id, lead=NOT_READ):
+    """The player's PlayerOrder: the same final order as the standings page, big screen and JSON
+    (`lead`: standings_lead's, when the caller has it)."""
+    order = PlayerOrder()
+    if not tournament.format_preset:
+        return order
+    lead = standings_lead(tournament) if lead is NOT_READ else lead
+    row = next((r for r in lead.final_rows if r.registration.pk == reg_id), None) if lead else None
+    if row is not None:
+        order.position, order.decided = row.position, row.decided_words
+    later = {r.number: r for r in Round.objects.filter(tournament=tournament, phase__kind__in=KNOCKOUT_PHASES,
+                                                       tables__seats__registration_id=reg_id)
+             .select_related("phase")}
+    if later:
+        by_round, _totals = games_by_round(tournament)
+        for number, rnd in later.items():
+            for game in by_round.get(number, []):
+                try:
+                    ranks = game.placement.ranks
+                except ScoringError:
+                    continue
+                if reg_id in ranks:
+                    order.places[number] = (rnd.phase.label, ranks[reg_id])
+    return order
+
+
+def _qualifying_rank_history(tournament):
     regs = {r.pk: r for r in tournament.registrations.select_related("player", "player__club")}
     games, totals_penalties = tournament_games(tournament)
     rounds = standings_rounds(tournament)
@@ -342,14 +445,18 @@ def _standings(tournament, regs, games, totals_penalties, rounds, formula):
         for reg_id, points in game.points.items():
             per_round[int(reg_id)][game.round] = points
     round_numbers = [n for n, _status in rounds]
+    notes = {int(n.behind): n for n in tie_notes(result.standings, result.params.tiebreak,
+                                                  FORMULAS[formula].decimals, FORMULAS[formula].ranking)}
     rows = []
     for row in result.standings:
         reg = regs[int(row.player)]
+        note = notes.get(reg.pk)
         rows.append(StandingRow(
             rank=row.rank, registration_id=reg.pk, player=reg.player,
             club=reg.player.club.name if reg.player.club else "", total=row.total,
             rounds=[per_round[reg.pk].get(n) for n in round_numbers], wins=row.wins or 0,
-            medals=list(row.medals), dropped=_not_counted(row.counted, per_round[reg.pk])))
+            medals=list(row.medals), dropped=_not_counted(row.counted, per_round[reg.pk]),
+            tie=note, tie_ahead=regs[int(note.ahead)].player if note else None))
     # Rows sharing a rank are listed by player name, then id: stable and readable (the machine
     # contract, `python -m scoring`, keeps the player id order of SCORING.md section 9).
     rows.sort(key=lambda r: (r.rank, r.player.last_name.casefold(), r.player.first_name.casefold(),
@@ -392,7 +499,8 @@ def standings_lead(tournament, published_only=False):
         return StandingsLead("knockout", complete, final_rows,
                              knockout_rows(tournament, phases, final_rows, published_only), final)
     if not final_rows:
-        return None
+        semifinals = semifinal_rows(tournament, phases, published_only)
+        return StandingsLead("semifinals", False, [], [], semifinal_rows=semifinals) if semifinals else None
     return StandingsLead("final", complete, final_rows, [], final)
 
 

@@ -2,7 +2,6 @@
 2vs2 team standings."""
 import logging
 from dataclasses import replace
-from functools import partial
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -21,8 +20,8 @@ from tables.rounds.qr import qr_svg
 from tables.standings.charts import rank_chart_svg
 from tables.rounds.selectors import (my_table, player_penalties, player_seats, round_of,
                                     round_tables_with_players, straight_to_final, tournament_registration)
-from tables.standings.selectors import (dispute_deadline, rank_history, standings_cut_lines, standings_lead,
-                                       team_days, team_standings, tournament_standings)
+from tables.standings.selectors import (player_order, rank_history, standings_cut_lines, standings_lead,
+                                       standings_state, team_days, team_standings, tournament_standings)
 from tournaments.rules import tournament_for_public
 from tournaments.registration.selectors import text_matches
 from tournaments.teams.selectors import team_schedule
@@ -80,10 +79,10 @@ def standings(request, pk):
 def standings_print(request, pk):
     tournament = tournament_for_public(pk)
     result = cached_standings(request, tournament)
+    state = standings_state(tournament, result.provisional)
     return render(request, "tables/standings_print.html", {"tournament": tournament, "standings": result,
-                                                           "status": standings_status(tournament, result.provisional),
-                                                           "lead": standings_lead(tournament),
-                                                           "window_closes": partial(dispute_deadline, tournament)})
+                                                           "status": "final" if state.is_final else "provisional",
+                                                           "state": state, "lead": standings_lead(tournament)})
 
 
 @require_safe
@@ -102,8 +101,14 @@ def player_page(request, pk, reg_pk):
     penalties = player_penalties(reg)
     medals = list(zip(result.medal_places, row.medals)) if row and result.shows_medals else None
     mine = my_table(reg)
-    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk), len(result.rows)))
+    lead = standings_lead(tournament)   # once: the final order the position and the chart read
+    order = player_order(tournament, reg.pk, lead)
+    for game in games:
+        game["phase"], game["place"] = order.places.get(game["round"], ("", None))
+    chart = mark_safe(rank_chart_svg(rank_history(tournament, reg.pk, lead), len(result.rows)))
+    state = standings_state(tournament, result.provisional)
     return render(request, "tables/player.html", {"tournament": tournament, "reg": reg, "row": row, "games": games,
+                                                  "order": order, "state": state,
                                                   "penalties": penalties, "medals": medals, "mine": mine,
                                                   "waiting_final": mine is None and straight_to_final(reg),
                                                   "rank_chart": chart, "standings": result,
@@ -127,9 +132,13 @@ def player_json(request, pk, reg_pk):
               "opponents": [o.full_name for o in seat.opponents],
               "table_points": json_number(seat.table_points) if seat.table.reported else None}
              for seat in player_seats(reg)]
+    lead = standings_lead(tournament, published_only=True)
+    final = next((r for r in lead.final_rows if r.registration.pk == reg.pk), None) if lead else None
     return JsonResponse({"player": reg.player.full_name,
                          "club": reg.player.club.name if reg.player.club else "",
                          "rank": row.rank if row else None,
+                         "position": final.position if final else None,
+                         "state": standings_state(tournament).state,
                          "total": json_number(row.total, result.decimals) if row else None,
                          "current_table": current, "straight_to_final": mine is None and straight_to_final(reg),
                          "language": get_language(),   # the language of `current_table`'s label

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.formats import get_format, number_format
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext as _, ngettext
+from django.utils.translation import get_language, gettext as _, gettext_lazy, ngettext
 
 from scoring.numeric import shown, shown_in_thousandths
 
@@ -93,8 +93,10 @@ def standings_rows(tournament, standings, cut_lines=None):
         where = zone.get(reg)
         attrs = (f' data-zone="{where}"' if where else "") + (f' class="cut-{closing[reg]}"' if reg in closing else "")
         tag = f' <span class="zone-tag zone-{where}">{conditional_escape(tags[where])}</span>' if where else ""
+        tie = (f'<br><span class="muted small tie-break" data-tie-break="{row.tie.criterion}">'
+               f'{conditional_escape(tie_break_words(row, decimals))}</span>' if row.tie else "")
         cells = [f'<tr data-reg="{conditional_escape(reg)}"{attrs}><td class="num">{conditional_escape(row.rank)}</td>'
-                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{tag}{club}</td>'
+                 f'<td><a href="{conditional_escape(url)}">{conditional_escape(row.player.full_name)}</a>{tag}{club}{tie}</td>'
                  f'<td class="num total">{points(row.total, decimals)}</td>']
         if medals:
             cells.extend(f'<td class="num medal-col">{conditional_escape(m)}</td>' for m in row.medals)
@@ -107,6 +109,31 @@ def standings_rows(tournament, standings, cut_lines=None):
         cells.append("</tr>")
         out.append("".join(cells))
     return mark_safe("\n".join(out))
+
+
+# The tie-breaks by the names the settings page gives them (tournaments.models.TieBreak, the same words).
+TIE_BREAK_NAMES = {"best_results": gettext_lazy("Best single results"), "wins": gettext_lazy("Games won"),
+                   "table_points": gettext_lazy("Total table points"), "head_to_head": gettext_lazy("Head to head"),
+                   "previous_round": gettext_lazy("Standing after the previous round")}
+
+
+@register.filter
+def tie_break_words(row, decimals=2):
+    """Why a standings row is ranked below the row above it with the same total (SCORING.md 6): the
+    tie-break that decided, by its name on the settings page, and the value of each."""
+    note = row.tie
+    label = str(TIE_BREAK_NAMES.get(note.criterion, note.criterion)).lower()
+    names = {"ahead": row.tie_ahead.full_name, "criterion": label}
+    if note.ahead_value is None:
+        return _("Same total as %(ahead)s: behind on %(criterion)s") % names
+    if note.criterion in ("best_results", "previous_round"):
+        values = points(note.ahead_value, decimals), points(note.behind_value, decimals)
+    elif note.criterion == "table_points":
+        values = points(note.ahead_value), points(note.behind_value)
+    else:
+        values = note.ahead_value, note.behind_value
+    return _("Same total as %(ahead)s: behind on %(criterion)s (%(theirs)s to %(mine)s)") % {
+        **names, "theirs": values[0], "mine": values[1]}
 
 
 @register.filter

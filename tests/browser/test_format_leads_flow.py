@@ -156,7 +156,7 @@ def test_the_big_screen_and_the_widget_label_the_finals_place_and_the_qualifying
         page = _page(browser, viewport)
         # Every phase played, the dispute window still open: the badge says so, not "phases to play".
         page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
-        assert page.locator("#lead-status").get_attribute("data-lead-state") == "window"
+        assert page.locator("#lead-status").get_attribute("data-state") == "window"
         assert page.locator("#final-standings th[data-col=qualifying]").inner_text() == it("Qual. total")
         assert page.locator("#final-standings th[data-col=qualifying] abbr").get_attribute("title") == it(
             "Qualifying total")

@@ -26,7 +26,7 @@ def test_public_standings_lead_with_the_final_then_link_the_qualifying(live_serv
         table_services.standings_publish(user=organiser, rnd=rnd)
     page = phone
     page.goto(live_server.url + reverse("public:standings", args=[tournament.pk]))
-    assert page.inner_text("#lead-status") == it("Definitive standings")
+    assert page.inner_text("#lead-status") == it("Standings final")
     assert "P03" in page.locator("#final-standings tbody tr").first.inner_text()
     shot(page, "60-standings-final-first")
     page.click("#qualifying-link")

@@ -180,7 +180,7 @@ def test_the_widget_shows_the_standings_that_the_json_gives_and_both_say_which(
     assert (data["status"], data["after_round"]) == ("published", 1)
     assert page.locator("[data-widget] tbody tr td:nth-child(2)").all_inner_texts() == [r["player"] for r in data["rows"]]
     assert data["rows"][0]["player"] == regs[0].player.full_name
-    assert page.inner_text("[data-status]") == it("Standings published after round %(n)s", n=1)
+    assert page.inner_text("[data-status]") == it("Provisional standings")
     live = page.request.get(live_server.url + reverse("public:standings_json", args=[tournament.pk]) + "?live=1").json()
     assert (live["status"], live["after_round"], live["rows"][0]["player"]) == (
         "provisional", 2, regs[1].player.full_name)

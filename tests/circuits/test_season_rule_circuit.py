@@ -30,14 +30,18 @@ BARLETTA = {
 def barletta(organiser, client_for):
     client = client_for(organiser)
     p, q, others = PlayerFactory(last_name="Pace"), PlayerFactory(last_name="Quinto"), PlayerFactory.create_batch(6)
-    master = TournamentFactory(organiser=organiser, formula="millesimi", published=True, name="Master")
+    # No dispute window: a published result is final at once, and an event counts once final.
+    master = TournamentFactory(organiser=organiser, formula="millesimi", published=True, name="Master",
+                               dispute_window_minutes=0)
     # Pace: a win with 50, then a loss with 41 (1.091 in millesimi); Quinto wins both games, ranked 1st.
     regs = {x.pk: RegistrationFactory(tournament=master, player=x) for x in [p, q, *others]}
     two_tables(master, [[p, *others[:3]], [q, *others[3:6]]], [[50, 30, 20, 10], [60, 30, 20, 10]], regs)
     two_tables(master, [[q, p, *others[:2]], others[2:6]], [[70, 41, 5, 1], [40, 30, 20, 10]], regs)
-    club_a = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale A")
+    club_a = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale A",
+                               dispute_window_minutes=0)
     game(club_a, [p, q, *others[:2]], [62, 48, 30, 1])
-    club_b = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale B")
+    club_b = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale B",
+                               dispute_window_minutes=0)
     game(club_b, [p, q, *others[2:4]], [40, 55, 3, 2])
     circuit = Circuit.objects.create(name="RCU Barletta", season="2026", organiser=organiser)
     return client, circuit, {"master": master, "club_a": club_a, "club_b": club_b}, p, q
@@ -143,3 +147,94 @@ def test_ranking_by_the_settings_again(barletta):
     client.post(reverse("manage:circuit_season_rule", args=[circuit.pk]), {"action": "clear"})
     circuit.refresh_from_db()
     assert (circuit.basis, circuit.season_rule) == ("rank", None)
+
+
+def test_every_list_of_the_rule_reaches_the_json_and_the_csv(barletta):
+    """Firenze's internal and external lists: the page shows both, and so do the JSON and the CSV."""
+    client, circuit, tournaments, pace, quinto = barletta
+    client.post(reverse("manage:circuit_season_rule", args=[circuit.pk]),
+                BARLETTA | {"lists": "interna: club; esterna: master"})
+    add(client, circuit, tournaments["master"], "master")
+    add(client, circuit, tournaments["club_a"], "club")
+    add(client, circuit, tournaments["club_b"], "club")
+    page = client.get(reverse("public:circuit", args=[circuit.pk]))
+    assert [t["data-season-list"] for t in select(page, "[data-season-list]")] == ["esterna"]
+    data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
+    assert [lst["name"] for lst in data["lists"]] == ["interna", "esterna"]
+    assert [(r["player"], r["total"]) for r in data["lists"][0]["standings"]][:2] == [
+        (pace.full_name, 102), (quinto.full_name, 103)][::-1]
+    assert data["lists"][1]["standings"][0] == {**data["lists"][1]["standings"][0], "player": quinto.full_name,
+                                                 "total": 2363}
+    lines = client.get(reverse("public:circuit_csv", args=[circuit.pk])).content.decode("utf-8-sig").splitlines()
+    import csv as csv_module
+    rows = list(csv_module.reader(lines))
+    assert {row[0] for row in rows[1:]} == {"interna", "esterna"}
+    assert [row[2] for row in rows[1:] if row[0] == "esterna"][0] == quinto.full_name
+
+
+def test_an_event_counts_once_its_result_is_final(barletta):
+    """Inside its dispute window a Master gives nobody its points yet, and the page and JSON say provisional."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    from tournaments.models import Tournament
+    client, circuit, tournaments, pace, quinto = barletta
+    Tournament.objects.filter(pk=tournaments["master"].pk).update(dispute_window_minutes=120)
+    client.post(reverse("manage:circuit_season_rule", args=[circuit.pk]), BARLETTA)
+    add(client, circuit, tournaments["master"], "master")
+    add(client, circuit, tournaments["club_a"], "club")
+    standings = circuit_standings(Circuit.objects.get(pk=circuit.pk))
+    assert [(row.player.pk, row.total) for row in standings.rows][:2] == [(pace.pk, 62), (quinto.pk, 48)]
+    assert all(row.cells[0] is None for row in standings.rows)
+    data = client.get(reverse("public:circuit_json", args=[circuit.pk])).json()
+    assert [(t["name"], t["final"], t["status"]) for t in data["tournaments"]] == [
+        ("Master", False, "provisional"), ("Sociale A", True, "final")]
+    later = timezone.now() + timedelta(minutes=121)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        standings = circuit_standings(Circuit.objects.get(pk=circuit.pk))
+    rows = {row.player.pk: row for row in standings.rows}
+    assert rows[quinto.pk].cells[0].points == Decimal("2363") and rows[quinto.pk].rank == 1
+
+
+def test_a_masters_semifinalists_reach_the_semifinal_stage_and_its_points(organiser, client_for):
+    """The Master's semifinal losers are placed by the qualifying order, yet they reached the semifinal:
+    the season rule's 500 are theirs (they got 0)."""
+    from circuits.selectors import circuit_entries, season_events
+    from phases import draw
+    from tables.rounds import services as table_services
+    from tests.phases.helpers import report_by_strength, report_order, strength_of
+    from tests.phases.test_master import master_qualified
+
+    master = TournamentFactory(organiser=organiser, name="Master", dispute_window_minutes=0)
+    regs = master_qualified(master, organiser)
+    strength = strength_of(regs)
+    semifinal, final = master.phases.order_by("order")[1:]
+    semis = draw.phase_draw(user=organiser, phase=semifinal)
+    table_services.round_publish(user=organiser, rnd=semis)
+    report_by_strength(semis, strength, organiser)
+    table_services.round_close(user=organiser, rnd=semis)
+    rnd = draw.phase_draw(user=organiser, phase=final)
+    table_services.round_publish(user=organiser, rnd=rnd)
+    report_order(rnd.tables.get(), sorted((s.registration for s in rnd.tables.get().seats.all()),
+                                          key=lambda r: -strength[r.pk]))
+    table_services.round_close(user=organiser, rnd=rnd)
+    for r in master.rounds.all():
+        table_services.standings_publish(user=organiser, rnd=r)
+    client = client_for(organiser)
+    circuit = Circuit.objects.create(name="RCU Barletta", season="2026", organiser=organiser)
+    client.post(reverse("manage:circuit_season_rule", args=[circuit.pk]), BARLETTA)
+    add(client, circuit, master, "master")
+    circuit.refresh_from_db()
+    _columns, events = season_events(circuit, circuit_entries(circuit))
+    stages = {r["player"]: r.get("stage") for r in events[0]["results"]}
+    finalists = {s.registration.player_id for s in rnd.tables.get().seats.all()}
+    losers = {s.registration.player_id for t in semis.tables.all() for s in t.seats.all()} - finalists
+    assert len(losers) == 9 and {stages[p] for p in losers} == {"semifinal"}
+    assert stages[regs[0].player_id] == "winner"
+    assert {stages[p] for p in finalists - {regs[0].player_id}} == {"final"}
+    rows = {row.player.pk: row for row in circuit_standings(circuit).rows}
+    loser = next(iter(losers))
+    result = next(r for r in events[0]["results"] if r["player"] == loser)
+    assert rows[loser].cells[0].points == 500 + 75 * result["rounds"] + 100 * result["points"]

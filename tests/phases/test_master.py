@@ -100,7 +100,7 @@ def _public_lead(tournament, organiser_client):
     public = Client()
     page = public.get(reverse("public:standings", args=[tournament.pk]))
     lead = one(page, "#final-standings")
-    assert one(lead, "#lead-status")["data-lead-state"] == "definitive"
+    assert one(lead, "#lead-status")["data-state"] == "final"
     page_ids = [int(pk) for pk in attr(lead, "tr[data-registration]", "data-registration")]
     rows = public.get(reverse("public:standings_json", args=[tournament.pk])).json()["rows"]
     csv_text = organiser_client.get(reverse("manage:standings_csv", args=[tournament.pk])).content.decode("utf-8-sig")

@@ -8,7 +8,7 @@ import pytest
 
 from scoring.__main__ import run
 from scoring.errors import ScoringError
-from scoring.rule_document import SCHEMA, parse_rule_document, published_rules, rule_to_json
+from scoring.rule_document import DEFAULT_TIEBREAK, SCHEMA, parse_rule_document, published_rules, rule_to_json
 
 from .conftest import HERE
 
@@ -20,10 +20,11 @@ RULE_PARAMS = ("discard_worst", "best_of", "como_reference", "tiebreak", "bonus"
 
 
 def as_rule(case_input):
-    """The case's formula and parameters written as a club's rule, given as the document's params."""
+    """The case's formula and parameters written as a club's rule, given as the document's params (plain
+    parameters without `tiebreak` have none; a rule without it has DEFAULT_TIEBREAK, so it says so)."""
     params = case_input.get("params") or {}
     rule = {"schema": SCHEMA, "name": "Regola del circolo", "formula": case_input["formula"],
-            "params": {k: v for k, v in params.items() if k in RULE_PARAMS}}
+            "params": {"tiebreak": [], **{k: v for k, v in params.items() if k in RULE_PARAMS}}}
     rest = {k: v for k, v in params.items() if k not in RULE_PARAMS}
     assert not rest, f"a case's parameter a rule cannot hold: {rest}"
     return {**{k: v for k, v in case_input.items() if k not in ("formula", "params")}, "params": rule}
@@ -170,3 +171,31 @@ def _site_formats():
             if getattr(target, "id", "") == "FORMAT_PRESETS":
                 keys += [element.elts[0].value for element in node.value.elts]
     return keys
+
+
+def _ranks(document):
+    code, out, _err = _scored(document)
+    assert code == 0
+    return {row["player"]: row["rank"] for row in json.loads(out)["standings"]}
+
+
+def test_a_rule_without_tiebreak_ranks_by_the_contract_default_on_the_command_line_and_on_the_site():
+    """A and B both on 100 table points, B with the better single game (80 to 70): `python -m scoring`
+    given a rule without `tiebreak` ranks B 1st and A 2nd, as a tournament filled from the rule does
+    (its chain is the same default); plain parameters and a rule saying `tiebreak: []` keep them 1st and 1st."""
+    from tournaments.club_presets import BASE_SETTINGS
+
+    games = [{"round": 1, "table": 1, "players": [{"id": "A", "table_points": 70}, {"id": "B", "table_points": 20},
+                                                    {"id": "C", "table_points": 10}, {"id": "D", "table_points": 0}]},
+             {"round": 2, "table": 1, "players": [{"id": "A", "table_points": 30}, {"id": "B", "table_points": 80},
+                                                    {"id": "C", "table_points": 10}, {"id": "D", "table_points": 0}]}]
+    rule = {"schema": SCHEMA, "name": "Senza spareggi", "formula": "punti_tavolo", "params": {}}
+    assert DEFAULT_TIEBREAK == ("best_results",)
+    assert parse_rule_document(rule).engine_params().tiebreak == DEFAULT_TIEBREAK
+    assert tuple(BASE_SETTINGS["tiebreak"].split(",")) == DEFAULT_TIEBREAK
+    through_rule = _ranks({"params": rule, "games": games})
+    assert (through_rule["B"], through_rule["A"]) == (1, 2)
+    plain = _ranks({"formula": "punti_tavolo", "params": {}, "games": games})
+    assert (plain["B"], plain["A"]) == (1, 1)
+    none = _ranks({"params": dict(rule, params={"tiebreak": []}), "games": games})
+    assert (none["B"], none["A"]) == (1, 1)

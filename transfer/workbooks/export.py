@@ -15,7 +15,7 @@ from django.utils import timezone
 from openpyxl.styles import Font
 
 from tables.models import Penalty, Seat
-from tables.standings.selectors import tournament_standings
+from tables.standings.selectors import standings_lead, tournament_standings
 from tournaments.rules import may_export_player_email
 
 CLUB_HEADERS = ("Tavolo", "Nome", "Cognome", "Nickname", "Club", "ID nazionale", "Punti tavolo", "Eliminato",
@@ -97,14 +97,26 @@ def _standings_sheet(book, tournament):
     """For people: the standings under the tournament's formula (the import reads round sheets only)."""
     sheet = book.create_sheet("Classifica")
     standings = tournament_standings(tournament)
-    sheet.append(["Pos.", "Nome", "Cognome", "Club", "Totale"] + [f"Turno {n}" for n in standings.round_numbers])
+    lead = standings_lead(tournament)
+    # SCORING.md section 6: after the final, the final order first (as the standings page and the CSV),
+    # its position and the table that decided it before the qualifying rank and total.
+    final = {row.registration.pk: row for row in lead.final_rows} if lead is not None else {}
+    rows = standings.rows
+    if final:
+        order = {reg_id: i for i, reg_id in enumerate(final)}
+        rows = sorted(rows, key=lambda r: order.get(r.registration_id, len(order)))
+    sheet.append((["Pos. finale", "Decisa da"] if final else []) + ["Pos.", "Nome", "Cognome", "Club", "Totale"]
+                 + [f"Turno {n}" for n in standings.round_numbers])
     for cell in sheet[1]:
         cell.font = BOLD
-    for row in standings.rows:
-        sheet.append([row.rank, row.player.first_name, row.player.last_name, row.club or None, _plain(row.total)]
-                     + [_plain(points) for points in row.rounds])
+    for row in rows:
+        decided = final.get(row.registration_id)
+        lead_cells = ([decided.position, decided.decided_words or "qualificazioni"] if decided
+                      else [None, None] if final else [])
+        sheet.append(lead_cells + [row.rank, row.player.first_name, row.player.last_name, row.club or None,
+                                   _plain(row.total)] + [_plain(points) for points in row.rounds])
     if standings.decimals == 3:  # millesimi (SCORING.md 13.4): "1,100" as the clubs write it, not 1,1
-        for cells in sheet.iter_rows(min_row=2, min_col=5):
+        for cells in sheet.iter_rows(min_row=2, min_col=7 if final else 5):
             for cell in cells:
                 if cell.value is not None:
                     cell.number_format = THOUSANDTHS

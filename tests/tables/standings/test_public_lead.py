@@ -50,7 +50,7 @@ def test_after_the_final_the_standings_page_leads_with_the_final_order(client_fo
     page = client.get(reverse("public:standings", args=[tournament.pk]))
     lead = one(page, "#final-standings")
     status = one(lead, "#lead-status")
-    assert (status["data-lead-state"], text(status)) == ("definitive", tr("Definitive standings"))
+    assert (status["data-state"], text(status)) == ("final", tr("Standings final"))
     assert attr(lead, "tr[data-registration]", "data-registration")[:5] == [
         str(r.pk) for r in (regs[3], regs[2], regs[1], regs[0], regs[4])]
     assert one(lead, "a[href='#qualifying']") and lead.find_next(id="qualifying") is not None   # the lead first
@@ -101,7 +101,7 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
     page = client.get(reverse("public:standings", args=[tournament.pk]))
     lead = one(page, "#knockout-standings")
     status = one(lead, "#lead-status")
-    assert status["data-lead-state"] == "in-play" and text(status).startswith(tr("Knockout in play"))
+    assert status["data-state"] == "provisional" and text(status).startswith(tr("Provisional standings"))
     assert select(page, "table.standings") == []          # no conversion-150 ranking
     assert text(one(page, "[data-formula]")) == tournament.name   # and no formula named
     printed = client.get(reverse("public:standings_print", args=[tournament.pk]))
@@ -125,7 +125,7 @@ def test_a_knockout_page_shows_who_is_still_in_and_who_went_out_where(client_for
         table_services.standings_publish(user=organiser, rnd=final)
     lead = one(client.get(reverse("public:standings", args=[tournament.pk])), "#knockout-standings")
     status = one(lead, "#lead-status")
-    assert (status["data-lead-state"], text(status)) == ("definitive", tr("Definitive standings"))
+    assert (status["data-state"], text(status)) == ("final", tr("Standings final"))
     outcomes = [(r["data-ko"], r["data-phase"]) for r in select(lead, "tr[data-registration]")]
     assert outcomes[0] == ("winner", final_phase) and text(one(lead, "tr[data-ko=winner] .badge")) == tr("winner")
     assert outcomes.count(("out", final_phase)) == 3 and outcomes.count(("out", game_1)) == 12

@@ -8,6 +8,7 @@ from django.utils.translation import get_language
 from tables.standings import versioned
 from tables.standings import pages
 from tables.standings import views as standings_views
+from tables.standings.selectors import StandingsState
 from tests.factories import RegistrationFactory, report, seat_round
 from tests.html import attr, one, select, text, tr
 from tournaments import services
@@ -99,16 +100,24 @@ def test_etag_changes_when_the_dispute_window_closes(client, tournament, table, 
     from unittest import mock
 
     from django.utils import timezone
+    from django.utils.dateparse import parse_datetime
 
     from tables.rounds import services
+
+    def localtime(value):
+        return timezone.localtime(parse_datetime(value) if isinstance(value, str) else value)
     rnd = table.round
     report(table, [(40,), (30,), (20,), (0, 1)])
     services.round_close(user=organiser, rnd=rnd)
     services.standings_publish(user=organiser, rnd=rnd)
+    rnd.refresh_from_db()
     url = reverse("public:standings", args=[tournament.pk])
     during = client.get(url)
-    assert attr(during, "[data-state]", "data-state") == ["provisional"]
-    assert text(one(during, "[data-state]")) == f'{tr("Provisional standings")} · {tr("updates by itself")}'
+    assert attr(during, "[data-state]", "data-state") == ["window"]
+    closes = localtime(one(during, "[data-state]")["data-window-closes"])
+    assert closes == localtime(rnd.standings_published_at) + timedelta(minutes=tournament.dispute_window_minutes)
+    assert text(one(during, "[data-state]")) == (tr("Definitive at %(when)s unless a dispute is raised")
+                                                 % {"when": closes.strftime("%H:%M")} + f' · {tr("updates by itself")}')
     later = timezone.now() + timedelta(minutes=tournament.dispute_window_minutes + 1)
     with mock.patch("django.utils.timezone.now", return_value=later):
         after = client.get(url, headers={"If-None-Match": during["ETag"]})
@@ -153,7 +162,8 @@ def test_the_standings_table_being_rendered_elsewhere_is_waited_for_not_rendered
     from django.contrib.auth.models import AnonymousUser
     request = rf.get("/")
     request.user = AnonymousUser()
-    context = {"tournament": tournament, "status": "provisional", "poll": True, "poll_seconds": 15}
+    context = {"tournament": tournament, "status": "provisional", "state": StandingsState("provisional"), "poll": True,
+               "poll_seconds": 15}
     version = standings_views._version(request, tournament)
     slot = versioned.tournament_slot("standings", tournament, version).part(f"html:{get_language()}:provisional:True:15")
     cache.set(slot.lock, 1)

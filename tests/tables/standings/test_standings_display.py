@@ -117,3 +117,28 @@ def test_a_row_links_the_players_page_and_shows_names_and_clubs_as_text_never_as
     assert text(club) == "A&B <i>club</i>" and club.find("i") is None
     assert [text(td) for td in first.find_all("td")][2:] == ["150.20", "150.20", "1"]  # total, round 1, wins
     assert [row["data-reg"] for row in select(page, "tr[data-reg]")] == [str(r.pk) for r in regs]
+
+
+def test_a_tie_on_the_total_says_which_tie_break_decided_and_the_values(tournament, organiser, client):
+    """Rossi and Bianchi both on 100 table points; Bianchi's best game (80) beats Rossi's (70)."""
+    tournament.formula, tournament.tiebreak = "punti_tavolo", "best_results"
+    tournament.save()
+    regs = [RegistrationFactory(tournament=tournament, player__first_name="X", player__last_name=n)
+            for n in ("Rossi", "Bianchi", "Verdi", "Neri")]
+    for tps in ([(70,), (20,), (10,), (0,)], [(30,), (80,), (10,), (0,)]):
+        rnd = seat_round(tournament, [regs])
+        report(rnd.tables.get(), tps)
+        _publish(rnd, organiser)
+    words = tr("Same total as %(ahead)s: behind on %(criterion)s (%(theirs)s to %(mine)s)", ahead="X Bianchi",
+               criterion=tr("Best single results").lower(), theirs="80", mine="70")
+    for name in ("public:standings", "public:standings_print"):
+        page = client.get(reverse(name, args=[tournament.pk]))
+        notes = select(page, "[data-tie-break]")
+        assert [(n["data-tie-break"], text(n)) for n in notes] == [("best_results", words)], name
+        assert notes[0].find_parent("tr")["data-reg"] == str(regs[0].pk)
+
+
+def test_the_tie_break_names_on_the_standings_are_those_of_the_settings_page():
+    from tables.templatetags.torneo import TIE_BREAK_NAMES
+    from tournaments.models import TieBreak
+    assert {k: str(v) for k, v in TIE_BREAK_NAMES.items()} == {k: str(v) for k, v in TieBreak.choices}
