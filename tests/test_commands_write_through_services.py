@@ -1,13 +1,14 @@
 """The management commands change tournaments only through the services (which lock, check and log):
-no command saves, updates, creates or deletes a model row itself, the demo accounts aside."""
+no command saves, updates, creates or deletes a model row itself, the demo accounts and the job queue's
+finished jobs (pruned by queue_health) aside."""
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITES = {"save", "save_base", "update", "delete", "create", "bulk_create", "bulk_update", "get_or_create",
           "update_or_create"}
-# The demo accounts (their password and names) are not tournament data.
-ACCOUNTS = {"User", "organiser", "arbiter"}
+# The demo accounts (their password and names) and the tasks queue's rows are not tournament data.
+ACCOUNTS = {"User", "organiser", "arbiter", "DBTaskResult"}
 
 
 def _root(node):

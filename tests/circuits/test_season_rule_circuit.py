@@ -153,7 +153,7 @@ def test_every_list_of_the_rule_reaches_the_json_and_the_csv(barletta):
     """Firenze's internal and external lists: the page shows both, and so do the JSON and the CSV."""
     client, circuit, tournaments, pace, quinto = barletta
     client.post(reverse("manage:circuit_season_rule", args=[circuit.pk]),
-                BARLETTA | {"lists": "interna: club; esterna: master"})
+                BARLETTA | {"lists": "interna: club, ufficiale; esterna: master"})
     add(client, circuit, tournaments["master"], "master")
     add(client, circuit, tournaments["club_a"], "club")
     add(client, circuit, tournaments["club_b"], "club")

@@ -148,6 +148,11 @@ def test_a_master_tells_one_story_on_every_screen_from_the_qualifying_to_the_fin
     said = what_every_view_says(tournament, organiser)
     assert said["standings"][0][:4] == [r.pk for r in finalists]
     assert_one_story(said, "window")             # every phase played: the dispute window runs
+    # A semifinal's loser is placed by the qualifying order, and both pages say they reached the semifinal.
+    losers = {s.registration_id for t in semis.tables.all() for s in t.seats.all()} - {r.pk for r in finalists}
+    for name, selector in (("public:standings", "#final-standings"), ("public:final_standings", "#final-standings")):
+        rows = select(one(Client().get(reverse(name, args=[tournament.pk])), selector), "tr[data-registration]")
+        assert {int(r["data-registration"]) for r in rows if r.get("data-reached") == "semifinal"} == losers
     # The winner's own page: 1st in the final order, the semifinal and the final each with its phase and place.
     winner = Client().get(reverse("public:player", args=[tournament.pk, finalists[0].pk]))
     assert one(winner, "[data-final-position]")["data-final-position"] == "1"

@@ -40,7 +40,9 @@ def test_final_standings_show_the_qualifying_total_in_the_formulas_decimals(clie
     report_order(rnd.tables.get(), [regs[3], regs[1], regs[0], regs[2]])
     table_services.round_close(user=organiser, rnd=rnd)
     page = client.get(reverse("public:final_standings", args=[tournament.pk]))
-    assert [text(tr.select("td")[-1]) for tr in select(page, "#final-standings tbody tr")][:6] == shown
+    cells = [tr.select("td")[-1] for tr in select(page, "#final-standings tbody tr")][:6]
+    ranks = [text(cell.select_one("span")) for cell in cells]   # the qualifying rank, under the total
+    assert [f"{rank} · {text(cell).removesuffix(rank).strip()}" for cell, rank in zip(cells, ranks)] == shown
 
 
 @pytest.fixture

@@ -287,8 +287,8 @@ def _read_sheet(past, collector, sheet, number, final=False):
             past.note(_("a total, left out"), Cell(sheet.name, r))
             continue
         name = _names(value, columns)
-        if name is None and any((r, column_letter(columns[f])) in sheet.formulas for f in NAME_FIELDS if f in columns):
-            field = next(f for f in NAME_FIELDS if f in columns and (r, column_letter(columns[f])) in sheet.formulas)
+        if name is None and any((r, column_letter(columns[f])) in sheet.formulas for f in NAME_COLUMNS if f in columns):
+            field = next(f for f in NAME_COLUMNS if f in columns and (r, column_letter(columns[f])) in sheet.formulas)
             past.refuse(unread_formula(sheet.formulas[(r, column_letter(columns[field]))]), cell(field))
             continue
         if name is None:
@@ -350,7 +350,7 @@ def _note_unread(past, sheet, index, columns, passed):
             past.note(_("the column is not read: Torneo does not know its heading"), where)
 
 
-NAME_FIELDS = ("player", "player_surname_first", "first_name", "last_name")
+NAME_COLUMNS = ("player", "player_surname_first", "first_name", "last_name")
 
 
 def unread_formula(formula):

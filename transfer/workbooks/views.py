@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from tournaments.club_presets import club_preset_name
+from tournaments.club_presets import CLUB_PRESETS
 from tournaments.rules import require_organiser, tournament_for_organiser
 from tournaments.models import Formula
 from transfer.workbooks.export import club_workbook, gestione_check, gestione_workbook
@@ -84,7 +84,7 @@ def _preview(request, past, filename, form, matching, status=None):
     needing_order = formulas_needing_order(past, Formula.values) if ready else []
     return render(request, TEMPLATE, {
         "order_formulas": [Formula(f).label for f in needing_order],
-        "kind": KIND_NAMES.get(past.kind, past.kind_written), "kind_rule": club_preset_name(KIND_RULES.get(past.kind)),
+        "kind": KIND_NAMES.get(past.kind, past.kind_written), "kind_rule": _published_name(KIND_RULES.get(past.kind)),
         "past": past, "filename": filename, "form": form, "rounds": preview_rounds(past),
         "people": preview_people(past, matching), "ready": ready, "upload": WorkbookUploadForm(),
         "preview": sign_preview(past, filename) if ready else "",
@@ -119,3 +119,9 @@ def tournament_workbook_gestione(request, pk):
         return _download(tournament, gestione_workbook(tournament, split=split), "-gestionetorneo")
     return render(request, "transfer/gestione_download.html", {"tournament": tournament, "check": check},
                   status=409 if request.GET.get("ok") == "1" else 200)
+
+
+def _published_name(key):
+    """The name of the published rule a workbook's type picks ("" when its type picks none)."""
+    preset = CLUB_PRESETS.get(key or "")
+    return preset.name if preset else ""
