@@ -58,13 +58,14 @@ def test_side_by_side_with_the_club_rules_on_a_phone(live_server, browser, login
     page = context.new_page()
     login(page, organiser.username)
     page.goto(f"{live_server.url}/gestione/t/{tournament.pk}/formule/")
-    assert page.locator("table.compare thead th[data-column^='preset:']").count() == 7
+    from tournaments.club_presets import CLUB_PRESETS
+    assert page.locator("table.compare thead th[data-column^='preset:']").count() == len(CLUB_PRESETS) == 11
     shot(page, "formulas_compared_with_club_rules_phone")
     if AXE.exists():
         page.add_script_tag(path=str(AXE))
         assert page.evaluate(SERIOUS) == []
     page.goto(f"{live_server.url}/formule/#club-rules")   # the list of the club rules, linked from the page
-    assert page.locator("[data-club-rule]").count() == 7
+    assert page.locator("[data-club-rule]").count() == len(CLUB_PRESETS)
     shot(page, "club_rules_list_phone")
     if AXE.exists():
         page.add_script_tag(path=str(AXE))

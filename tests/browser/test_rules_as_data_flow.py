@@ -104,9 +104,11 @@ def test_a_club_rule_of_their_own_on_a_phone(live_server, browser, login, shot, 
 
 
 def played_master(organiser):
-    """A Master in millesimi: Pace wins a game with 50 and loses one with 41 (1.091), Quinto wins both."""
+    """A Master in millesimi: Pace wins a game with 50 and loses one with 41 (1.091), Quinto wins both; both
+    tournaments final once published (no dispute window), so a season rule counts them."""
     pace, quinto, others = PlayerFactory(last_name="Pace"), PlayerFactory(last_name="Quinto"), PlayerFactory.create_batch(6)
-    master = TournamentFactory(organiser=organiser, formula="millesimi", published=True, name="Master di primavera")
+    master = TournamentFactory(organiser=organiser, formula="millesimi", published=True, name="Master di primavera",
+                                dispute_window_minutes=0)
     regs = {p.pk: RegistrationFactory(tournament=master, player=p) for p in [pace, quinto, *others]}
     for tables, tps in (([[pace, *others[:3]], [quinto, *others[3:6]]], [[50, 30, 20, 10], [60, 30, 20, 10]]),
                         ([[quinto, pace, *others[:2]], others[2:6]], [[70, 41, 5, 1], [40, 30, 20, 10]])):
@@ -114,7 +116,8 @@ def played_master(organiser):
         for number, points in enumerate(tps, start=1):
             report(rnd.tables.get(number=number), [(tp,) for tp in points])
         publish(rnd)
-    club = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale di maggio")
+    club = TournamentFactory(organiser=organiser, formula="punti_tavolo", published=True, name="Sociale di maggio",
+                              dispute_window_minutes=0)
     rnd = seat_round(club, [[RegistrationFactory(tournament=club, player=p) for p in [pace, quinto, *others[:2]]]])
     report(rnd.tables.get(), [(62,), (48,), (30,), (1,)])
     publish(rnd)
